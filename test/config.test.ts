@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const base = {
+  SLACK_BOT_TOKEN: 'xoxb-1-secret-bot-token',
+  SLACK_SIGNING_SECRET: 'signing-secret-value',
+  SERVICE_DESK_URL: 'http://127.0.0.1:4010',
+  SERVICE_DESK_API_KEY: 'sd_acme_rw',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.port).toBe(3000);
+    expect(config.serviceDesk.variant).toBe('a');
+    expect(config.slack.ticketEmoji).toBe('ticket');
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.log.level).toBe('info');
+  });
+
+  it('names a missing variable and says where to find its value', () => {
+    const { SERVICE_DESK_API_KEY: _, ...env } = base;
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^SERVICE_DESK_API_KEY is required: create a Read\+Write access key/,
+    );
+  });
+
+  it('reports every bad variable at once', () => {
+    const problems = problemsOf({ ...base, PORT: 'eighty', SERVICE_DESK_VARIANT: 'c' });
+    expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'SERVICE_DESK_VARIANT']);
+  });
+
+  it('never echoes a secret value in its messages', () => {
+    const problems = problemsOf({ ...base, SLACK_BOT_TOKEN: 'xoxp-user-token-secret' });
+    expect(problems.join('\n')).not.toContain('xoxp-user-token-secret');
+    expect(problems[0]).toMatch(/^SLACK_BOT_TOKEN must be a bot token/);
+  });
+
+  it('treats an empty SLACK_API_URL as unset', () => {
+    expect(loadConfig({ ...base, SLACK_API_URL: '' }).slack.apiUrl).toBeUndefined();
+  });
+
+  it('needs the signing secret only in HTTP mode', () => {
+    const { SLACK_SIGNING_SECRET: _, ...env } = base;
+    expect(problemsOf(env)[0]).toMatch(/^SLACK_SIGNING_SECRET is required in HTTP mode/);
+    expect(loadConfig({ ...env, SLACK_APP_TOKEN: 'xapp-1-abc' }).slack.appToken).toBe('xapp-1-abc');
+  });
+
+  it('parses channel routing into a map of channel id to desk slug', () => {
+    const config = loadConfig({ ...base, CHANNEL_DESKS: 'C123=it, c456=hr' });
+    expect([...config.slack.channelDesks]).toEqual([
+      ['C123', 'it'],
+      ['C456', 'hr'],
+    ]);
+  });
+
+  it('rejects a routing pair that is not channel=desk', () => {
+    expect(problemsOf({ ...base, CHANNEL_DESKS: 'C123:it' })[0]).toMatch(
+      /^CHANNEL_DESKS has "C123:it"/,
+    );
+  });
+
+  it('lower-cases agent emails and strips colons from the emoji name', () => {
+    const config = loadConfig({
+      ...base,
+      AGENT_EMAILS: 'Alex.Agent@acme.example',
+      TICKET_EMOJI: ':admission_tickets:',
+    });
+    expect([...config.slack.agentEmails]).toEqual(['alex.agent@acme.example']);
+    expect(config.slack.ticketEmoji).toBe('admission_tickets');
+  });
+});
