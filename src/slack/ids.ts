@@ -1,0 +1,55 @@
+/**
+ * Every Slack identifier the app registers or renders, in one place. `manifest.yml` must
+ * declare the same command, shortcuts, events and scopes; test/slack/manifest.test.ts holds
+ * the two together.
+ */
+
+/** The slash command. */
+export const COMMAND = '/ticket';
+
+/** Shortcut callback ids. */
+export const SHORTCUTS = {
+  createFromMessage: 'create_ticket_from_message',
+  newTicket: 'new_ticket',
+} as const;
+
+/** View callback ids. */
+export const VIEWS = {
+  createTicket: 'create_ticket',
+} as const;
+
+/** Action ids of interactive elements. */
+export const ACTIONS = {
+  openInDashboard: 'open_in_dashboard',
+} as const;
+
+/** Block and action ids of the create-ticket modal's inputs, in the order they appear. */
+export const CREATE_FIELDS = {
+  title: { block: 'title', action: 'title_input' },
+  description: { block: 'description', action: 'description_input' },
+  desk: { block: 'desk', action: 'desk_select' },
+  priority: { block: 'priority', action: 'priority_select' },
+  device: { block: 'device', action: 'device_select' },
+} as const;
+
+/** Events the app subscribes to (manifest `bot_events`). */
+export const BOT_EVENTS = [
+  'message.channels',
+  'message.groups',
+  'message.im',
+  'reaction_added',
+] as const;
+
+/** OAuth bot scopes the app needs, each for a reason given beside it. */
+export const BOT_SCOPES = {
+  'channels:history': 'thread replies in public channels; the message a shortcut points at',
+  'groups:history': 'thread replies in private channels',
+  'chat:write': 'ticket cards and thread replies',
+  commands: 'the /ticket command and the shortcuts',
+  'im:history': 'direct messages to the app',
+  'im:write': 'direct messages from the app when a channel cannot take them',
+  'reactions:read': 'the ticket emoji reaction',
+  'usergroups:read': 'the agents user group',
+  'users:read': 'names of people',
+  'users:read.email': 'matching a Slack person to the platform by email',
+} as const;

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BOT_EVENTS, BOT_SCOPES, COMMAND, SHORTCUTS } from '../../src/slack/ids.ts';
+
+const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+const schemaPath = new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url);
+
+describe('manifest.yml', () => {
+  it('validates against the Slack app manifest schema', () => {
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+    delete schema.$schema;
+    // strict: false because Slack's schema uses a non-standard "regex" keyword.
+    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+    const valid = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('declares exactly the command the app registers', () => {
+    expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([
+      COMMAND,
+    ]);
+  });
+
+  it('declares exactly the shortcuts the app registers', () => {
+    const declared = manifest.features.shortcuts
+      .map((s: { callback_id: string }) => s.callback_id)
+      .sort();
+    expect(declared).toEqual(Object.values(SHORTCUTS).sort());
+  });
+
+  it('subscribes to exactly the events the app handles', () => {
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(
+      [...BOT_EVENTS].sort(),
+    );
+  });
+
+  it('asks for exactly the scopes the app uses', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(Object.keys(BOT_SCOPES).sort());
+  });
+});
