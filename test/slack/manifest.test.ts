@@ -12,7 +12,9 @@ describe('manifest.yml', () => {
     const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
     delete schema.$schema;
     // strict: false because Slack's schema uses a non-standard "regex" keyword.
-    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(
+      schema,
+    );
     const valid = validate(manifest);
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);

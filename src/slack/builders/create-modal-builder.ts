@@ -1,0 +1,227 @@
+/** The create-ticket modal, and reading a submitted one back into a ticket. */
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { Asset, Desk } from '../../servicedesk/schemas.ts';
+import { TICKET_PRIORITIES } from '../../servicedesk/schemas.ts';
+import { CREATE_FIELDS, VIEWS } from '../ids.ts';
+import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
+import { priorityLabel } from './ticket-labels.ts';
+
+/** Longest title the modal accepts; long titles get cut in every list they appear in. */
+export const TITLE_MAX = 200;
+/** Longest description the modal accepts (Slack's plain_text_input maximum). */
+export const DESCRIPTION_MAX = 3000;
+
+/** What the modal starts with. */
+export interface CreateModalInput {
+  privateMetadata: string;
+  desks: readonly Desk[];
+  /** Desk slug to preselect, from the channel's routing. */
+  deskSlug?: string | undefined;
+  assets?: readonly Asset[];
+  title?: string;
+  description?: string;
+  /** A line of context above the form, already safe mrkdwn (e.g. where the message came from). */
+  context?: string;
+  /** Shown while desks and devices are still loading. */
+  loading?: boolean;
+}
+
+const option = (text: string, value: string): PlainTextOption => ({
+  text: plain(text, LIMITS.optionText),
+  value: truncate(value, LIMITS.optionValue),
+});
+
+/** Desk options, subdesks after their parent and labelled "Parent › Sub". */
+export function deskOptions(desks: readonly Desk[]): PlainTextOption[] {
+  const bySlug = new Map(desks.map((d) => [d.slug, d]));
+  const label = (d: Desk) => {
+    const parent = d.parent_slug ? bySlug.get(d.parent_slug) : undefined;
+    return parent ? `${parent.name} › ${d.name}` : d.name;
+  };
+  return desks
+    .map((d) => ({ d, label: label(d) }))
+    .sort((a, b) => a.label.localeCompare(b.label))
+    .slice(0, LIMITS.staticSelectOptions)
+    .map(({ d, label: text }) => option(text, d.slug));
+}
+
+/** Builds the create-ticket modal. */
+export function buildCreateModal(input: CreateModalInput): ModalView {
+  const blocks: KnownBlock[] = [];
+  if (input.context) blocks.push({ type: 'context', elements: [md(input.context)] });
+  blocks.push({
+    type: 'input',
+    block_id: CREATE_FIELDS.title.block,
+    label: plain('Title', 50),
+    element: {
+      type: 'plain_text_input',
+      action_id: CREATE_FIELDS.title.action,
+      max_length: TITLE_MAX,
+      placeholder: plain('What do you need help with?', 150),
+      ...(input.title ? { initial_value: truncate(input.title, TITLE_MAX) } : {}),
+    },
+  });
+  blocks.push({
+    type: 'input',
+    block_id: CREATE_FIELDS.description.block,
+    optional: true,
+    label: plain('Description', 50),
+    element: {
+      type: 'plain_text_input',
+      action_id: CREATE_FIELDS.description.action,
+      multiline: true,
+      max_length: DESCRIPTION_MAX,
+      placeholder: plain('What happened, what you expected, anything you already tried', 150),
+      ...(input.description ? { initial_value: truncate(input.description, DESCRIPTION_MAX) } : {}),
+    },
+  });
+  const desks = deskOptions(input.desks);
+  if (desks.length > 0) {
+    const initial = desks.find((o) => o.value === input.deskSlug);
+    blocks.push({
+      type: 'input',
+      block_id: CREATE_FIELDS.desk.block,
+      optional: true,
+      label: plain('Desk', 50),
+      hint: plain('Leave it empty and the service desk routes it for you.', 150),
+      element: {
+        type: 'static_select',
+        action_id: CREATE_FIELDS.desk.action,
+        placeholder: plain('Choose a desk', 150),
+        options: desks,
+        ...(initial ? { initial_option: initial } : {}),
+      },
+    });
+  }
+  const priorities = TICKET_PRIORITIES.map((p) =>
+    option(priorityLabel(p).replace(/^:[a-z_]+: /, ''), p),
+  );
+  blocks.push({
+    type: 'input',
+    block_id: CREATE_FIELDS.priority.block,
+    optional: true,
+    label: plain('Priority', 50),
+    element: {
+      type: 'static_select',
+      action_id: CREATE_FIELDS.priority.action,
+      options: priorities,
+      ...(priorities[1] ? { initial_option: priorities[1] } : {}),
+    },
+  });
+  const assets = input.assets ?? [];
+  if (assets.length > 0) {
+    blocks.push({
+      type: 'input',
+      block_id: CREATE_FIELDS.device.block,
+      optional: true,
+      label: plain('Affected device', 50),
+      element: {
+        type: 'static_select',
+        action_id: CREATE_FIELDS.device.action,
+        placeholder: plain('Choose one of your devices', 150),
+        options: assets
+          .slice(0, LIMITS.staticSelectOptions)
+          .map((a) => option(a.serial_number ? `${a.name} (${a.serial_number})` : a.name, a.id)),
+      },
+    });
+  }
+  if (input.loading) {
+    blocks.push({ type: 'context', elements: [md('_Loading desks and your devices…_')] });
+  }
+  return {
+    type: 'modal',
+    callback_id: VIEWS.createTicket,
+    title: plain('New ticket', LIMITS.modalTitle),
+    submit: plain('File ticket', LIMITS.modalSubmit),
+    close: plain('Cancel', LIMITS.modalSubmit),
+    private_metadata: input.privateMetadata,
+    blocks,
+  };
+}
+
+/** The modal's values as Slack sends them in `view.state.values`. */
+export type ViewStateValues = Record<
+  string,
+  Record<
+    string,
+    {
+      value?: string | null;
+      selected_option?: { value: string } | null;
+      selected_user?: string | null;
+    }
+  >
+>;
+
+/** What a person submitted in the create modal. */
+export interface CreateForm {
+  title: string;
+  description: string | undefined;
+  deskSlug: string | undefined;
+  priority: string | undefined;
+  assetId: string | undefined;
+}
+
+/** Reads the create modal's submitted values. */
+export function readCreateForm(values: ViewStateValues): CreateForm {
+  const text = (f: { block: string; action: string }) =>
+    values[f.block]?.[f.action]?.value?.trim() || undefined;
+  const selected = (f: { block: string; action: string }) =>
+    values[f.block]?.[f.action]?.selected_option?.value || undefined;
+  return {
+    title: text(CREATE_FIELDS.title) ?? '',
+    description: text(CREATE_FIELDS.description),
+    deskSlug: selected(CREATE_FIELDS.desk),
+    priority: selected(CREATE_FIELDS.priority),
+    assetId: selected(CREATE_FIELDS.device),
+  };
+}
+
+/** Local checks before anything is queued; keys are block ids, as `response_action: errors` wants. */
+export function validateCreateForm(form: CreateForm): Record<string, string> | undefined {
+  const errors: Record<string, string> = {};
+  if (!form.title) errors[CREATE_FIELDS.title.block] = 'Give the ticket a title.';
+  else if (Array.from(form.title).length > TITLE_MAX) {
+    errors[CREATE_FIELDS.title.block] = `Keep the title under ${TITLE_MAX} characters.`;
+  }
+  if (form.description && Array.from(form.description).length > DESCRIPTION_MAX) {
+    errors[CREATE_FIELDS.description.block] =
+      `Keep the description under ${DESCRIPTION_MAX} characters.`;
+  }
+  if (form.priority && !(TICKET_PRIORITIES as readonly string[]).includes(form.priority)) {
+    errors[CREATE_FIELDS.priority.block] = 'Choose one of the listed priorities.';
+  }
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/** Maps a platform 422's field names (from `loc`) to the modal's block ids. */
+export function platformErrorsToBlocks(
+  fieldErrors: Record<string, string>,
+): Record<string, string> | undefined {
+  const byField: Record<string, string> = {
+    title: CREATE_FIELDS.title.block,
+    description: CREATE_FIELDS.description.block,
+    desk_id: CREATE_FIELDS.desk.block,
+    priority: CREATE_FIELDS.priority.block,
+    custom_fields: CREATE_FIELDS.device.block,
+  };
+  const errors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    const block = byField[field];
+    if (block) errors[block] = truncate(message, 150);
+  }
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/** A modal that stands in while the ticket is being filed, or says it has been. */
+export function buildStatusModal(title: string, textMrkdwn: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: `${VIEWS.createTicket}_status`,
+    title: plain(title, LIMITS.modalTitle),
+    close: plain('Close', LIMITS.modalSubmit),
+    blocks: [{ type: 'section', text: md(truncate(textMrkdwn, LIMITS.sectionText)) }],
+  };
+}
+
+/** Escapes a line of context for the modal (a helper for callers that build `context`). */
+export const contextLine = (text: string) => safeMrkdwn(text, LIMITS.contextText);

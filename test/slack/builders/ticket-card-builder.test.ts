@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../src/servicedesk/schemas.ts';
+import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
+
+const ticket: Ticket = {
+  id: 'IT-12',
+  title: 'VPN drops every hour',
+  status: 'in_progress',
+  priority: 'high',
+  created_at: '2026-11-20T09:30:00Z',
+  assignee_email: 'alex.agent@acme.example',
+  url: 'https://acme.example/dashboard/tickets/IT-12',
+};
+
+const allText = (value: unknown) => JSON.stringify(value);
+
+describe('ticket card', () => {
+  it('shows the title, status, priority, created date, assignee and a dashboard link', () => {
+    const card = buildTicketCard(ticket);
+    const text = allText(card.blocks);
+    expect(text).toContain('*IT-12* · VPN drops every hour');
+    expect(text).toContain('In progress');
+    expect(text).toContain('High');
+    expect(text).toContain('<!date^1795167000^');
+    expect(text).toContain('alex.agent@acme.example');
+    expect(text).toContain('"url":"https://acme.example/dashboard/tickets/IT-12"');
+  });
+
+  it('makes a title of <!channel> ping nobody', () => {
+    const card = buildTicketCard({ ...ticket, title: '<!channel> <!here> <@U0001> &' });
+    const text = allText(card);
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<!here>');
+    expect(text).not.toContain('<@U0001>');
+    expect(text).toContain('&lt;!channel&gt;');
+  });
+
+  it('keeps a huge title inside the section limit', () => {
+    const card = buildTicketCard({ ...ticket, title: 'x'.repeat(10_000) });
+    for (const block of card.blocks) {
+      if (block.type === 'section' && block.text)
+        expect(block.text.text.length).toBeLessThanOrEqual(3000);
+    }
+    expect(card.text.length).toBeLessThanOrEqual(4000);
+  });
+
+  it('builds the dashboard link from the configured base when the ticket has none', () => {
+    const { url: _url, ...noUrl } = ticket;
+    expect(allText(buildTicketCard(noUrl, { dashboardUrl: 'https://desk.example/' }))).toContain(
+      'https://desk.example/tickets/IT-12',
+    );
+  });
+
+  it('shows an unknown status as written instead of failing', () => {
+    expect(allText(buildTicketCard({ ...ticket, status: 'on_hold' }))).toContain('On hold');
+  });
+});
