@@ -1,0 +1,49 @@
+/** Short messages the app posts about a person's request: filed, delayed, failed. */
+import type { KnownBlock } from '@slack/types';
+import type { Ticket } from '../../servicedesk/schemas.ts';
+import { LIMITS, md, safeMrkdwn, truncate } from './mrkdwn.ts';
+import { buildTicketCard, type SlackMessage } from './ticket-card-builder.ts';
+
+/** The confirmation in a thread that a ticket exists and the thread now feeds it. */
+export function buildLinkedThreadNotice(
+  ticket: Ticket,
+  options: { dashboardUrl?: string | undefined; filedBy?: string | undefined },
+): SlackMessage {
+  const id = safeMrkdwn(ticket.id, 40);
+  const by = options.filedBy ? ` by <@${options.filedBy}>` : '';
+  const lead = `:ticket: Ticket *${id}* was filed${by}. Replies in this thread go to the ticket, and the service desk's answers will appear here.`;
+  const card = buildTicketCard(ticket, { dashboardUrl: options.dashboardUrl, lead });
+  return {
+    text: `Ticket ${id} was filed. Replies in this thread go to the ticket.`,
+    blocks: card.blocks,
+  };
+}
+
+/** Told once when the platform is not answering: the request is kept and will go through. */
+export function buildDelayedNotice(what: string): SlackMessage {
+  const text = `:hourglass_flowing_sand: The service desk is not answering right now. Your ${what} is saved and will be sent as soon as it is back; you don't need to do anything.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+/**
+ * Told when a request failed for good: why, what to do, and the person's own words, so that
+ * nothing they wrote is lost.
+ */
+export function buildFailureNotice(
+  reasonMrkdwn: string,
+  original: string | undefined,
+): SlackMessage {
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: md(truncate(reasonMrkdwn, LIMITS.sectionText)) },
+  ];
+  if (original) {
+    blocks.push({ type: 'context', elements: [md('What you wrote, so you can send it again:')] });
+    blocks.push({
+      type: 'section',
+      text: md(
+        `\`\`\`${safeMrkdwn(original.replace(/```/g, "'''"), LIMITS.sectionText - 8)}\`\`\``,
+      ),
+    });
+  }
+  return { text: truncate(reasonMrkdwn, LIMITS.messageText), blocks };
+}

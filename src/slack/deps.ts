@@ -1,0 +1,31 @@
+/** What the Slack side's listeners and intents are given: built once in createSlackApp. */
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { ServiceDeskClient } from '../servicedesk/index.ts';
+import type { Stores } from '../store/types.ts';
+import type { BackgroundTasks } from './background-tasks.ts';
+import type { DeskCatalog } from './desk-catalog.ts';
+import type { OutboxWorker } from './outbox/outbox-worker.ts';
+import type { PeopleDirectory } from './people-directory.ts';
+
+/** Settings the Slack side reads. */
+export interface SlackSettings {
+  ticketEmoji: string;
+  channelDesks: ReadonlyMap<string, string>;
+  dashboardUrl: string | undefined;
+  /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
+  submitWaitMs: number;
+}
+
+/** The dependencies of every listener and intent handler. */
+export interface SlackDeps {
+  settings: SlackSettings;
+  logger: Logger;
+  client: WebClient;
+  serviceDesk: ServiceDeskClient;
+  stores: Stores;
+  people: PeopleDirectory;
+  desks: DeskCatalog;
+  tasks: BackgroundTasks;
+  worker: OutboxWorker;
+}

@@ -1,0 +1,48 @@
+/**
+ * Errors of the Slack side, one class per case with a string code. Anything not listed here
+ * is unexpected and goes to Bolt's `app.error` (or, after an ack, to the same reporter).
+ */
+
+/** Base class of the Slack side's own errors. */
+export class SlackAppError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The person's Slack profile shows no email, so the platform cannot know who they are. */
+export class PersonWithoutEmailError extends SlackAppError {
+  /** The Slack user id. */
+  readonly userId: string;
+
+  constructor(userId: string) {
+    super('slack_person_without_email', `Slack user ${userId} has no email in their profile`);
+    this.userId = userId;
+  }
+}
+
+/** An outbox entry whose kind no handler knows: a deploy mixed versions, or a bug. */
+export class UnknownIntentError extends SlackAppError {
+  constructor(kind: string) {
+    super('slack_unknown_intent', `No handler for outbox entries of kind "${kind}"`);
+  }
+}
+
+/** An outbox entry's payload that does not parse: written by another version, or corrupted. */
+export class InvalidIntentError extends SlackAppError {
+  constructor(kind: string, detail: string) {
+    super('slack_invalid_intent', `Outbox entry of kind "${kind}" does not parse: ${detail}`);
+  }
+}
+
+/** The message a reaction or shortcut points at is gone (deleted, or not visible to the app). */
+export class MessageNotFoundError extends SlackAppError {
+  constructor(channel: string, ts: string) {
+    super('slack_message_not_found', `Message ${ts} in ${channel} could not be read`);
+  }
+}

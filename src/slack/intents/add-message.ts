@@ -1,0 +1,90 @@
+/**
+ * The add-message intent: a reply in a linked Slack thread becomes a message on its ticket,
+ * written as the person who replied. Keyed by the Slack event, so Slack's retries and other
+ * replicas add it once; queued in the outbox, so a platform outage loses nothing.
+ */
+import { z } from 'zod';
+import { hashIdempotencyKey } from '../../servicedesk/index.ts';
+import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import type { SlackDeps } from '../deps.ts';
+import { InvalidIntentError } from '../errors.ts';
+import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { sendDm } from '../slack-posting.ts';
+import { describeFailure } from './failure-reasons.ts';
+
+/** The outbox kind of this intent. */
+export const ADD_MESSAGE = 'add_message';
+
+/** The payload queued for an add-message intent. */
+export const addMessagePayloadSchema = z.object({
+  ticketId: z.string(),
+  userId: z.string(),
+  /** The reply as plain text, file links included. */
+  body: z.string(),
+  channel: z.string(),
+  threadTs: z.string(),
+  ts: z.string(),
+});
+/** The payload of an add-message intent. */
+export type AddMessagePayload = z.infer<typeof addMessagePayloadSchema>;
+
+function parsePayload(entry: ReservedEntry): AddMessagePayload {
+  const parsed = addMessagePayloadSchema.safeParse(entry.payload);
+  if (!parsed.success)
+    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}
+
+/** Builds the add-message intent handler. */
+export function addMessageIntent(deps: SlackDeps): IntentHandler {
+  async function tellInThread(
+    payload: AddMessagePayload,
+    message: { text: string; blocks: never[] | object[] },
+  ) {
+    await deps.client.chat
+      .postEphemeral({
+        channel: payload.channel,
+        user: payload.userId,
+        thread_ts: payload.threadTs,
+        text: message.text,
+        blocks: message.blocks as never,
+      })
+      .catch(() => sendDm(deps.client, payload.userId, message as never));
+  }
+
+  return {
+    async run(entry) {
+      const payload = parsePayload(entry);
+      const email = await deps.people.email(payload.userId);
+      const message = await deps.serviceDesk.addMessage(
+        payload.ticketId,
+        { body: payload.body, author_email: email },
+        { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
+      );
+      deps.logger.info(
+        {
+          ticket_id: payload.ticketId,
+          channel: payload.channel,
+          thread_ts: payload.threadTs,
+          message_id: message.id,
+        },
+        'thread reply added to ticket',
+      );
+      return { ticketId: payload.ticketId, messageId: message.id } as JsonValue;
+    },
+
+    async failed(entry, error) {
+      const payload = parsePayload(entry);
+      await tellInThread(
+        payload,
+        buildFailureNotice(describeFailure(error, `reply to ${payload.ticketId}`), payload.body),
+      );
+    },
+
+    async delayed(entry) {
+      await tellInThread(parsePayload(entry), buildDelayedNotice('reply'));
+    },
+  };
+}

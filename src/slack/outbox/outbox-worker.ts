@@ -1,0 +1,232 @@
+/**
+ * The outbox worker: takes durable intents from the outbox and performs them, retrying with
+ * backoff until they succeed or fail for good, and then telling the person. Several workers
+ * (in one process or across replicas) share one outbox safely: each entry is leased to one.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
+import type { ErrorReporter } from '../background-tasks.ts';
+import { UnknownIntentError } from '../errors.ts';
+import { isExpected, isTransient } from './transient-errors.ts';
+
+/** What a handler learns about the person waiting on an entry. */
+export interface FailureContext {
+  /** True when a Slack request in this process is waiting to show the outcome itself. */
+  awaited: boolean;
+}
+
+/** Performs one kind of intent. */
+export interface IntentHandler {
+  /** Does the write; the result is remembered against the delivery key for 24 h. */
+  run(entry: ReservedEntry): Promise<JsonValue>;
+  /** Tells the person the write failed for good (with what they wrote, so nothing is lost). */
+  failed(entry: ReservedEntry, error: unknown, context: FailureContext): Promise<void>;
+  /** Tells the person, once, that the platform is not answering and the write will be retried. */
+  delayed?(entry: ReservedEntry, error: unknown, context: FailureContext): Promise<void>;
+}
+
+/** How an entry's attempt ended, as waiters see it. */
+export type Settlement =
+  | { state: 'done'; result: JsonValue }
+  | { state: 'failed'; error: unknown }
+  | { state: 'retrying'; error: unknown; nextAttemptAt: number };
+
+/** Options of the worker. */
+export interface OutboxWorkerOptions {
+  outbox: Outbox;
+  handlers: Readonly<Record<string, IntentHandler>>;
+  logger: Logger;
+  report: ErrorReporter;
+  workerId?: string;
+  /** Entries worked on at once; one slow platform call must not hold up every other person. */
+  concurrency?: number;
+  /** Lease per attempt; longer than the client's own deadline so a live attempt keeps it. */
+  leaseMs?: number;
+  /** Wait between polls when the outbox is empty (a wake() cuts it short). */
+  idleMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** After this long an entry that keeps failing is given up and the person told. */
+  maxAgeMs?: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+/** Runs outbox entries until stopped. */
+export class OutboxWorker {
+  readonly #o: Required<Omit<OutboxWorkerOptions, 'handlers' | 'outbox' | 'logger' | 'report'>>;
+  readonly #outbox: Outbox;
+  readonly #handlers: Readonly<Record<string, IntentHandler>>;
+  readonly #logger: Logger;
+  readonly #report: ErrorReporter;
+  readonly #waiters = new Map<string, Set<(s: Settlement) => void>>();
+  readonly #loops = new Set<Promise<void>>();
+  #running = false;
+  readonly #sleepers = new Set<() => void>();
+
+  constructor(options: OutboxWorkerOptions) {
+    this.#outbox = options.outbox;
+    this.#handlers = options.handlers;
+    this.#logger = options.logger.child({ component: 'outbox-worker' });
+    this.#report = options.report;
+    this.#o = {
+      workerId: options.workerId ?? `worker-${randomUUID().slice(0, 8)}`,
+      concurrency: options.concurrency ?? 4,
+      leaseMs: options.leaseMs ?? 60_000,
+      idleMs: options.idleMs ?? 500,
+      backoffBaseMs: options.backoffBaseMs ?? 1_000,
+      backoffMaxMs: options.backoffMaxMs ?? 5 * 60_000,
+      maxAgeMs: options.maxAgeMs ?? 24 * 60 * 60_000,
+      now: options.now ?? Date.now,
+      random: options.random ?? Math.random,
+    };
+  }
+
+  /** Starts the worker's loops. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    for (let i = 0; i < this.#o.concurrency; i++) {
+      const loop = this.#loop();
+      this.#loops.add(loop);
+      void loop.finally(() => this.#loops.delete(loop));
+    }
+  }
+
+  /** Makes idle loops look at the outbox now (called right after an enqueue). */
+  wake(): void {
+    for (const sleeper of [...this.#sleepers]) sleeper();
+  }
+
+  /** Stops taking entries and waits for the ones under way; unfinished ones stay in the outbox. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await Promise.allSettled([...this.#loops]);
+  }
+
+  /**
+   * Waits for the next settlement of a delivery key in this process, for at most `timeoutMs`.
+   * Used by a Slack request that can still show the outcome itself (a modal's field errors).
+   */
+  waitFor(deliveryKey: string, timeoutMs: number): Promise<Settlement | undefined> {
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(deliveryKey) ?? new Set();
+      this.#waiters.set(deliveryKey, waiters);
+      const done = (s: Settlement | undefined) => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.#waiters.delete(deliveryKey);
+        resolve(s);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      waiters.add(done);
+    });
+  }
+
+  /** Runs at most one due entry now; returns whether there was one. Tests and benches use it. */
+  async runOnce(): Promise<boolean> {
+    const entry = await this.#outbox.reserve(this.#o.workerId, this.#o.leaseMs);
+    if (!entry) return false;
+    await this.#process(entry);
+    return true;
+  }
+
+  async #loop(): Promise<void> {
+    while (this.#running) {
+      let worked = false;
+      try {
+        worked = await this.runOnce();
+      } catch (error) {
+        // The store itself failed (Redis down): report it and keep polling, slower.
+        this.#report(error, { task: 'outbox-reserve' });
+      }
+      if (!worked && this.#running) await this.#idle();
+    }
+  }
+
+  #idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, this.#o.idleMs);
+      this.#sleepers.add(finish);
+    });
+  }
+
+  async #process(entry: ReservedEntry): Promise<void> {
+    const log = this.#logger.child({
+      entry_id: entry.id,
+      kind: entry.kind,
+      attempt: entry.attempts + 1,
+    });
+    const handler = this.#handlers[entry.kind];
+    try {
+      if (!handler) throw new UnknownIntentError(entry.kind);
+      const result = await handler.run(entry);
+      await this.#outbox.complete(entry, result);
+      log.info('outbox entry done');
+      this.#settle(entry.deliveryKey, { state: 'done', result });
+    } catch (error) {
+      await this.#failed(entry, handler, error, log);
+    }
+  }
+
+  async #failed(
+    entry: ReservedEntry,
+    handler: IntentHandler | undefined,
+    error: unknown,
+    log: Logger,
+  ): Promise<void> {
+    if (!isExpected(error))
+      this.#report(error, { task: 'outbox-entry', entry_id: entry.id, kind: entry.kind });
+    const context = { awaited: this.#waiters.has(entry.deliveryKey) };
+    const age = this.#o.now() - entry.createdAt;
+    if (handler && isTransient(error) && age < this.#o.maxAgeMs) {
+      const cap = Math.min(
+        this.#o.backoffMaxMs,
+        this.#o.backoffBaseMs * 2 ** Math.min(entry.attempts, 20),
+      );
+      const nextAttemptAt = this.#o.now() + Math.max(250, Math.floor(this.#o.random() * cap));
+      await this.#outbox.retryAt(entry, nextAttemptAt, describe(error));
+      log.warn(
+        { err: error, next_attempt_at: new Date(nextAttemptAt).toISOString() },
+        'outbox entry will be retried',
+      );
+      if (entry.attempts === 0 && handler.delayed) {
+        await this.#tell(() => handler.delayed?.(entry, error, context), entry);
+      }
+      this.#settle(entry.deliveryKey, { state: 'retrying', error, nextAttemptAt });
+      return;
+    }
+    await this.#outbox.fail(entry, describe(error));
+    log.warn({ err: error }, 'outbox entry failed for good');
+    if (handler) await this.#tell(() => handler.failed(entry, error, context), entry);
+    this.#settle(entry.deliveryKey, { state: 'failed', error });
+  }
+
+  // Telling the person is best effort: the entry's state is already recorded.
+  async #tell(notify: () => Promise<void> | undefined, entry: ReservedEntry): Promise<void> {
+    try {
+      await notify();
+    } catch (error) {
+      this.#report(error, { task: 'outbox-notify', entry_id: entry.id, kind: entry.kind });
+    }
+  }
+
+  #settle(deliveryKey: string, settlement: Settlement): void {
+    for (const waiter of [...(this.#waiters.get(deliveryKey) ?? [])]) waiter(settlement);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,38 @@
+/**
+ * Which failures of an outbox write are worth another attempt later. The answer decides
+ * between "keep the person's text and retry" and "tell the person it failed", so unknown
+ * errors count as transient: a bug must never cost somebody what they wrote.
+ */
+import { isRetryableError, isServiceDeskError } from '../../servicedesk/index.ts';
+import { SlackAppError } from '../errors.ts';
+
+// Slack platform errors that say "not now" rather than "never".
+const TRANSIENT_SLACK_ERRORS = new Set([
+  'ratelimited',
+  'rate_limited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'team_added_to_org',
+]);
+
+/** Whether a failed write may succeed when tried again later. */
+export function isTransient(error: unknown): boolean {
+  if (isServiceDeskError(error)) return isRetryableError(error);
+  if (error instanceof SlackAppError) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'slack_webapi_platform_error') {
+    const slackError = (error as { data?: { error?: string } }).data?.error ?? '';
+    return TRANSIENT_SLACK_ERRORS.has(slackError);
+  }
+  // Slack rate limits, request and HTTP errors, Redis and anything unforeseen.
+  return true;
+}
+
+/** Whether an error is one the code anticipates (its failure is told, not reported as a bug). */
+export function isExpected(error: unknown): boolean {
+  if (isServiceDeskError(error) || error instanceof SlackAppError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_webapi_');
+}
