@@ -1,0 +1,58 @@
+/** The service-desk API client: its public surface. */
+
+export type {
+  AcquireHook,
+  AcquireTicket,
+  CallOptions,
+  ListAssetsQuery,
+  ListEmployeesQuery,
+  ListTicketsQuery,
+  OffsetQuery,
+  PageQuery,
+  RateLimitListener,
+  ServiceDeskClientOptions,
+  ServiceDeskLogger,
+  TimeoutOptions,
+} from './client.ts';
+export { ServiceDeskClient } from './client.ts';
+export {
+  AbortError,
+  ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  apiErrorFromResponse,
+  BadRequestError,
+  ConnectionError,
+  InvalidTicketIdError,
+  isServiceDeskError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  ServerError,
+  ServiceDeskError,
+  type ServiceDeskErrorCode,
+  TimeoutError,
+  type TransportErrorInit,
+  UnexpectedStatusError,
+  ValidationError,
+} from './errors.ts';
+export { hashIdempotencyKey } from './idempotency.ts';
+export { DEFAULT_ITERATE_PAGE_SIZE, type IterateOptions, type Priority } from './pagination.ts';
+export type { RateLimitState } from './rate-limit.ts';
+export {
+  DEFAULT_RETRY_OPTIONS,
+  isRetryableError,
+  type RetryDecision,
+  type RetryOptions,
+  RetryPolicy,
+} from './retry-policy.ts';
+export {
+  normaliseBaseUrl,
+  type OperationName,
+  ROUTES,
+  routePath,
+  type Variant,
+} from './routes.ts';
+export * from './schemas.ts';
+export { isTicketId, normaliseTicketId } from './ticket-id.ts';
