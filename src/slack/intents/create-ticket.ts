@@ -52,7 +52,8 @@ export const createTicketPayloadSchema = z.object({
   /** Where the outcome goes: a card in a channel, or a confirmation in a thread. */
   reply: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('card'), channel: z.string() }),
-    z.object({ kind: z.literal('thread'), channel: z.string(), threadTs: z.string() }),
+    // threadTs is absent when it is only known once the message is read (a reaction on a reply).
+    z.object({ kind: z.literal('thread'), channel: z.string(), threadTs: z.string().optional() }),
   ]),
   /** The modal showing "filing…", updated with the outcome when it comes late. */
   viewId: z.string().optional(),
@@ -103,27 +104,31 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       title: titleFromText(text) || 'Request from Slack',
       description: permalink ? `${text}\n\n— From Slack: ${permalink}` : text,
       authorId: message.user,
+      threadTs: message.thread_ts ?? message.ts ?? ref.ts,
     };
   }
 
-  async function post(payload: CreateTicketPayload, ticket: Ticket) {
+  async function post(
+    payload: CreateTicketPayload,
+    ticket: Ticket,
+    messageThreadTs: string | undefined,
+  ) {
     const { dashboardUrl } = deps.settings;
     const metadata = ticketMetadata(ticket.id);
     if (payload.reply.kind === 'thread') {
+      const threadTs = payload.reply.threadTs ?? messageThreadTs ?? payload.fromMessage?.ts;
+      if (!threadTs) throw new InvalidIntentError(CREATE_TICKET, 'no thread to reply in');
       const message = buildLinkedThreadNotice(ticket, {
         dashboardUrl,
         filedBy: payload.actorUserId,
       });
       const posted = await deps.client.chat.postMessage({
         channel: payload.reply.channel,
-        thread_ts: payload.reply.threadTs,
+        thread_ts: threadTs,
         ...message,
         metadata,
       });
-      await deps.stores.links.link(ticket.id, {
-        channel: payload.reply.channel,
-        threadTs: payload.reply.threadTs,
-      });
+      await deps.stores.links.link(ticket.id, { channel: payload.reply.channel, threadTs });
       return { channel: payload.reply.channel, ts: posted.ts as string };
     }
     const card = buildTicketCard(ticket, {
@@ -162,18 +167,20 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       const payload = parsePayload(entry);
       let fields = payload.ticket;
       let requesterIds = payload.requesterUserIds;
+      let messageThreadTs: string | undefined;
       if (!fields) {
         if (!payload.fromMessage)
           throw new InvalidIntentError(entry.kind, 'neither ticket nor fromMessage');
-        const { authorId, ...fromMessage } = await ticketFromMessage(payload.fromMessage);
+        const { authorId, threadTs, ...fromMessage } = await ticketFromMessage(payload.fromMessage);
         fields = fromMessage;
+        messageThreadTs = threadTs;
         if (authorId) requesterIds = [authorId, ...requesterIds.filter((id) => id !== authorId)];
       }
       const ticket = await deps.serviceDesk.createTicket(
         { ...fields, requester_email: await requesterEmail(requesterIds), channel: 'slack' },
         { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
       );
-      const posted = await post(payload, ticket);
+      const posted = await post(payload, ticket, messageThreadTs);
       await updateView(
         payload.viewId,
         'Ticket filed',

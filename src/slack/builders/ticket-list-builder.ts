@@ -1,0 +1,36 @@
+/** The `/ticket mine` answer: the person's open tickets. */
+import type { KnownBlock } from '@slack/types';
+import type { Ticket } from '../../servicedesk/schemas.ts';
+import { md, safeMrkdwn } from './mrkdwn.ts';
+import { dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
+import { statusLabel } from './ticket-labels.ts';
+
+/** Most tickets listed in one answer; Slack caps a message at 50 blocks. */
+export const LIST_MAX = 20;
+
+/** Lists tickets one line each, newest first, with a count of any left out. */
+export function buildTicketList(
+  tickets: readonly Ticket[],
+  dashboardUrl: string | undefined,
+): SlackMessage {
+  if (tickets.length === 0) {
+    const text = 'You have no open tickets. `/ticket` files a new one.';
+    return { text, blocks: [{ type: 'section', text: md(text) }] };
+  }
+  const shown = tickets.slice(0, LIST_MAX);
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: md(`*Your open tickets* (${tickets.length})`) },
+    ...shown.map((t): KnownBlock => {
+      const url = dashboardLink(t, dashboardUrl);
+      const id = url ? `<${url}|${safeMrkdwn(t.id, 40)}>` : `*${safeMrkdwn(t.id, 40)}*`;
+      return {
+        type: 'section',
+        text: md(`${id} · ${safeMrkdwn(t.title, 300)}\n${statusLabel(t.status)}`),
+      };
+    }),
+  ];
+  if (tickets.length > shown.length) {
+    blocks.push({ type: 'context', elements: [md(`…and ${tickets.length - shown.length} more.`)] });
+  }
+  return { text: `You have ${tickets.length} open tickets.`, blocks };
+}

@@ -1,0 +1,118 @@
+/**
+ * `/ticket`: with nothing or words, the create modal; with an ID, that ticket's card; `mine`,
+ * the person's open tickets; `help`, what the app does. Answers that need the platform are
+ * given after the ack, privately, through the command's response_url.
+ */
+import type { AllMiddlewareArgs, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { isServiceDeskError, isTicketId, type Ticket } from '../../../servicedesk/index.ts';
+import { buildHelp } from '../../builders/help-builder.ts';
+import { md, safeMrkdwn } from '../../builders/mrkdwn.ts';
+import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
+import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
+import { buildTicketList } from '../../builders/ticket-list-builder.ts';
+import { openCreateModal } from '../../create-modal.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { findVisibleTicket } from '../../ticket-access.ts';
+
+type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+const ephemeral = (message: { text: string; blocks?: unknown[] }) => ({
+  response_type: 'ephemeral' as const,
+  ...message,
+});
+
+/** Builds the `/ticket` handler. */
+export function ticketCommand(deps: SlackDeps) {
+  return async ({ command, ack, respond }: Args): Promise<void> => {
+    const text = command.text.trim();
+    const word = text.toLowerCase();
+    if (word === 'help') {
+      await ack(ephemeral(buildHelp(deps.settings.ticketEmoji)) as never);
+      return;
+    }
+    await ack();
+    const context = { user: command.user_id, channel: command.channel_id };
+    if (word === 'mine') {
+      deps.tasks.run('ticket-mine', () => answerMine(deps, command.user_id, respond), context);
+      return;
+    }
+    if (isTicketId(text)) {
+      deps.tasks.run(
+        'ticket-lookup',
+        () => answerLookup(deps, command.user_id, text, respond),
+        context,
+      );
+      return;
+    }
+    const title = word.startsWith('new ') ? text.slice(4).trim() : text;
+    deps.tasks.run(
+      'open-create-modal',
+      () =>
+        openCreateModal(deps, {
+          triggerId: command.trigger_id,
+          userId: command.user_id,
+          metadata: { channel: command.channel_id },
+          title: title || undefined,
+        }),
+      context,
+    );
+  };
+}
+
+async function answerLookup(
+  deps: SlackDeps,
+  userId: string,
+  rawId: string,
+  respond: RespondFn,
+): Promise<void> {
+  const ticket = await withPlatform(respond, () => findVisibleTicket(deps, userId, rawId));
+  if (ticket === null) return;
+  if (!ticket) {
+    const text = `I couldn’t find ticket *${safeMrkdwn(rawId.toUpperCase(), 40)}*. Check the ID, or use \`/ticket mine\` to list your tickets.`;
+    await respond(ephemeral({ text, blocks: [{ type: 'section', text: md(text) }] }));
+    return;
+  }
+  await respond(ephemeral(buildTicketCard(ticket, { dashboardUrl: deps.settings.dashboardUrl })));
+}
+
+async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): Promise<void> {
+  const tickets = await withPlatform(respond, async () => {
+    const email = (await deps.people.person(userId)).email;
+    if (!email) return undefined;
+    const open: Ticket[] = [];
+    for await (const t of deps.serviceDesk.iterateTickets(
+      { requester_email: email },
+      { maxItems: 500, priority: 'interactive' },
+    )) {
+      if (!DONE_STATUSES.has(t.status)) open.push(t);
+    }
+    return open.reverse();
+  });
+  if (tickets === null) return;
+  if (tickets === undefined) {
+    const text =
+      'Your Slack profile has no email address, so the service desk cannot find your tickets.';
+    await respond(ephemeral({ text }));
+    return;
+  }
+  await respond(ephemeral(buildTicketList(tickets, deps.settings.dashboardUrl)));
+}
+
+/**
+ * Runs a platform call for a person waiting on an answer; when the platform fails, tells them
+ * in plain words and returns null. Anything but a platform error is a bug and is rethrown.
+ */
+async function withPlatform<T>(respond: RespondFn, call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isServiceDeskError(error)) throw error;
+    const status = (error as { status?: number }).status;
+    const text =
+      status === 401 || status === 403
+        ? ':warning: The service desk refused this app’s access key. Please ask your Slack admin to check the Service Desk app.'
+        : ':hourglass_flowing_sand: The service desk is not answering right now. Please try again in a minute.';
+    await respond(ephemeral({ text }));
+    return null;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Message shortcut "Create ticket": the create modal prefilled from the message, its author,
+ * its permalink and the replies already in its thread.
+ */
+import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import { DESCRIPTION_MAX } from '../../builders/create-modal-builder.ts';
+import { truncate } from '../../builders/mrkdwn.ts';
+import { openCreateModal } from '../../create-modal.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { slackToPlain, titleFromText } from '../../message-text.ts';
+
+/** Replies read into the description; more would not fit its 3,000 characters anyway. */
+const MAX_REPLIES = 20;
+const PREFILL_BUDGET_MS = 1_000;
+
+/** The promise's value, or the fallback when it fails or takes longer than `ms`. */
+function within<T>(ms: number, promise: Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Builds the message shortcut's handler. */
+export function createFromMessageShortcut(deps: SlackDeps) {
+  return async ({
+    shortcut,
+    ack,
+  }: SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs): Promise<void> => {
+    await ack();
+    const channel = shortcut.channel.id;
+    const message = shortcut.message;
+    const ts = message.ts;
+    const threadTs = (message as { thread_ts?: string }).thread_ts;
+    deps.tasks.run(
+      'open-create-modal-from-message',
+      async () => {
+        const text = slackToPlain(message.text ?? '');
+        const author = message.user;
+        // The trigger_id dies 3 s after the click: the thread gets a second at most, and the
+        // modal opens with whatever arrived by then.
+        const [permalink, replies, authorPerson] = await Promise.all([
+          within(
+            PREFILL_BUDGET_MS,
+            deps.client.chat.getPermalink({ channel, message_ts: ts }).then((r) => r.permalink),
+            undefined,
+          ),
+          within(PREFILL_BUDGET_MS, threadReplies(deps, channel, threadTs ?? ts, ts), []),
+          author ? within(PREFILL_BUDGET_MS, deps.people.person(author), undefined) : undefined,
+        ]);
+        const authorName = authorPerson?.name;
+        const description = [
+          text,
+          replies.length > 0 ? `Replies in the thread:\n${replies.join('\n')}` : '',
+          `— From Slack${authorName ? `, posted by ${authorName}` : ''}${permalink ? `: ${permalink}` : ''}`,
+        ]
+          .filter(Boolean)
+          .join('\n\n');
+        await openCreateModal(deps, {
+          triggerId: shortcut.trigger_id,
+          userId: shortcut.user.id,
+          metadata: {
+            channel,
+            message: {
+              channel,
+              ts,
+              ...(threadTs ? { threadTs } : {}),
+              ...(author ? { author } : {}),
+            },
+          },
+          title: titleFromText(text),
+          description: truncate(description, DESCRIPTION_MAX),
+          context: author
+            ? `From a message by <@${author}> in <#${channel}>`
+            : `From a message in <#${channel}>`,
+        });
+      },
+      { user: shortcut.user.id, channel },
+    );
+  };
+}
+
+async function threadReplies(
+  deps: SlackDeps,
+  channel: string,
+  threadTs: string,
+  ts: string,
+): Promise<string[]> {
+  try {
+    const result = await deps.client.conversations.replies({
+      channel,
+      ts: threadTs,
+      limit: MAX_REPLIES + 1,
+    });
+    const replies = (result.messages ?? [])
+      .filter((m) => m.ts !== ts && m.ts !== threadTs)
+      .slice(0, MAX_REPLIES);
+    const names = new Map<string, string>();
+    for (const m of replies) {
+      if (m.user && !names.has(m.user)) {
+        names.set(
+          m.user,
+          (await deps.people.person(m.user).catch(() => undefined))?.name ?? m.user,
+        );
+      }
+    }
+    return replies.map(
+      (m) => `${m.user ? names.get(m.user) : 'someone'}: ${slackToPlain(m.text ?? '')}`,
+    );
+  } catch (error) {
+    // A thread the app cannot read still leaves the message itself: file what we have.
+    deps.logger.warn(
+      { err: error, channel, thread_ts: threadTs },
+      'thread replies could not be read',
+    );
+    return [];
+  }
+}

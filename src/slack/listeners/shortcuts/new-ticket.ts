@@ -1,0 +1,24 @@
+/** Global shortcut "New ticket": the create modal from anywhere. */
+import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import { openCreateModal } from '../../create-modal.ts';
+import type { SlackDeps } from '../../deps.ts';
+
+/** Builds the global shortcut's handler. */
+export function newTicketShortcut(deps: SlackDeps) {
+  return async ({
+    shortcut,
+    ack,
+  }: SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs): Promise<void> => {
+    await ack();
+    deps.tasks.run(
+      'open-create-modal',
+      () =>
+        openCreateModal(deps, {
+          triggerId: shortcut.trigger_id,
+          userId: shortcut.user.id,
+          metadata: {},
+        }),
+      { user: shortcut.user.id },
+    );
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * What the create modal carries in `private_metadata` (3,000 characters at most): where it was
+ * opened, so the submission knows where the card goes and which message it is about.
+ */
+import { z } from 'zod';
+
+const metadataSchema = z.object({
+  /** The channel where /ticket was used. */
+  channel: z.string().optional(),
+  /** The message a shortcut was used on, and its author. */
+  message: z
+    .object({
+      channel: z.string(),
+      ts: z.string(),
+      threadTs: z.string().optional(),
+      author: z.string().optional(),
+    })
+    .optional(),
+});
+/** The create modal's private metadata. */
+export type CreateModalMetadata = z.infer<typeof metadataSchema>;
+
+/** Encodes the metadata for `private_metadata`. */
+export function encodeModalMetadata(metadata: CreateModalMetadata): string {
+  return JSON.stringify(metadata);
+}
+
+/** Decodes `private_metadata`; an unreadable value means "opened from nowhere in particular". */
+export function decodeModalMetadata(raw: string | undefined): CreateModalMetadata {
+  try {
+    const parsed = metadataSchema.safeParse(JSON.parse(raw ?? '{}'));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
