@@ -1,0 +1,61 @@
+/** Thread links held in this process's memory: the twin of `redis-links.ts`. */
+import { requireKey } from './argument-checks.ts';
+import { parseThreadMember, threadMember } from './thread-member.ts';
+import type { Clock, Thread, ThreadLinks } from './types.ts';
+
+/** Links in two Maps kept in step; each method runs to completion, so both sides always agree. */
+export class MemoryThreadLinks implements ThreadLinks {
+  readonly #now: Clock;
+  readonly #ticketByThread = new Map<string, string>();
+  // Per ticket: thread member -> when it was linked, to list threads in link order.
+  readonly #threadsByTicket = new Map<string, Map<string, number>>();
+
+  constructor(now: Clock) {
+    this.#now = now;
+  }
+
+  async link(ticketId: string, thread: Thread): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    const member = threadMember(thread.channel, thread.threadTs);
+    const current = this.#ticketByThread.get(member);
+    if (current === ticketId) return false;
+    if (current !== undefined) this.#remove(current, member);
+    this.#ticketByThread.set(member, ticketId);
+    let threads = this.#threadsByTicket.get(ticketId);
+    if (!threads) {
+      threads = new Map();
+      this.#threadsByTicket.set(ticketId, threads);
+    }
+    if (!threads.has(member)) threads.set(member, this.#now());
+    return true;
+  }
+
+  async ticketForThread(channel: string, threadTs: string): Promise<string | undefined> {
+    return this.#ticketByThread.get(threadMember(channel, threadTs));
+  }
+
+  async threadsForTicket(ticketId: string): Promise<Thread[]> {
+    requireKey(ticketId, 'ticket ID');
+    const threads = this.#threadsByTicket.get(ticketId);
+    if (!threads) return [];
+    // Same order as a Redis sorted set: by score, then by member.
+    return [...threads]
+      .sort(([a, at], [b, bt]) => (at !== bt ? at - bt : a < b ? -1 : a > b ? 1 : 0))
+      .map(([member]) => parseThreadMember(member));
+  }
+
+  async unlink(ticketId: string, thread: Thread): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    const member = threadMember(thread.channel, thread.threadTs);
+    if (this.#ticketByThread.get(member) !== ticketId) return false;
+    this.#ticketByThread.delete(member);
+    this.#remove(ticketId, member);
+    return true;
+  }
+
+  #remove(ticketId: string, member: string): void {
+    const threads = this.#threadsByTicket.get(ticketId);
+    threads?.delete(member);
+    if (threads?.size === 0) this.#threadsByTicket.delete(ticketId);
+  }
+}

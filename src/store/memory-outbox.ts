@@ -1,0 +1,222 @@
+/** The outbox held in this process's memory: the twin of `redis-outbox.ts`. */
+import { randomUUID } from 'node:crypto';
+import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
+import type {
+  Clock,
+  DeadLetter,
+  DeliveryState,
+  EnqueueOptions,
+  EnqueueOutcome,
+  JsonValue,
+  Outbox,
+  OutboxEntry,
+  OutboxLease,
+  OutboxStats,
+  ReservedEntry,
+} from './types.ts';
+import { DAY_MS } from './types.ts';
+
+interface Stored {
+  id: string;
+  deliveryKey: string;
+  kind: string;
+  payload: string;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number;
+  lastError?: string;
+  rememberMs: number;
+  lease?: { token: string; workerId: string; expiresAt: number };
+}
+
+interface Delivery {
+  state: DeliveryState;
+  id: string;
+  result?: string;
+  error?: string;
+  // Absent while pending: a key is never forgotten while its entry is still queued.
+  expiresAt?: number;
+}
+
+// Finished delivery keys stay until overwritten; a sweep every so many finishes bounds them.
+const SWEEP_EVERY = 1024;
+
+/** Outbox entries in Maps; each method runs to completion before the next, so each is atomic. */
+export class MemoryOutbox implements Outbox {
+  readonly #now: Clock;
+  readonly #deadLetterCap: number;
+  readonly #entries = new Map<string, Stored>();
+  readonly #deliveries = new Map<string, Delivery>();
+  // Newest first, as JSON text so inspection hands back copies.
+  #dead: string[] = [];
+  #seq = 0;
+  #finished = 0;
+
+  constructor(now: Clock, deadLetterCap: number) {
+    this.#now = now;
+    this.#deadLetterCap = requireCount(deadLetterCap, 'deadLetterCap');
+  }
+
+  async enqueue(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    opts: EnqueueOptions = {},
+  ): Promise<EnqueueOutcome> {
+    requireKey(deliveryKey, 'delivery key');
+    requireKey(kind, 'kind');
+    const encoded = encodeJson(payload, 'outbox payload');
+    const rememberMs = requireDuration(opts.rememberMs ?? DAY_MS, 'rememberMs');
+    const now = this.#now();
+    const runAt = requireTime(opts.runAt ?? now, 'runAt');
+    const known = this.#deliveries.get(deliveryKey);
+    if (known && (known.expiresAt === undefined || known.expiresAt > now)) {
+      const outcome: EnqueueOutcome = { enqueued: false, id: known.id, state: known.state };
+      if (known.result !== undefined) outcome.result = decodeJson(known.result, 'outbox result');
+      if (known.error !== undefined) outcome.error = known.error;
+      return outcome;
+    }
+    this.#seq += 1;
+    const id = String(this.#seq).padStart(12, '0');
+    this.#entries.set(id, {
+      id,
+      deliveryKey,
+      kind,
+      payload: encoded,
+      attempts: 0,
+      createdAt: now,
+      nextAttemptAt: runAt,
+      rememberMs,
+    });
+    this.#deliveries.set(deliveryKey, { state: 'pending', id });
+    return { enqueued: true, id };
+  }
+
+  async reserve(workerId: string, leaseMs: number): Promise<ReservedEntry | undefined> {
+    requireKey(workerId, 'workerId');
+    requireDuration(leaseMs, 'leaseMs');
+    const now = this.#now();
+    let next: Stored | undefined;
+    for (const entry of this.#entries.values()) {
+      if (entry.lease && entry.lease.expiresAt > now) continue;
+      if (entry.nextAttemptAt > now) continue;
+      if (!next || before(entry, next)) next = entry;
+    }
+    if (!next) return undefined;
+    next.lease = { token: randomUUID(), workerId, expiresAt: now + leaseMs };
+    return {
+      ...toEntry(next),
+      leaseToken: next.lease.token,
+      workerId,
+      leaseExpiresAt: next.lease.expiresAt,
+    };
+  }
+
+  async complete(lease: OutboxLease, result?: JsonValue): Promise<boolean> {
+    const encoded = result === undefined ? undefined : encodeJson(result, 'outbox result');
+    const entry = this.#held(lease);
+    if (!entry) return false;
+    const delivery: Delivery = {
+      state: 'done',
+      id: entry.id,
+      expiresAt: this.#now() + entry.rememberMs,
+    };
+    if (encoded !== undefined) delivery.result = encoded;
+    this.#finish(entry, delivery);
+    return true;
+  }
+
+  async retryAt(lease: OutboxLease, atMs: number, error: string): Promise<boolean> {
+    requireTime(atMs, 'atMs');
+    const entry = this.#held(lease);
+    if (!entry) return false;
+    entry.attempts += 1;
+    entry.nextAttemptAt = atMs;
+    entry.lastError = error;
+    delete entry.lease;
+    return true;
+  }
+
+  async fail(lease: OutboxLease, error: string): Promise<boolean> {
+    const entry = this.#held(lease);
+    if (!entry) return false;
+    const now = this.#now();
+    const letter: DeadLetter = {
+      id: entry.id,
+      deliveryKey: entry.deliveryKey,
+      kind: entry.kind,
+      payload: decodeJson(entry.payload, 'outbox payload'),
+      attempts: entry.attempts + 1,
+      createdAt: entry.createdAt,
+      failedAt: now,
+      error,
+    };
+    this.#dead.unshift(JSON.stringify(letter));
+    if (this.#dead.length > this.#deadLetterCap) this.#dead.length = this.#deadLetterCap;
+    this.#finish(entry, {
+      state: 'failed',
+      id: entry.id,
+      error,
+      expiresAt: now + entry.rememberMs,
+    });
+    return true;
+  }
+
+  async stats(now: number = this.#now()): Promise<OutboxStats> {
+    requireTime(now, 'now');
+    let oldest: number | undefined;
+    let inFlight = 0;
+    for (const entry of this.#entries.values()) {
+      if (oldest === undefined || entry.createdAt < oldest) oldest = entry.createdAt;
+      if (entry.lease && entry.lease.expiresAt > now) inFlight += 1;
+    }
+    return {
+      depth: this.#entries.size,
+      oldestAgeMs: oldest === undefined ? 0 : Math.max(0, now - oldest),
+      inFlight,
+    };
+  }
+
+  async deadLetters(limit = 100): Promise<DeadLetter[]> {
+    requireCount(limit, 'limit');
+    return this.#dead.slice(0, limit).map(decodeDeadLetter);
+  }
+
+  #held(lease: OutboxLease): Stored | undefined {
+    const entry = this.#entries.get(lease.id);
+    // The token, not the expiry, decides: a holder whose lease lapsed may still finish the
+    // entry until another worker reserves it and the token changes.
+    return entry?.lease?.token === lease.leaseToken ? entry : undefined;
+  }
+
+  #finish(entry: Stored, delivery: Delivery): void {
+    this.#entries.delete(entry.id);
+    this.#deliveries.set(entry.deliveryKey, delivery);
+    this.#finished += 1;
+    if (this.#finished % SWEEP_EVERY !== 0) return;
+    const now = this.#now();
+    for (const [key, known] of this.#deliveries) {
+      if (known.expiresAt !== undefined && known.expiresAt <= now) this.#deliveries.delete(key);
+    }
+  }
+}
+
+// Oldest due first; ids grow with every enqueue, so they break ties in arrival order.
+function before(a: Stored, b: Stored): boolean {
+  return a.nextAttemptAt !== b.nextAttemptAt ? a.nextAttemptAt < b.nextAttemptAt : a.id < b.id;
+}
+
+function toEntry(stored: Stored): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: stored.id,
+    deliveryKey: stored.deliveryKey,
+    kind: stored.kind,
+    payload: decodeJson(stored.payload, 'outbox payload'),
+    attempts: stored.attempts,
+    createdAt: stored.createdAt,
+    nextAttemptAt: stored.nextAttemptAt,
+  };
+  if (stored.lastError !== undefined) entry.lastError = stored.lastError;
+  return entry;
+}

@@ -1,0 +1,29 @@
+/**
+ * The in-memory backend: one process, no Redis (the embedded default). Nothing survives a
+ * restart and nothing is shared between processes; otherwise it keeps the same contract.
+ */
+import { MemoryClaimStore } from './memory-claims.ts';
+import { MemoryThreadLinks } from './memory-links.ts';
+import { MemoryOutbox } from './memory-outbox.ts';
+import type { Clock, Stores } from './types.ts';
+import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
+
+/** Options for the in-memory backend. */
+export interface MemoryStoresOptions {
+  /** The clock in ms (default Date.now). */
+  now?: Clock;
+  /** How many dead letters are kept (default 1,000). */
+  deadLetterCap?: number;
+}
+
+/** Claims, outbox and links held in this process's memory. */
+export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
+  const clock = options.now ?? Date.now;
+  // Whole milliseconds, as in Redis, whatever the injected clock returns.
+  const now: Clock = () => Math.floor(clock());
+  return {
+    claims: new MemoryClaimStore(now),
+    outbox: new MemoryOutbox(now, options.deadLetterCap ?? DEFAULT_DEAD_LETTER_CAP),
+    links: new MemoryThreadLinks(now),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Thread links in Redis. Both directions live under one `{links}` hash tag, so one script
+ * changes them together and they never disagree, on a Cluster too. The cost is that all links
+ * sit on one Cluster slot; a service desk's links are small and rarely written, so that is
+ * the better trade than two unrelated writes per link.
+ */
+import { requireKey } from './argument-checks.ts';
+import type { RedisClient, RedisScript } from './redis-script.ts';
+import { defineScript, runCommand } from './redis-script.ts';
+import { parseThreadMember, threadMember } from './thread-member.ts';
+import type { Clock, Thread, ThreadLinks } from './types.ts';
+
+/** The links' keys; every one carries the `{links}` tag. */
+export interface LinkKeys {
+  /** The prefix the link script appends `ticket:<id>` to, to drop a thread's previous ticket. */
+  base: string;
+  thread(member: string): string;
+  ticket(ticketId: string): string;
+}
+
+// KEYS base, thread, ticket; ARGV ticketId, member, now.
+const LINK = `
+local current = redis.call('GET', KEYS[2])
+if current ~= ARGV[1] then
+  if current then redis.call('ZREM', KEYS[1] .. 'ticket:' .. current, ARGV[2]) end
+  redis.call('SET', KEYS[2], ARGV[1])
+end
+local added = redis.call('ZADD', KEYS[3], 'NX', ARGV[3], ARGV[2])
+if current == ARGV[1] and added == 0 then return 0 end
+return 1
+`;
+
+// KEYS thread, ticket; ARGV ticketId, member.
+const UNLINK = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[2])
+return 1
+`;
+
+/** Thread links in Redis; see the key layout in `redis-stores.ts`. No key expires. */
+export class RedisThreadLinks implements ThreadLinks {
+  readonly #redis: RedisClient;
+  readonly #keys: LinkKeys;
+  readonly #now: Clock;
+  readonly #link: RedisScript;
+  readonly #unlink: RedisScript;
+
+  constructor(redis: RedisClient, keys: LinkKeys, now: Clock) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#now = now;
+    this.#link = defineScript(redis, 'servicedeskLinksLink', 3, LINK);
+    this.#unlink = defineScript(redis, 'servicedeskLinksUnlink', 2, UNLINK);
+  }
+
+  async link(ticketId: string, thread: Thread): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    const member = threadMember(thread.channel, thread.threadTs);
+    const k = this.#keys;
+    const reply = await this.#link(
+      'links.link',
+      [k.base, k.thread(member), k.ticket(ticketId)],
+      [ticketId, member, this.#now()],
+    );
+    return reply === 1;
+  }
+
+  async ticketForThread(channel: string, threadTs: string): Promise<string | undefined> {
+    const key = this.#keys.thread(threadMember(channel, threadTs));
+    const ticketId = await runCommand('links.ticketForThread', () => this.#redis.get(key));
+    return ticketId ?? undefined;
+  }
+
+  async threadsForTicket(ticketId: string): Promise<Thread[]> {
+    requireKey(ticketId, 'ticket ID');
+    const key = this.#keys.ticket(ticketId);
+    const members = await runCommand('links.threadsForTicket', () =>
+      this.#redis.zrange(key, 0, '-1'),
+    );
+    return members.map(parseThreadMember);
+  }
+
+  async unlink(ticketId: string, thread: Thread): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    const member = threadMember(thread.channel, thread.threadTs);
+    const k = this.#keys;
+    const reply = await this.#unlink(
+      'links.unlink',
+      [k.thread(member), k.ticket(ticketId)],
+      [ticketId, member],
+    );
+    return reply === 1;
+  }
+}

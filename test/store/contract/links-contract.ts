@@ -1,0 +1,68 @@
+/** The thread-links contract: every backend's ThreadLinks must pass it. */
+import { describe, expect, it } from 'vitest';
+import type { StoresBackend } from './harness.ts';
+import { fakeClock } from './harness.ts';
+
+const THREAD = { channel: 'C0123', threadTs: '1700000000.000100' };
+const OTHER = { channel: 'C0456', threadTs: '1700000001.000200' };
+
+/** Registers the thread-links contract against a backend. */
+export function describeLinksContract(backend: StoresBackend): void {
+  describe('thread links', () => {
+    it('links map both ways', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      expect(await links.link('IT-12', THREAD)).toBe(true);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-12');
+      expect(await links.threadsForTicket('IT-12')).toEqual([THREAD]);
+    });
+
+    it('linking twice is harmless', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      expect(await links.link('IT-12', THREAD)).toBe(false);
+      expect(await links.threadsForTicket('IT-12')).toEqual([THREAD]);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-12');
+    });
+
+    it('a ticket lists every thread linked to it in link order', async () => {
+      const clock = fakeClock();
+      const { links } = backend.namespace(clock).open();
+      await links.link('IT-12', OTHER);
+      clock.advance(1);
+      await links.link('IT-12', THREAD);
+      expect(await links.threadsForTicket('IT-12')).toEqual([OTHER, THREAD]);
+    });
+
+    it('linking a thread to another ticket moves it', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      expect(await links.link('IT-13', THREAD)).toBe(true);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-13');
+      expect(await links.threadsForTicket('IT-12')).toEqual([]);
+      expect(await links.threadsForTicket('IT-13')).toEqual([THREAD]);
+    });
+
+    it('unlink removes both directions and is harmless when repeated', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      await links.link('IT-12', OTHER);
+      expect(await links.unlink('IT-12', THREAD)).toBe(true);
+      expect(await links.unlink('IT-12', THREAD)).toBe(false);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBeUndefined();
+      expect(await links.threadsForTicket('IT-12')).toEqual([OTHER]);
+    });
+
+    it('unlink leaves a thread alone when it belongs to another ticket', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      expect(await links.unlink('IT-99', THREAD)).toBe(false);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-12');
+    });
+
+    it('an unknown thread or ticket has no links', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      expect(await links.ticketForThread('C0999', '1.2')).toBeUndefined();
+      expect(await links.threadsForTicket('IT-404')).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,264 @@
+/** The outbox contract: every backend's Outbox must pass it. */
+import { describe, expect, it } from 'vitest';
+import type { ReservedEntry } from '../../../src/store/types.ts';
+import type { StoresBackend } from './harness.ts';
+import { fakeClock } from './harness.ts';
+
+const LEASE = 30_000;
+
+// Everything JSON can carry, including what Lua's cjson would alter if it ever decoded it.
+const AWKWARD_PAYLOAD = {
+  text: 'slash / quote " backslash \\ newline \n snowman \u2603 emoji \u{1F3AB}',
+  empty: [],
+  nested: { empty: {}, list: [1, 'two', null, true] },
+  fraction: 0.1,
+  big: 9_007_199_254_740_991,
+  negative: -12,
+};
+
+function reserved(entry: ReservedEntry | undefined): ReservedEntry {
+  if (!entry) throw new Error('expected an entry');
+  return entry;
+}
+
+/** Registers the outbox contract against a backend. */
+export function describeOutboxContract(backend: StoresBackend): void {
+  describe('outbox', () => {
+    it('enqueuing one delivery key twice makes one entry', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      const first = await outbox.enqueue('view:V1', 'createTicket', { title: 'VPN' });
+      const second = await outbox.enqueue('view:V1', 'createTicket', { title: 'VPN' });
+      expect(first).toEqual({ enqueued: true, id: expect.any(String) });
+      expect(second).toEqual({ enqueued: false, id: first.id, state: 'pending' });
+      expect((await outbox.stats()).depth).toBe(1);
+    });
+
+    it('two replicas enqueuing one delivery key at once make one entry', async () => {
+      const ns = backend.namespace(fakeClock());
+      const outcomes = await Promise.all([
+        ns.open(0).outbox.enqueue('ev:A1:T1:Ev1', 'addMessage', { text: 'hi' }),
+        ns.open(1).outbox.enqueue('ev:A1:T1:Ev1', 'addMessage', { text: 'hi' }),
+      ]);
+      expect(outcomes.filter((o) => o.enqueued)).toHaveLength(1);
+      expect(outcomes[0]?.id).toBe(outcomes[1]?.id);
+      expect((await ns.open(0).outbox.stats()).depth).toBe(1);
+    });
+
+    it('reserve gives each due entry to one worker', async () => {
+      const ns = backend.namespace(fakeClock());
+      const { outbox } = ns.open(0);
+      for (const n of [1, 2, 3, 4]) await outbox.enqueue(`ev:${n}`, 'addMessage', { n });
+      const taken = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((worker) => ns.open(worker).outbox.reserve(`w${worker}`, LEASE)),
+      );
+      const ids = taken.flatMap((entry) => (entry ? [entry.id] : []));
+      expect(ids).toHaveLength(4);
+      expect(new Set(ids).size).toBe(4);
+    });
+
+    it('reserve takes the oldest due entry first', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:later', 'addMessage', 'later', { runAt: clock.now() + 10 });
+      await outbox.enqueue('ev:first', 'addMessage', 'first');
+      await outbox.enqueue('ev:second', 'addMessage', 'second');
+      clock.advance(10);
+      const order = [];
+      for (let i = 0; i < 3; i++) order.push(reserved(await outbox.reserve('w', LEASE)).payload);
+      expect(order).toEqual(['first', 'second', 'later']);
+    });
+
+    it('an entry scheduled for later is not reserved before its time', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:1', 'addMessage', {}, { runAt: clock.now() + 5_000 });
+      expect(await outbox.reserve('w', LEASE)).toBeUndefined();
+      clock.advance(5_000);
+      expect((await outbox.reserve('w', LEASE))?.deliveryKey).toBe('ev:1');
+    });
+
+    it('a reserved entry carries what was enqueued and the lease', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      const { id } = await outbox.enqueue('ev:1', 'createTicket', { title: 'Printer' });
+      const entry = await outbox.reserve('worker-a', LEASE);
+      expect(entry).toEqual({
+        id,
+        deliveryKey: 'ev:1',
+        kind: 'createTicket',
+        payload: { title: 'Printer' },
+        attempts: 0,
+        createdAt: clock.now(),
+        nextAttemptAt: clock.now(),
+        leaseToken: expect.any(String),
+        workerId: 'worker-a',
+        leaseExpiresAt: clock.now() + LEASE,
+      });
+    });
+
+    it('payloads come back exactly as they went in', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      await outbox.enqueue('ev:1', 'addMessage', AWKWARD_PAYLOAD);
+      expect(reserved(await outbox.reserve('w', LEASE)).payload).toEqual(AWKWARD_PAYLOAD);
+    });
+
+    it('a leased entry is invisible until its lease expires, then another worker gets it', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      await ns.open(0).outbox.enqueue('ev:1', 'addMessage', {});
+      const first = reserved(await ns.open(0).outbox.reserve('crashed', LEASE));
+      clock.advance(LEASE - 1);
+      expect(await ns.open(1).outbox.reserve('survivor', LEASE)).toBeUndefined();
+      clock.advance(1);
+      const second = reserved(await ns.open(1).outbox.reserve('survivor', LEASE));
+      expect(second.id).toBe(first.id);
+      expect(second.workerId).toBe('survivor');
+      expect(second.leaseToken).not.toBe(first.leaseToken);
+    });
+
+    it('retryAt delays an entry and counts the attempt', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      const entry = reserved(await outbox.reserve('w', LEASE));
+      const at = clock.now() + 2_000;
+      expect(await outbox.retryAt(entry, at, 'HTTP 503')).toBe(true);
+      expect(await outbox.reserve('w', LEASE)).toBeUndefined();
+      clock.advance(2_000);
+      const again = reserved(await outbox.reserve('w', LEASE));
+      expect(again).toMatchObject({ id: entry.id, attempts: 1, nextAttemptAt: at });
+      expect(again.lastError).toBe('HTTP 503');
+    });
+
+    it('complete records the result against the delivery key', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      const { id } = await outbox.enqueue('view:V1', 'createTicket', { title: 'VPN' });
+      const entry = reserved(await outbox.reserve('w', LEASE));
+      expect(await outbox.complete(entry, { ticketId: 'IT-12' })).toBe(true);
+      expect(await outbox.enqueue('view:V1', 'createTicket', { title: 'VPN' })).toEqual({
+        enqueued: false,
+        id,
+        state: 'done',
+        result: { ticketId: 'IT-12' },
+      });
+      expect(await outbox.stats()).toMatchObject({ depth: 0, inFlight: 0 });
+    });
+
+    it('a finished delivery key is forgotten once it has been remembered long enough', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:1', 'addMessage', {}, { rememberMs: 60_000 });
+      await outbox.complete(reserved(await outbox.reserve('w', LEASE)));
+      clock.advance(60_000);
+      expect((await outbox.enqueue('ev:1', 'addMessage', {})).enqueued).toBe(true);
+    });
+
+    it('fail moves the entry to the dead-letter list and marks its delivery key failed', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      const { id } = await outbox.enqueue('view:V1', 'createTicket', AWKWARD_PAYLOAD);
+      const createdAt = clock.now();
+      clock.advance(1_000);
+      expect(await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 422')).toBe(true);
+      expect(await outbox.deadLetters()).toEqual([
+        {
+          id,
+          deliveryKey: 'view:V1',
+          kind: 'createTicket',
+          payload: AWKWARD_PAYLOAD,
+          attempts: 1,
+          createdAt,
+          failedAt: createdAt + 1_000,
+          error: 'HTTP 422',
+        },
+      ]);
+      expect(await outbox.enqueue('view:V1', 'createTicket', {})).toEqual({
+        enqueued: false,
+        id,
+        state: 'failed',
+        error: 'HTTP 422',
+      });
+      expect((await outbox.stats()).depth).toBe(0);
+    });
+
+    it('the dead-letter list keeps only the newest entries up to its cap', async () => {
+      const { outbox } = backend.namespace(fakeClock(), { deadLetterCap: 2 }).open();
+      for (const n of [1, 2, 3]) {
+        await outbox.enqueue(`ev:${n}`, 'addMessage', { n });
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), `failure ${n}`);
+      }
+      const letters = await outbox.deadLetters();
+      expect(letters.map((letter) => letter.error)).toEqual(['failure 3', 'failure 2']);
+    });
+
+    it('a worker whose entry was taken over cannot complete, retry or fail it', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      const stale = reserved(await outbox.reserve('slow', LEASE));
+      clock.advance(LEASE);
+      const current = reserved(await outbox.reserve('fast', LEASE));
+      expect(await outbox.complete(stale, 'stale')).toBe(false);
+      expect(await outbox.retryAt(stale, clock.now(), 'stale')).toBe(false);
+      expect(await outbox.fail(stale, 'stale')).toBe(false);
+      expect(await outbox.deadLetters()).toEqual([]);
+      expect(await outbox.stats()).toMatchObject({ depth: 1, inFlight: 1 });
+      expect(await outbox.complete(current, 'current')).toBe(true);
+    });
+
+    it('a worker whose lease lapsed may still finish the entry while nobody has taken it', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      const entry = reserved(await outbox.reserve('slow', LEASE));
+      clock.advance(LEASE * 2);
+      expect(await outbox.complete(entry, 'late')).toBe(true);
+      expect(await outbox.reserve('other', LEASE)).toBeUndefined();
+    });
+
+    it('an entry can be finished only once', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      const entry = reserved(await outbox.reserve('w', LEASE));
+      expect(await outbox.complete(entry)).toBe(true);
+      expect(await outbox.complete(entry)).toBe(false);
+      expect(await outbox.fail(entry, 'late')).toBe(false);
+    });
+
+    it('stats report the depth, the age of the oldest entry and the entries in flight', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      expect(await outbox.stats()).toEqual({ depth: 0, oldestAgeMs: 0, inFlight: 0 });
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      clock.advance(4_000);
+      await outbox.enqueue('ev:2', 'addMessage', {});
+      await outbox.enqueue('ev:3', 'addMessage', {});
+      await outbox.reserve('w', LEASE);
+      clock.advance(1_000);
+      expect(await outbox.stats()).toEqual({ depth: 3, oldestAgeMs: 5_000, inFlight: 1 });
+      expect(await outbox.stats(clock.now() + LEASE)).toEqual({
+        depth: 3,
+        oldestAgeMs: 5_000 + LEASE,
+        inFlight: 0,
+      });
+    });
+
+    if (backend.durable) {
+      it('entries survive a new store instance on the same backend', async () => {
+        const clock = fakeClock();
+        const ns = backend.namespace(clock);
+        const { id } = await ns.open(0).outbox.enqueue('ev:1', 'addMessage', { text: 'kept' });
+        const restarted = ns.open(1).outbox;
+        expect((await restarted.stats()).depth).toBe(1);
+        expect(await restarted.reserve('w', LEASE)).toMatchObject({
+          id,
+          payload: { text: 'kept' },
+        });
+        expect(await restarted.enqueue('ev:1', 'addMessage', {})).toMatchObject({
+          enqueued: false,
+          id,
+        });
+      });
+    }
+  });
+}
