@@ -1,0 +1,19 @@
+/**
+ * Delivery keys: the identity of a person's request, taken from Slack's own delivery identity
+ * (design.md, "No duplicates"). The same key reaches every replica and every retry, and, hashed,
+ * the platform as X-Idempotency-Key.
+ */
+
+/** An Events API delivery: the same on Slack's retries and on every replica. */
+export function eventKey(body: {
+  api_app_id?: string;
+  team_id?: string;
+  event_id?: string;
+}): string {
+  return `event:${body.api_app_id ?? '-'}:${body.team_id ?? '-'}:${body.event_id ?? '-'}`;
+}
+
+/** A ticket made from one Slack message (a reaction, a message shortcut): one per message. */
+export function messageKey(channel: string, ts: string): string {
+  return `msg:${channel}:${ts}`;
+}

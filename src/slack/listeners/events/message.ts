@@ -1,0 +1,83 @@
+/**
+ * Messages the app hears: a direct message to the app files a ticket (answered in its thread);
+ * a reply in a linked thread becomes a message on that ticket. Both are keyed by the event, so
+ * Slack's retries and other replicas never add anything twice.
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { JsonValue } from '../../../store/types.ts';
+import { eventKey } from '../../delivery-keys.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
+import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import { slackToPlain, titleFromText } from '../../message-text.ts';
+
+type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
+
+// Subtypes that are a person writing; edits, joins, bot posts and the like are not.
+const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
+
+interface PersonMessage {
+  user: string;
+  text?: string;
+  ts: string;
+  thread_ts?: string;
+  channel: string;
+  channel_type?: string;
+  bot_id?: string;
+  files?: { name?: string; title?: string; permalink?: string }[];
+}
+
+/** The reply's text as the ticket should read it, with any files listed by permalink. */
+export function messageBody(message: PersonMessage): string {
+  const text = slackToPlain(message.text ?? '').trim();
+  const files = (message.files ?? [])
+    .filter((f) => f.permalink)
+    .map((f) => `- ${f.title ?? f.name ?? 'file'}: ${f.permalink}`);
+  return [text, files.length > 0 ? `Files:\n${files.join('\n')}` : ''].filter(Boolean).join('\n\n');
+}
+
+/** Builds the message event handler. */
+export function messageEvent(deps: SlackDeps) {
+  return async ({ event, body }: Args): Promise<void> => {
+    const subtype = (event as { subtype?: string }).subtype;
+    if (!PERSON_SUBTYPES.has(subtype)) return;
+    const message = event as unknown as PersonMessage;
+    if (message.bot_id || !message.user) return;
+    const body_ = messageBody(message);
+    if (!body_) return;
+    const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
+
+    if (message.thread_ts && message.thread_ts !== message.ts) {
+      const ticketId = await deps.stores.links.ticketForThread(message.channel, message.thread_ts);
+      if (!ticketId) return;
+      const payload: AddMessagePayload = {
+        ticketId,
+        userId: message.user,
+        body: body_,
+        channel: message.channel,
+        threadTs: message.thread_ts,
+        ts: message.ts,
+      };
+      await enqueue(deps, key, ADD_MESSAGE, payload);
+      return;
+    }
+
+    if (message.channel_type === 'im') {
+      const text = slackToPlain(message.text ?? '').trim();
+      const payload: CreateTicketPayload = {
+        actorUserId: message.user,
+        requesterUserIds: [message.user],
+        ticket: { title: titleFromText(text) || 'Request from Slack', description: body_ },
+        reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
+      };
+      await enqueue(deps, key, CREATE_TICKET, payload);
+    }
+  };
+}
+
+async function enqueue(deps: SlackDeps, key: string, kind: string, payload: object): Promise<void> {
+  const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
+  if (outcome.enqueued) deps.worker.wake();
+  else
+    deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate delivery suppressed');
+}

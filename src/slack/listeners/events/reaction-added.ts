@@ -1,0 +1,57 @@
+/**
+ * Reacting with the ticket emoji files the message as a ticket, without a modal; its author is
+ * the requester. Keyed by the message, so two people reacting make one ticket.
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { JsonValue } from '../../../store/types.ts';
+import { safeMrkdwn } from '../../builders/mrkdwn.ts';
+import { messageKey } from '../../delivery-keys.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+
+/** Builds the reaction_added handler. */
+export function reactionAdded(deps: SlackDeps) {
+  return async ({
+    event,
+  }: SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs): Promise<void> => {
+    // Skin tones arrive as "name::skin-tone-2"; the emoji is the same.
+    if (
+      event.reaction.split('::')[0] !== deps.settings.ticketEmoji ||
+      event.item.type !== 'message'
+    )
+      return;
+    const { channel, ts } = event.item;
+    const payload: CreateTicketPayload = {
+      actorUserId: event.user,
+      requesterUserIds:
+        event.item_user && event.item_user !== event.user
+          ? [event.item_user, event.user]
+          : [event.user],
+      fromMessage: { channel, ts },
+      reply: { kind: 'thread', channel },
+    };
+    const outcome = await deps.stores.outbox.enqueue(
+      messageKey(channel, ts),
+      CREATE_TICKET,
+      payload as unknown as JsonValue,
+    );
+    if (outcome.enqueued) {
+      deps.worker.wake();
+      return;
+    }
+    const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
+    if (outcome.state === 'done' && ticketId) {
+      // A second person reacting learns the ticket exists instead of wondering whether it worked.
+      deps.tasks.run(
+        'tell-already-filed',
+        () =>
+          deps.client.chat.postEphemeral({
+            channel,
+            user: event.user,
+            text: `:ticket: This message is already ticket *${safeMrkdwn(ticketId, 40)}*.`,
+          }),
+        { channel, user: event.user },
+      );
+    }
+  };
+}

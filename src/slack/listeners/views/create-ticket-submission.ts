@@ -1,0 +1,157 @@
+/**
+ * The create modal's submission. Local mistakes are shown on their field at once. Otherwise the
+ * intent is made durable in the outbox (keyed by the modal, so a double click files once), and
+ * the answer to Slack waits briefly for the ticket: a platform 422 can then still be shown on
+ * the field its `loc` names; a slow or down platform gets a "filing…" view instead.
+ */
+import { createHash } from 'node:crypto';
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { ValidationError } from '../../../servicedesk/index.ts';
+import type { JsonValue } from '../../../store/types.ts';
+import {
+  buildStatusModal,
+  type CreateForm,
+  platformErrorsToBlocks,
+  readCreateForm,
+  type ViewStateValues,
+  validateCreateForm,
+} from '../../builders/create-modal-builder.ts';
+import { safeMrkdwn } from '../../builders/mrkdwn.ts';
+import { messageKey } from '../../delivery-keys.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { CREATE_FIELDS } from '../../ids.ts';
+import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import { describeFailure } from '../../intents/failure-reasons.ts';
+import { type CreateModalMetadata, decodeModalMetadata } from '../../modal-metadata.ts';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** Builds the create modal's submission handler. */
+export function createTicketSubmission(deps: SlackDeps) {
+  return async ({ ack, body, view }: Args): Promise<void> => {
+    const values = view.state.values as ViewStateValues;
+    const form = readCreateForm(values);
+    const localErrors = validateCreateForm(form);
+    if (localErrors) {
+      await ack({ response_action: 'errors', errors: localErrors });
+      return;
+    }
+    const userId = body.user.id;
+    const metadata = decodeModalMetadata(view.private_metadata);
+    const payload = intentPayload(form, metadata, userId, view.id);
+    // A message's ticket is keyed by the message, as a reaction on it is: one ticket per message.
+    const baseKey = metadata.message
+      ? messageKey(metadata.message.channel, metadata.message.ts)
+      : `view:${view.id}`;
+    let key = baseKey;
+    let outcome = await deps.stores.outbox.enqueue(
+      key,
+      CREATE_TICKET,
+      payload as unknown as JsonValue,
+    );
+    if (!outcome.enqueued && outcome.state === 'failed') {
+      // The earlier submission was refused; a corrected one (other values) is a new request.
+      key = `${baseKey}:${valuesHash(form)}`;
+      outcome = await deps.stores.outbox.enqueue(
+        key,
+        CREATE_TICKET,
+        payload as unknown as JsonValue,
+      );
+    }
+    if (!outcome.enqueued && outcome.state === 'done') {
+      const ticketId =
+        (outcome.result as { ticketId?: string } | undefined)?.ticketId ?? 'a ticket';
+      await ack({
+        response_action: 'update',
+        view: buildStatusModal(
+          'Already filed',
+          `:ticket: This was already filed as *${safeMrkdwn(ticketId, 40)}*.`,
+        ),
+      });
+      return;
+    }
+    if (!outcome.enqueued && outcome.state === 'failed') {
+      await ack({
+        response_action: 'errors',
+        errors: { [CREATE_FIELDS.title.block]: truncatedReason(outcome.error) },
+      });
+      return;
+    }
+    deps.worker.wake();
+    const settled = await deps.worker.waitFor(key, deps.settings.submitWaitMs);
+    if (settled?.state === 'done') {
+      await ack({ response_action: 'clear' });
+      return;
+    }
+    if (settled?.state === 'failed') {
+      const fieldErrors =
+        settled.error instanceof ValidationError
+          ? platformErrorsToBlocks(settled.error.fieldErrors())
+          : undefined;
+      if (fieldErrors) {
+        await ack({ response_action: 'errors', errors: fieldErrors });
+        return;
+      }
+      await ack({
+        response_action: 'update',
+        view: buildStatusModal('Ticket not filed', describeFailure(settled.error, 'ticket')),
+      });
+      return;
+    }
+    const where = metadata.message
+      ? 'in the message’s thread'
+      : metadata.channel
+        ? `in <#${metadata.channel}>`
+        : 'in a direct message';
+    await ack({
+      response_action: 'update',
+      view: buildStatusModal(
+        'Filing your ticket',
+        `:hourglass_flowing_sand: Your ticket is saved and is being filed. It will appear ${where} as soon as the service desk confirms it; you can close this window.`,
+      ),
+    });
+  };
+}
+
+function intentPayload(
+  form: CreateForm,
+  metadata: CreateModalMetadata,
+  userId: string,
+  viewId: string,
+): CreateTicketPayload {
+  const message = metadata.message;
+  return {
+    actorUserId: userId,
+    // From a message, its author is the requester (as with a reaction); else whoever filed it.
+    requesterUserIds:
+      message?.author && message.author !== userId ? [message.author, userId] : [userId],
+    ticket: {
+      title: form.title,
+      ...(form.description ? { description: form.description } : {}),
+      ...(form.deskSlug ? { desk_id: form.deskSlug } : {}),
+      ...(form.priority ? { priority: form.priority as 'low' | 'medium' | 'high' | 'urgent' } : {}),
+      ...(form.assetId ? { custom_fields: { affected_asset_id: form.assetId } } : {}),
+    },
+    ...(message
+      ? {
+          fromMessage: {
+            channel: message.channel,
+            ts: message.ts,
+            ...(message.threadTs ? { threadTs: message.threadTs } : {}),
+          },
+        }
+      : {}),
+    reply: message
+      ? { kind: 'thread', channel: message.channel, threadTs: message.threadTs ?? message.ts }
+      : { kind: 'card', channel: metadata.channel ?? userId },
+    viewId,
+  };
+}
+
+function valuesHash(form: CreateForm): string {
+  return createHash('sha256').update(JSON.stringify(form)).digest('hex').slice(0, 16);
+}
+
+function truncatedReason(error: string | undefined): string {
+  return `This could not be filed${error ? ` (${error.slice(0, 100)})` : ''}. Change something and try again.`;
+}

@@ -1,0 +1,10 @@
+/** Registers the view submissions. */
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.ts';
+import { VIEWS } from '../../ids.ts';
+import { createTicketSubmission } from './create-ticket-submission.ts';
+
+/** Registers the create modal's submission. */
+export function registerViews(app: App, deps: SlackDeps): void {
+  app.view(VIEWS.createTicket, createTicketSubmission(deps));
+}
