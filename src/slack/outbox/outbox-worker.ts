@@ -64,6 +64,8 @@ export class OutboxWorker {
   readonly #loops = new Set<Promise<void>>();
   #running = false;
   readonly #sleepers = new Set<() => void>();
+  // A wake that came while every loop was busy: the next idle returns at once instead of losing it.
+  #wakePending = false;
 
   constructor(options: OutboxWorkerOptions) {
     this.#outbox = options.outbox;
@@ -96,6 +98,7 @@ export class OutboxWorker {
 
   /** Makes idle loops look at the outbox now (called right after an enqueue). */
   wake(): void {
+    if (this.#sleepers.size === 0) this.#wakePending = true;
     for (const sleeper of [...this.#sleepers]) sleeper();
   }
 
@@ -147,6 +150,10 @@ export class OutboxWorker {
   }
 
   #idle(): Promise<void> {
+    if (this.#wakePending) {
+      this.#wakePending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const finish = () => {
         clearTimeout(timer);
