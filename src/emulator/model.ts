@@ -1,0 +1,790 @@
+/**
+ * The emulator's state, separate from HTTP: tenants and their desks, people, assets, tickets,
+ * messages, activity, AI conversations and idempotency records. Everything is in memory.
+ *
+ * Time comes from an injectable clock so a benchmark can run on a simulated one. Every write is
+ * synchronous: a check and the insert it guards never have an await between them, which is what
+ * makes concurrent identical requests (idempotency) safe on one JS thread.
+ */
+import type {
+  Activity,
+  AddMessageInput,
+  Application,
+  Asset,
+  AuthorType,
+  CatalogItem,
+  CreateTicketInput,
+  Desk,
+  Employee,
+  Envelope,
+  Message,
+  ServiceRequest,
+  Ticket,
+  TicketPriority,
+  TicketStatus,
+  UpdateTicketInput,
+} from '../servicedesk/schemas.ts';
+import { normaliseTicketId } from '../servicedesk/ticket-id.ts';
+import { BusinessRuleError, NotFoundError, ValidationError } from './errors.ts';
+import type { Clock } from './scheduler.ts';
+import { issue, type OffsetQuery, type PageQuery } from './validation.ts';
+
+/** A knowledge-base article the AI agent answers from. */
+export interface KnowledgeArticle {
+  id: string;
+  title: string;
+  url: string;
+  /** Lower-case words or phrases that make the article relevant to a ticket. */
+  keywords: string[];
+  answer: string;
+  /** Whether the answer settles the request on its own (the AI then resolves the ticket). */
+  resolves: boolean;
+}
+
+/** How the AI agent routes a ticket: words that point at a desk, and the desk's human team. */
+export interface DeskRouting {
+  desk: string;
+  team: string;
+  keywords: string[];
+}
+
+/** A tenant's configuration, as a seed provides it. */
+export interface TenantSetup {
+  name: string;
+  /** Prefix of the tenant's ticket IDs (`IT` gives `IT-1`, `IT-2`, ...). */
+  ticketPrefix: string;
+  desks: Desk[];
+  employees?: Employee[];
+  assets?: Asset[];
+  applications?: Application[];
+  catalogItems?: CatalogItem[];
+  knowledgeBase?: KnowledgeArticle[];
+  routing?: DeskRouting[];
+}
+
+/** Filters and page of List tickets. */
+export interface TicketQuery extends PageQuery {
+  deskId?: string;
+  /** Only tickets created strictly after this instant (epoch ms). */
+  createdAfterMs?: number;
+  status?: TicketStatus;
+  requesterEmail?: string;
+}
+
+/** A change the AI agent (or anything else) may react to. */
+export type ModelEvent =
+  | { type: 'ticket_created'; tenant: string; ticketId: string }
+  | { type: 'message_added'; tenant: string; ticketId: string; message: Message };
+
+/** A response remembered for an idempotency key. */
+export interface IdempotentResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The remembered or fresh response, and whether it was replayed. */
+export interface IdempotentOutcome extends IdempotentResponse {
+  replayed: boolean;
+}
+
+/** The author of a message an outside party adds (see `addAgentReply`). */
+export interface AgentReply {
+  agentEmail: string;
+  body: string;
+  internal?: boolean;
+}
+
+/** How long an idempotency key is remembered (contract: 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** Name shown on the AI agent's messages. */
+export const AI_AGENT_NAME = 'AI Agent';
+
+/** Actor of activity entries written by the AI agent. */
+export const AI_ACTOR = 'ai_agent';
+
+type TicketRecord = {
+  id: string;
+  title: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  created_at: string;
+  updated_at: string;
+  description: string | null;
+  desk_id: string | null;
+  requester_email: string | null;
+  assignee_email: string | null;
+  team: string | null;
+  channel: string | null;
+  custom_fields: Record<string, unknown>;
+};
+
+interface StoredTicket {
+  /** Insertion number: breaks ties between tickets created in the same millisecond. */
+  seq: number;
+  createdMs: number;
+  record: TicketRecord;
+  messages: Message[];
+  activity: Activity[];
+}
+
+interface IdempotencyRecord extends IdempotentResponse {
+  fingerprint: string;
+  expiresMs: number;
+}
+
+interface TenantState {
+  setup: Required<TenantSetup>;
+  nextNumber: number;
+  /** Every ticket, oldest first by (created_at, seq): the order List tickets pages through. */
+  tickets: StoredTicket[];
+  byId: Map<string, StoredTicket>;
+  /** Per desk, the same order: a desk filter pages without scanning the other desks. */
+  byDesk: Map<string, StoredTicket[]>;
+  employeesByEmail: Map<string, Employee>;
+  requests: ServiceRequest[];
+  idempotency: Map<string, IdempotencyRecord>;
+}
+
+/** The emulator's in-memory platform. */
+export class EmulatorModel {
+  readonly #clock: Clock;
+  readonly #tenants = new Map<string, TenantState>();
+  readonly #listeners = new Set<(event: ModelEvent) => void>();
+  readonly #requestCounts = new Map<string, number>();
+  #totalRequests = 0;
+  #seq = 0;
+  #nextMessage = 1;
+  #nextActivity = 1;
+  #nextRequest = 1;
+  #publicUrl = '';
+  /** Set while a seed writes history: the time it writes at, and no events go out. */
+  #replayAt: number | undefined;
+
+  constructor(now: Clock = Date.now) {
+    this.#clock = now;
+  }
+
+  /** The model's current time in epoch ms (the replay time while a seed writes). */
+  now(): number {
+    return this.#replayAt ?? this.#clock();
+  }
+
+  /**
+   * Runs `write` as if the clock read `atMs`, without notifying listeners. Seeds write history
+   * through the same methods as the API, so their tickets carry consistent activity.
+   */
+  atTime<T>(atMs: number, write: () => T): T {
+    const previous = this.#replayAt;
+    this.#replayAt = atMs;
+    try {
+      return write();
+    } finally {
+      this.#replayAt = previous;
+    }
+  }
+
+  /** Subscribes to ticket and message events; returns the unsubscribe function. */
+  onEvent(listener: (event: ModelEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Sets the emulator's own address, which dashboard links in tickets start with. */
+  setPublicUrl(url: string): void {
+    this.#publicUrl = url.replace(/\/+$/, '');
+  }
+
+  /** The dashboard page of a ticket (served by the emulator itself). */
+  dashboardUrl(tenant: string, ticketId: string): string {
+    return `${this.#publicUrl}/dashboard/${encodeURIComponent(tenant)}/tickets/${encodeURIComponent(ticketId)}`;
+  }
+
+  // --- tenants -------------------------------------------------------------------------------
+
+  /** Adds a tenant with its configuration; its ticket numbers start at 1. */
+  addTenant(setup: TenantSetup): void {
+    if (this.#tenants.has(setup.name)) throw new Error(`Tenant ${setup.name} already exists`);
+    const full: Required<TenantSetup> = {
+      employees: [],
+      assets: [],
+      applications: [],
+      catalogItems: [],
+      knowledgeBase: [],
+      routing: [],
+      ...setup,
+    };
+    const state: TenantState = {
+      setup: full,
+      nextNumber: 1,
+      tickets: [],
+      byId: new Map(),
+      byDesk: new Map(),
+      employeesByEmail: new Map(),
+      requests: [],
+      idempotency: new Map(),
+    };
+    this.#tenants.set(setup.name, state);
+    for (const employee of full.employees)
+      state.employeesByEmail.set(employee.email.toLowerCase(), employee);
+  }
+
+  /** Whether a tenant exists. */
+  hasTenant(name: string): boolean {
+    return this.#tenants.has(name);
+  }
+
+  /** Names of every tenant. */
+  tenantNames(): string[] {
+    return [...this.#tenants.keys()];
+  }
+
+  /** Adds an employee to a tenant (tests use it to set up people on an empty seed). */
+  addEmployee(tenant: string, employee: Employee): void {
+    const state = this.#tenant(tenant);
+    state.setup.employees.push(employee);
+    state.employeesByEmail.set(employee.email.toLowerCase(), employee);
+  }
+
+  /** The employee with this email (case-insensitive), if any. */
+  findEmployee(tenant: string, email: string): Employee | undefined {
+    return this.#tenant(tenant).employeesByEmail.get(email.toLowerCase());
+  }
+
+  /** The tenant's knowledge base. */
+  knowledgeBase(tenant: string): readonly KnowledgeArticle[] {
+    return this.#tenant(tenant).setup.knowledgeBase;
+  }
+
+  /** The tenant's desk routing (AI classification). */
+  routing(tenant: string): readonly DeskRouting[] {
+    return this.#tenant(tenant).setup.routing;
+  }
+
+  // --- tickets -------------------------------------------------------------------------------
+
+  /** Creates a ticket: status `new`, priority `medium` unless given; desk_id must be a desk. */
+  createTicket(tenant: string, input: CreateTicketInput): Ticket {
+    const state = this.#tenant(tenant);
+    if (input.desk_id !== undefined) this.#checkDesk(state, input.desk_id, ['body', 'desk_id']);
+    const now = this.now();
+    const at = iso(now);
+    const id = `${state.setup.ticketPrefix}-${state.nextNumber}`;
+    state.nextNumber += 1;
+    const stored: StoredTicket = {
+      seq: this.#seq++,
+      createdMs: now,
+      record: {
+        id,
+        title: input.title,
+        status: 'new',
+        priority: input.priority ?? 'medium',
+        created_at: at,
+        updated_at: at,
+        description: input.description ?? null,
+        desk_id: input.desk_id ?? null,
+        requester_email: input.requester_email ?? null,
+        assignee_email: null,
+        team: null,
+        channel: input.channel ?? null,
+        custom_fields: { ...(input.custom_fields ?? {}) },
+      },
+      messages: [],
+      activity: [],
+    };
+    insertSorted(state.tickets, stored);
+    state.byId.set(id, stored);
+    if (stored.record.desk_id !== null)
+      insertSorted(deskList(state, stored.record.desk_id), stored);
+    this.#log(stored, 'created', null, 'new', input.requester_email ?? 'api');
+    this.#emit({ type: 'ticket_created', tenant, ticketId: id });
+    return this.#view(tenant, stored);
+  }
+
+  /** The ticket with this ID (any case), or undefined. */
+  findTicket(tenant: string, id: string): Ticket | undefined {
+    const stored = this.#lookup(this.#tenant(tenant), id);
+    return stored && this.#view(tenant, stored);
+  }
+
+  /** The ticket with this ID (any case); 404 when the tenant has none. */
+  getTicket(tenant: string, id: string): Ticket {
+    return this.#view(tenant, this.#stored(tenant, id));
+  }
+
+  /** Number of tickets of a tenant. */
+  ticketCount(tenant: string): number {
+    return this.#tenant(tenant).tickets.length;
+  }
+
+  /**
+   * Changes status, priority, assignee or team. A closed ticket refuses any change (400); the
+   * assignee must be an agent (422); every actual change is logged and bumps updated_at.
+   */
+  updateTicket(tenant: string, id: string, input: UpdateTicketInput, actor = 'api'): Ticket {
+    const state = this.#tenant(tenant);
+    const stored = this.#stored(tenant, id);
+    const ticket = stored.record;
+    if (ticket.status === 'closed') {
+      throw new BusinessRuleError(`Ticket ${ticket.id} is closed; a closed ticket cannot change`);
+    }
+    let assignee = ticket.assignee_email;
+    if (input.assignee_email !== undefined) {
+      assignee =
+        input.assignee_email === null ? null : this.#agentEmail(state, input.assignee_email);
+    }
+    let changed = false;
+    if (input.status !== undefined && input.status !== ticket.status) {
+      this.#log(stored, 'status_changed', ticket.status, input.status, actor);
+      ticket.status = input.status;
+      changed = true;
+    }
+    if (input.priority !== undefined && input.priority !== ticket.priority) {
+      this.#log(stored, 'priority_changed', ticket.priority, input.priority, actor);
+      ticket.priority = input.priority;
+      changed = true;
+    }
+    if (assignee !== ticket.assignee_email) {
+      this.#log(stored, 'assigned', ticket.assignee_email, assignee, actor, {
+        field: 'assignee_email',
+      });
+      ticket.assignee_email = assignee;
+      changed = true;
+    }
+    if (input.team !== undefined && input.team !== ticket.team) {
+      this.#log(stored, 'assigned', ticket.team, input.team, actor, { field: 'team' });
+      ticket.team = input.team;
+      changed = true;
+    }
+    if (changed) ticket.updated_at = iso(this.now());
+    return this.#view(tenant, stored);
+  }
+
+  /**
+   * Files a ticket under a desk (the AI agent's classification). Keeps the desk index in step.
+   */
+  setDesk(tenant: string, id: string, deskId: string): Ticket {
+    const state = this.#tenant(tenant);
+    const stored = this.#stored(tenant, id);
+    this.#checkDesk(state, deskId, ['body', 'desk_id']);
+    const previous = stored.record.desk_id;
+    if (previous === deskId) return this.#view(tenant, stored);
+    if (previous !== null) removeSorted(deskList(state, previous), stored);
+    insertSorted(deskList(state, deskId), stored);
+    stored.record.desk_id = deskId;
+    stored.record.updated_at = iso(this.now());
+    return this.#view(tenant, stored);
+  }
+
+  /**
+   * List tickets, oldest first by creation (so pages stay stable while new tickets arrive).
+   * Desk and date filters use sorted indexes; status and requester filters scan what is left.
+   */
+  listTickets(tenant: string, query: TicketQuery): Envelope<Ticket> {
+    const state = this.#tenant(tenant);
+    const candidates =
+      query.deskId === undefined ? state.tickets : (state.byDesk.get(query.deskId) ?? []);
+    const start =
+      query.createdAfterMs === undefined ? 0 : firstCreatedAfter(candidates, query.createdAfterMs);
+    const skip = (query.page - 1) * query.pageSize;
+    const view = (stored: StoredTicket) => this.#view(tenant, stored);
+    if (query.status === undefined && query.requesterEmail === undefined) {
+      const from = start + skip;
+      return {
+        items: candidates.slice(from, from + query.pageSize).map(view),
+        total_count: candidates.length - start,
+      };
+    }
+    const email = query.requesterEmail?.toLowerCase();
+    const items: Ticket[] = [];
+    let total = 0;
+    for (let index = start; index < candidates.length; index += 1) {
+      const stored = candidates[index] as StoredTicket;
+      if (query.status !== undefined && stored.record.status !== query.status) continue;
+      if (email !== undefined && stored.record.requester_email?.toLowerCase() !== email) continue;
+      if (total >= skip && items.length < query.pageSize) items.push(view(stored));
+      total += 1;
+    }
+    return { items, total_count: total };
+  }
+
+  // --- messages and activity -----------------------------------------------------------------
+
+  /**
+   * Adds a message. `author_email` decides the author: an agent's email gives `agent`, any
+   * other email `requester`, none `system`. A requester's (non-internal) message reopens a
+   * resolved ticket and answers a ticket waiting on the requester. Closed tickets refuse it.
+   */
+  addMessage(tenant: string, id: string, input: AddMessageInput): Message {
+    const state = this.#tenant(tenant);
+    const stored = this.#stored(tenant, id);
+    const author = this.#author(state, input.author_email);
+    return this.#appendMessage(tenant, stored, author, input.body, input.internal ?? false, []);
+  }
+
+  /** Adds a reply from a human agent, as an agent would in the dashboard (422 if not an agent). */
+  addAgentReply(tenant: string, id: string, reply: AgentReply): Message {
+    const state = this.#tenant(tenant);
+    const stored = this.#stored(tenant, id);
+    const email = this.#agentEmail(state, reply.agentEmail, ['body', 'author_email']);
+    const author = this.#author(state, email);
+    return this.#appendMessage(tenant, stored, author, reply.body, reply.internal ?? false, []);
+  }
+
+  /** Adds a message from the platform's AI agent, with the knowledge-base sources it used. */
+  addAiMessage(tenant: string, id: string, body: string, sources: Message['sources']): Message {
+    const stored = this.#stored(tenant, id);
+    const author = { type: 'ai_agent' as const, name: AI_AGENT_NAME, email: null };
+    return this.#appendMessage(tenant, stored, author, body, false, sources);
+  }
+
+  /** Every message of a ticket, oldest first. */
+  listMessages(tenant: string, id: string): Message[] {
+    return this.#stored(tenant, id).messages.map(copyMessage);
+  }
+
+  /** One page of a ticket's messages, oldest first. */
+  pageMessages(tenant: string, id: string, page: PageQuery): Envelope<Message> {
+    const messages = this.#stored(tenant, id).messages;
+    const from = (page.page - 1) * page.pageSize;
+    return {
+      items: messages.slice(from, from + page.pageSize).map(copyMessage),
+      total_count: messages.length,
+    };
+  }
+
+  /** Every activity entry of a ticket, oldest first. */
+  listActivity(tenant: string, id: string): Activity[] {
+    return this.#stored(tenant, id).activity.map((entry) => ({ ...entry }));
+  }
+
+  /** A slice of a ticket's activity, oldest first. */
+  pageActivity(tenant: string, id: string, range: OffsetQuery): Envelope<Activity> {
+    const activity = this.#stored(tenant, id).activity;
+    return offsetPage(activity, range, (entry) => ({ ...entry }));
+  }
+
+  // --- other areas ---------------------------------------------------------------------------
+
+  /** Every desk of the tenant (subdesks name their parent). */
+  listDesks(tenant: string): Envelope<Desk> {
+    const desks = this.#tenant(tenant).setup.desks;
+    return { items: desks.map((desk) => ({ ...desk })), total_count: desks.length };
+  }
+
+  /** Employees, optionally only the one with an email. */
+  listEmployees(tenant: string, range: OffsetQuery & { email?: string }): Envelope<Employee> {
+    const all = this.#tenant(tenant).setup.employees;
+    const email = range.email?.toLowerCase();
+    const matching =
+      email === undefined ? all : all.filter((employee) => employee.email.toLowerCase() === email);
+    return offsetPage(matching, range, (employee) => ({ ...employee }));
+  }
+
+  /** Assets, optionally of one person; `withTotal: false` leaves total_count null. */
+  listAssets(
+    tenant: string,
+    range: OffsetQuery & { withTotal: boolean; assignedToEmail?: string },
+  ): Envelope<Asset> {
+    const all = this.#tenant(tenant).setup.assets;
+    const email = range.assignedToEmail?.toLowerCase();
+    const matching =
+      email === undefined
+        ? all
+        : all.filter((asset) => asset.assigned_to_email?.toLowerCase() === email);
+    const page = offsetPage(matching, range, (asset) => ({ ...asset }));
+    return range.withTotal ? page : { items: page.items, total_count: null };
+  }
+
+  /** SaaS and discovered applications. */
+  listApplications(tenant: string, range: OffsetQuery): Envelope<Application> {
+    return offsetPage(this.#tenant(tenant).setup.applications, range, (app) => ({ ...app }));
+  }
+
+  /** Service catalog items. */
+  listCatalogItems(tenant: string, range: OffsetQuery): Envelope<CatalogItem> {
+    return offsetPage(this.#tenant(tenant).setup.catalogItems, range, (item) => ({ ...item }));
+  }
+
+  /** AI conversations, oldest first. */
+  pageRequests(tenant: string, page: PageQuery): Envelope<ServiceRequest> {
+    const requests = this.#tenant(tenant).requests;
+    const from = (page.page - 1) * page.pageSize;
+    return {
+      items: requests.slice(from, from + page.pageSize).map((request) => ({ ...request })),
+      total_count: requests.length,
+    };
+  }
+
+  /** Records the AI agent's conversation about a ticket, or updates its status and summary. */
+  recordConversation(
+    tenant: string,
+    ticketId: string,
+    status: string,
+    summary: string,
+  ): ServiceRequest {
+    const state = this.#tenant(tenant);
+    const existing = state.requests.find((request) => request.ticket_id === ticketId);
+    if (existing) {
+      existing.status = status;
+      existing.summary = summary;
+      return { ...existing };
+    }
+    const request: ServiceRequest = {
+      id: `req_${this.#nextRequest++}`,
+      status,
+      created_at: iso(this.now()),
+      ticket_id: ticketId,
+      summary,
+    };
+    state.requests.push(request);
+    return { ...request };
+  }
+
+  // --- idempotency ---------------------------------------------------------------------------
+
+  /**
+   * Runs a create once per idempotency key and tenant: within 24 hours the same key with the
+   * same fingerprint (operation and body) replays the first response, a different fingerprint
+   * is a 400. Only successful responses are remembered; a failed attempt created nothing, so
+   * running it again is the faithful answer. Synchronous on purpose (see the file comment).
+   */
+  runIdempotent(
+    tenant: string,
+    key: string | undefined,
+    fingerprint: string,
+    action: () => IdempotentResponse,
+  ): IdempotentOutcome {
+    if (key === undefined) return { ...action(), replayed: false };
+    const state = this.#tenant(tenant);
+    const now = this.now();
+    dropExpired(state.idempotency, now);
+    const existing = state.idempotency.get(key);
+    if (existing && existing.expiresMs > now) {
+      if (existing.fingerprint !== fingerprint) {
+        throw new BusinessRuleError('X-Idempotency-Key was already used with a different request');
+      }
+      return { status: existing.status, body: structuredClone(existing.body), replayed: true };
+    }
+    const response = action();
+    if (response.status >= 200 && response.status < 300) {
+      state.idempotency.delete(key); // an expired record: re-inserting keeps the expiry order
+      state.idempotency.set(key, {
+        ...response,
+        body: structuredClone(response.body),
+        fingerprint,
+        expiresMs: now + IDEMPOTENCY_TTL_MS,
+      });
+    }
+    return { ...response, replayed: false };
+  }
+
+  // --- request counting ----------------------------------------------------------------------
+
+  /** Counts one HTTP request, under the key it presented (if any). */
+  countRequest(key: string | undefined): void {
+    this.#totalRequests += 1;
+    if (key !== undefined) this.#requestCounts.set(key, (this.#requestCounts.get(key) ?? 0) + 1);
+  }
+
+  /** HTTP requests received in all, or those that presented one key (any outcome). */
+  requestCount(key?: string): number {
+    return key === undefined ? this.#totalRequests : (this.#requestCounts.get(key) ?? 0);
+  }
+
+  // --- internals -----------------------------------------------------------------------------
+
+  #tenant(name: string): TenantState {
+    const state = this.#tenants.get(name);
+    if (!state) throw new NotFoundError(`Unknown tenant ${name}`);
+    return state;
+  }
+
+  #lookup(state: TenantState, id: string): StoredTicket | undefined {
+    const canonical = normaliseTicketId(id);
+    return canonical === undefined ? undefined : state.byId.get(canonical);
+  }
+
+  #stored(tenant: string, id: string): StoredTicket {
+    const stored = this.#lookup(this.#tenant(tenant), id);
+    // The same answer for "does not exist" and "belongs to another tenant" (spec §7).
+    if (!stored) throw new NotFoundError(`Ticket ${id} not found`);
+    return stored;
+  }
+
+  #checkDesk(state: TenantState, deskId: string, loc: string[]): void {
+    if (!state.setup.desks.some((desk) => desk.slug === deskId)) {
+      throw new ValidationError([
+        issue(loc, `Value error, unknown desk '${deskId}'`, 'value_error', deskId),
+      ]);
+    }
+  }
+
+  #agentEmail(state: TenantState, email: string, loc = ['body', 'assignee_email']): string {
+    const employee = state.employeesByEmail.get(email.toLowerCase());
+    if (employee?.role !== 'agent') {
+      throw new ValidationError([
+        issue(loc, 'Value error, not an agent of this organization', 'value_error', email),
+      ]);
+    }
+    return employee.email;
+  }
+
+  #author(state: TenantState, email: string | undefined): Message['author'] {
+    if (email === undefined) return { type: 'system', name: 'System', email: null };
+    const employee = state.employeesByEmail.get(email.toLowerCase());
+    const type: AuthorType = employee?.role === 'agent' ? 'agent' : 'requester';
+    return { type, name: employee?.name ?? email, email: employee?.email ?? email };
+  }
+
+  #appendMessage(
+    tenant: string,
+    stored: StoredTicket,
+    author: Message['author'],
+    body: string,
+    internal: boolean,
+    sources: Message['sources'],
+  ): Message {
+    const ticket = stored.record;
+    if (ticket.status === 'closed') {
+      throw new BusinessRuleError(`Ticket ${ticket.id} is closed; it takes no new messages`);
+    }
+    const now = this.now();
+    const message: Message = {
+      id: `msg_${this.#nextMessage++}`,
+      ticket_id: ticket.id,
+      body,
+      created_at: iso(now),
+      internal,
+      author,
+      sources: sources.map((source) => ({ ...source })),
+    };
+    stored.messages.push(message);
+    const actor = author.email ?? (author.type === 'ai_agent' ? AI_ACTOR : 'system');
+    this.#log(stored, 'message_added', null, message.id, actor);
+    // A requester speaking again means the ticket needs attention again.
+    const reopens = ticket.status === 'resolved' || ticket.status === 'waiting_on_requester';
+    if (author.type === 'requester' && !internal && reopens) {
+      this.#log(stored, 'status_changed', ticket.status, 'open', actor);
+      ticket.status = 'open';
+    }
+    ticket.updated_at = iso(now);
+    this.#emit({
+      type: 'message_added',
+      tenant,
+      ticketId: ticket.id,
+      message: copyMessage(message),
+    });
+    return copyMessage(message);
+  }
+
+  #log(
+    stored: StoredTicket,
+    type: string,
+    from: string | null,
+    to: string | null,
+    actor: string,
+    extra: Record<string, string> = {},
+  ): void {
+    stored.activity.push({
+      id: `act_${this.#nextActivity++}`,
+      ticket_id: stored.record.id,
+      type,
+      from,
+      to,
+      actor,
+      created_at: iso(this.now()),
+      ...extra,
+    });
+  }
+
+  #emit(event: ModelEvent): void {
+    if (this.#replayAt !== undefined) return;
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #view(tenant: string, stored: StoredTicket): Ticket {
+    const record = stored.record;
+    return {
+      ...record,
+      custom_fields: { ...record.custom_fields },
+      url: this.dashboardUrl(tenant, record.id),
+    };
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function copyMessage(message: Message): Message {
+  return {
+    ...message,
+    author: { ...message.author },
+    sources: message.sources.map((source) => ({ ...source })),
+  };
+}
+
+function offsetPage<T>(all: readonly T[], range: OffsetQuery, copy: (item: T) => T): Envelope<T> {
+  return {
+    items: all.slice(range.offset, range.offset + range.limit).map(copy),
+    total_count: all.length,
+  };
+}
+
+function deskList(state: TenantState, deskId: string): StoredTicket[] {
+  let list = state.byDesk.get(deskId);
+  if (!list) {
+    list = [];
+    state.byDesk.set(deskId, list);
+  }
+  return list;
+}
+
+function before(a: StoredTicket, b: StoredTicket): boolean {
+  return a.createdMs < b.createdMs || (a.createdMs === b.createdMs && a.seq < b.seq);
+}
+
+// Index of the first element not before `item`: where it belongs in a sorted list.
+function position(list: StoredTicket[], item: StoredTicket): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (before(list[mid] as StoredTicket, item)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+// New tickets almost always come last, so the common case is a push.
+function insertSorted(list: StoredTicket[], item: StoredTicket): void {
+  const last = list[list.length - 1];
+  if (last === undefined || before(last, item)) list.push(item);
+  else list.splice(position(list, item), 0, item);
+}
+
+function removeSorted(list: StoredTicket[], item: StoredTicket): void {
+  const index = position(list, item);
+  if (list[index] === item) list.splice(index, 1);
+}
+
+function firstCreatedAfter(list: StoredTicket[], afterMs: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((list[mid] as StoredTicket).createdMs <= afterMs) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+// Keys were stored in expiry order (a constant TTL on a forward clock), so the expired ones
+// are at the front of the map's insertion order.
+function dropExpired(records: Map<string, IdempotencyRecord>, now: number): void {
+  for (const [key, record] of records) {
+    if (record.expiresMs > now) return;
+    records.delete(key);
+  }
+}
