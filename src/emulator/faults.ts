@@ -14,6 +14,11 @@ export interface FaultSettings {
   latencyMs: number;
   /** When true, every request is a 503, as during an outage. */
   down: boolean;
+  /**
+   * The next N writes are applied and then their connection is dropped before the answer: the
+   * platform did the work but the client timed out. Only idempotency keys make a retry safe.
+   */
+  loseWriteResponses?: number;
 }
 
 /** What happens to one request. */
@@ -41,6 +46,14 @@ export class FaultInjector {
     this.#settings = checkedSettings({ ...this.#settings, ...change });
   }
 
+  /** Whether the answer to a write that was just applied is to be lost (counts it down). */
+  takeLostWriteResponse(): boolean {
+    const remaining = this.#settings.loseWriteResponses ?? 0;
+    if (remaining <= 0) return false;
+    this.#settings = { ...this.#settings, loseWriteResponses: remaining - 1 };
+    return true;
+  }
+
   /** Draws the fault of the next request. */
   draw(): Fault {
     if (this.#settings.down) return 'status_503';
@@ -51,7 +64,10 @@ export class FaultInjector {
 }
 
 function checkedSettings(settings: FaultSettings): FaultSettings {
-  const { faultRate, latencyMs } = settings;
+  const { faultRate, latencyMs, loseWriteResponses = 0 } = settings;
+  if (!(Number.isInteger(loseWriteResponses) && loseWriteResponses >= 0)) {
+    throw new ConfigError('loseWriteResponses must be a whole number, 0 or more');
+  }
   if (!(Number.isFinite(faultRate) && faultRate >= 0 && faultRate <= 1)) {
     throw new ConfigError('faultRate must be a number from 0 to 1');
   }

@@ -146,6 +146,10 @@ async function handle(
       operation: route.operation,
     };
     const reply = HANDLERS[route.operation](deps.model, ctx);
+    if (operation.method !== 'GET' && reply.status < 300 && deps.faults.takeLostWriteResponse()) {
+      req.socket.destroy();
+      return;
+    }
     send(res, withRateHeaders(reply, rate));
   } catch (error) {
     if (!(error instanceof EmulatorError)) throw error;

@@ -71,4 +71,18 @@ describe('emulator faults', () => {
     emu = await emulator();
     expect(() => emu.setFaults({ faultRate: 2 })).toThrow(/faultRate/);
   });
+
+  it('applies a write and then loses its answer when told to, and answers the next one', async () => {
+    emu = await emulator();
+    const before = emu.model.ticketCount('acme');
+    emu.setFaults({ loseWriteResponses: 1 });
+    const lost = await statusOrDrop(() =>
+      call(emu, 'createTicket', { body: { title: 'lost answer' } }),
+    );
+    const next = await statusOrDrop(() =>
+      call(emu, 'createTicket', { body: { title: 'answered' } }),
+    );
+    expect([lost, next]).toEqual([0, 201]);
+    expect(emu.model.ticketCount('acme')).toBe(before + 2);
+  });
 });
