@@ -472,6 +472,17 @@ export class EmulatorModel {
     return { items: desks.map((desk) => ({ ...desk })), total_count: desks.length };
   }
 
+  /**
+   * Removes a desk, as an admin deleting it in the dashboard would: new tickets can no longer
+   * name it (a client holding an old desk list then gets a 422 on desk_id).
+   */
+  removeDesk(tenant: string, slug: string): boolean {
+    const setup = this.#tenant(tenant).setup;
+    const before = setup.desks.length;
+    setup.desks = setup.desks.filter((desk) => desk.slug !== slug);
+    return setup.desks.length < before;
+  }
+
   /** Employees, optionally only the one with an email. */
   listEmployees(tenant: string, range: OffsetQuery & { email?: string }): Envelope<Employee> {
     const all = this.#tenant(tenant).setup.employees;

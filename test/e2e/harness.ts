@@ -1,0 +1,184 @@
+/**
+ * The whole stack for end-to-end tests: the emulator as the platform, the Slack double as
+ * Slack, a real Redis, and the real Bolt app over real HTTP. Each stack uses its own Redis key
+ * prefix and deletes only its own keys.
+ */
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import {
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from '../../src/emulator/index.ts';
+import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
+import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  SlackDriver,
+  startSlackDouble,
+} from '../../src/slack-double/index.ts';
+import { createRedisStores } from '../../src/store/index.ts';
+import type { Stores } from '../../src/store/types.ts';
+
+/** The signing secret the driver signs with and the app verifies. */
+export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
+/** The routed channel: #it-help files to the `it` desk. */
+export const ROUTED_DESK = 'it';
+
+/** One app replica on the shared Redis. */
+export interface Replica {
+  slack: SlackApp;
+  stores: Stores;
+  port: number;
+  driver: SlackDriver;
+  redis: Redis;
+  stop(): Promise<void>;
+}
+
+/** A running stack. */
+export interface Stack {
+  emulator: RunningEmulator;
+  double: SlackDouble;
+  driver: SlackDriver;
+  app: Replica;
+  /** Every log line the app wrote, for redaction checks. */
+  logs: string[];
+  prefix: string;
+  /** Starts another replica on the same Redis prefix, platform and Slack. */
+  addReplica(): Promise<Replica>;
+  close(): Promise<void>;
+}
+
+/** Options of a stack. */
+export interface StackOptions {
+  emulator?: EmulatorOptions;
+  submitWaitMs?: number;
+}
+
+/** The platform's tickets of a requester, straight from the emulator's model. */
+export function ticketsOf(stack: Stack, email: string) {
+  return stack.emulator.model.listTickets('acme', { page: 1, pageSize: 100, requesterEmail: email })
+    .items;
+}
+
+/** Polls until `check` returns a value other than undefined/false, for at most `timeoutMs`. */
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<Exclude<T, undefined | false>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Starts the emulator, the Slack double and one app replica. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const emulator = await startEmulator({
+    // The AI agent stays quiet unless a test asks for it: its messages would race assertions.
+    aiDelayMs: 3_600_000,
+    ratePerMinute: 100_000,
+    ratePerHour: 1_000_000,
+    ...options.emulator,
+  });
+  const double = await startSlackDouble();
+  const prefix = `test:e2e:${randomUUID()}:`;
+  const logs: string[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk, _enc, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const replicas: Replica[] = [];
+
+  async function addReplica(): Promise<Replica> {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+      lazyConnect: false,
+    });
+    const stores = createRedisStores({ redis, prefix });
+    const serviceDesk = new ServiceDeskClient({
+      baseUrl: emulator.url,
+      apiKey: 'sd_acme_rw',
+      retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 2_000 },
+      timeouts: { connectMs: 1_000, headersMs: 2_000, bodyMs: 2_000 },
+    });
+    const slack = createSlackApp({
+      botToken: defaultIds.botToken,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: double.apiUrl,
+      port: 0,
+      agentEmails: new Set(['alex.agent@acme.example']),
+      agentUsergroup: undefined,
+      settings: {
+        ticketEmoji: 'ticket',
+        channelDesks: new Map([[defaultIds.itHelp, ROUTED_DESK]]),
+        dashboardUrl: undefined,
+        ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
+      },
+      logger,
+      serviceDesk,
+      stores,
+      worker: { idleMs: 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
+    });
+    const port = await slack.start();
+    const driver = new SlackDriver({
+      appUrl: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      double,
+    });
+    let stopped = false;
+    const replica: Replica = {
+      slack,
+      stores,
+      port,
+      driver,
+      redis,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await slack.stop();
+        await driver.close();
+        await serviceDesk.close();
+        await redis.quit();
+      },
+    };
+    replicas.push(replica);
+    return replica;
+  }
+
+  const app = await addReplica();
+  return {
+    emulator,
+    double,
+    driver: app.driver,
+    app,
+    logs,
+    prefix,
+    addReplica,
+    async close() {
+      for (const replica of replicas) await replica.stop();
+      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+      await redis.quit();
+      await double.close();
+      await emulator.close();
+    },
+  };
+}

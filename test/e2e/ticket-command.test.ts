@@ -1,0 +1,240 @@
+/** Flows 1–4: `/ticket` opens the create modal, files a ticket, looks tickets up, lists them. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually, type Stack, startStack, ticketsOf } from './harness.ts';
+
+const { alice, bob, agent, itHelp, general } = defaultIds;
+
+describe('/ticket', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  async function openModal(userId: string, channelId: string, text = '') {
+    const before = stack.double.callsTo('views.update').length;
+    const command = await stack.driver.slashCommand({ userId, channelId, text });
+    expect(command.status).toBe(200);
+    // The modal opens at once, then desks and devices are filled in.
+    await eventually(
+      () => stack.double.callsTo('views.update').length > before,
+      5_000,
+      'the modal filled in',
+    );
+    const view = stack.double.workspace.modalStack(userId).at(-1);
+    if (!view) throw new Error('no modal open');
+    return view;
+  }
+
+  it('opens the create modal with the channel’s desk preselected', async () => {
+    const view = await openModal(alice, itHelp);
+    expect(view.callback_id).toBe('create_ticket');
+    const desk = view.blocks.find((b) => (b as { block_id?: string }).block_id === 'desk');
+    const element = (desk as { element: { initial_option?: { value: string } } }).element;
+    expect(element.initial_option?.value).toBe('it');
+  });
+
+  it('opens the modal with the title filled from the command’s words', async () => {
+    const view = await openModal(alice, itHelp, 'Printer on 3rd floor jams');
+    expect(JSON.stringify(view.blocks)).toContain('"initial_value":"Printer on 3rd floor jams"');
+  });
+
+  it('shows a local validation error on the title field', async () => {
+    const view = await openModal(alice, itHelp);
+    const result = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: '   ' },
+    });
+    expect(result.responseAction).toBe('errors');
+    expect(result.body).toMatchObject({ errors: { title: expect.stringContaining('title') } });
+  });
+
+  it('shows the platform’s 422 on the field its loc names', async () => {
+    const view = await openModal(alice, itHelp);
+    // An admin deletes the desk after the modal listed it: the platform refuses desk_id.
+    stack.emulator.model.removeDesk('acme', 'facilities');
+    const result = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Broken chair', desk_select: 'facilities' },
+    });
+    expect(result.responseAction).toBe('errors');
+    expect(result.responseActionError).toBeUndefined();
+    expect(result.body).toMatchObject({ errors: { desk: expect.stringContaining('facilities') } });
+    expect(stack.double.workspace.modalStack(alice).at(-1)?.id).toBe(view.id);
+  });
+
+  it('files the corrected submission of a refused modal', async () => {
+    const view = await openModal(alice, itHelp);
+    stack.emulator.model.removeDesk('acme', 'it-access');
+    const refused = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Reset my MFA', desk_select: 'it-access' },
+    });
+    expect(refused.responseAction).toBe('errors');
+    const corrected = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Reset my MFA', desk_select: 'it' },
+    });
+    expect(corrected.body).toMatchObject({ response_action: 'clear' });
+    expect(
+      ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === 'Reset my MFA'),
+    ).toHaveLength(1);
+  });
+
+  it('files the ticket from the modal and posts its card in the channel, linking the thread', async () => {
+    const view = await openModal(alice, itHelp);
+    const result = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: {
+        title_input: 'Laptop will not boot',
+        description_input: 'Black screen since this morning',
+        priority_select: 'high',
+      },
+    });
+    expect(result.status).toBe(200);
+    const ticket = ticketsOf(stack, 'alice@acme.example').find(
+      (t) => t.title === 'Laptop will not boot',
+    );
+    expect(ticket).toMatchObject({
+      priority: 'high',
+      desk_id: 'it',
+      channel: 'slack',
+      requester_email: 'alice@acme.example',
+    });
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(itHelp)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes(ticket?.id ?? '?')),
+      5_000,
+      'the card in #it-help',
+    );
+    expect(await stack.app.stores.links.ticketForThread(itHelp, card.ts)).toBe(ticket?.id);
+  });
+
+  it('posts the card in a direct message when the channel cannot take it', async () => {
+    const view = await openModal(bob, general);
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: bob,
+      values: { title_input: 'Badge does not open door' },
+    });
+    const dm = stack.double.workspace.openIm(bob);
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(dm)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes('Badge does not open door')),
+      5_000,
+      'the card in the DM',
+    );
+    expect(await stack.app.stores.links.ticketForThread(dm, card.ts)).toMatch(/^IT-\d+$/);
+  });
+
+  it('answers /ticket with an ID privately with the ticket’s card, whatever its case', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'VPN drops hourly',
+      requester_email: 'alice@acme.example',
+    });
+    const command = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: ticket.id.toLowerCase(),
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    expect(post.body).toMatchObject({ response_type: 'ephemeral' });
+    const text = JSON.stringify(post.body);
+    expect(text).toContain(`*${ticket.id}* · VPN drops hourly`);
+    expect(text).toContain('Priority');
+  });
+
+  it('answers an unknown ID and a ticket the person may not see with the same not found', async () => {
+    const hidden = stack.emulator.model.createTicket('acme', {
+      title: 'Private',
+      requester_email: 'bob@acme.example',
+    });
+    const unknown = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: 'IT-99999',
+    });
+    const notTheirs = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: hidden.id,
+    });
+    const a = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === unknown.responseUrl,
+      5_000,
+    );
+    const b = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === notTheirs.responseUrl,
+      5_000,
+    );
+    const normalise = (body: unknown) => JSON.stringify(body).replace(/IT-\d+/g, 'ID');
+    expect(normalise(a.body)).toBe(normalise(b.body));
+    expect(JSON.stringify(b.body)).not.toContain('Private');
+  });
+
+  it('shows any ticket to an agent', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Someone else’s',
+      requester_email: 'bob@acme.example',
+    });
+    const command = await stack.driver.slashCommand({
+      userId: agent,
+      channelId: itHelp,
+      text: ticket.id,
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    expect(JSON.stringify(post.body)).toContain('Someone else’s');
+  });
+
+  it('lists the person’s open tickets with /ticket mine', async () => {
+    const open = stack.emulator.model.createTicket('acme', {
+      title: 'Open one',
+      requester_email: 'bob@acme.example',
+    });
+    const done = stack.emulator.model.createTicket('acme', {
+      title: 'Closed one',
+      requester_email: 'bob@acme.example',
+    });
+    stack.emulator.model.updateTicket('acme', done.id, { status: 'closed' });
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: itHelp,
+      text: 'mine',
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    const text = JSON.stringify(post.body);
+    expect(text).toContain(open.id);
+    expect(text).not.toContain('Closed one');
+  });
+
+  it('explains itself with /ticket help', async () => {
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: itHelp,
+      text: 'help',
+    });
+    expect(command.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(JSON.stringify(command.body)).toContain('/ticket mine');
+  });
+});
