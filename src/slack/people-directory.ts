@@ -72,7 +72,12 @@ export class PeopleDirectory {
     const email = user?.profile?.email?.trim();
     return {
       id: userId,
-      name: user?.profile?.display_name || user?.real_name || user?.name || userId,
+      name:
+        user?.real_name ||
+        user?.profile?.real_name ||
+        user?.profile?.display_name ||
+        user?.name ||
+        userId,
       email: email ? email.toLowerCase() : undefined,
       isBot: Boolean(user?.is_bot),
     };

@@ -1,0 +1,268 @@
+/** Flows 5–9: message shortcut, global shortcut, reactions, direct messages, thread replies. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually, type Stack, startStack, ticketsOf } from './harness.ts';
+
+const { alice, bob, itHelp } = defaultIds;
+
+describe('tickets from messages', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const threadOf = (channel: string, ts: string) =>
+    stack.double.workspace.thread(channel, ts) ?? [];
+
+  it('opens the modal from a message shortcut prefilled with the message, its author, permalink and replies', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'The wifi in room 4 keeps dropping',
+    });
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'Same here since Monday',
+      threadTs: parent.ts,
+    });
+    const before = stack.double.callsTo('views.update').length;
+    await stack.driver.messageShortcut({
+      callbackId: 'create_ticket_from_message',
+      userId: alice,
+      channelId: itHelp,
+      messageTs: parent.ts,
+    });
+    await eventually(
+      () => stack.double.callsTo('views.update').length > before,
+      5_000,
+      'the modal filled in',
+    );
+    const view = stack.double.workspace.modalStack(alice).at(-1);
+    const text = JSON.stringify(view?.blocks);
+    expect(text).toContain('"initial_value":"The wifi in room 4 keeps dropping"');
+    expect(text).toContain('Same here since Monday');
+    expect(text).toContain('posted by Bob Baker');
+    expect(text).toContain(stack.double.workspace.permalink(itHelp, parent.ts) ?? 'permalink');
+    expect(text).toContain(`<@${bob}>`);
+  });
+
+  it('files the shortcut’s ticket for the message’s author, says so in the message’s thread and links it', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Projector in room 2 shows no picture',
+    });
+    const before = stack.double.callsTo('views.update').length;
+    await stack.driver.messageShortcut({
+      callbackId: 'create_ticket_from_message',
+      userId: alice,
+      channelId: itHelp,
+      messageTs: parent.ts,
+    });
+    await eventually(
+      () => stack.double.callsTo('views.update').length > before,
+      5_000,
+      'the modal filled in',
+    );
+    const view = stack.double.workspace.modalStack(alice).at(-1);
+    if (!view) throw new Error('no modal');
+    await stack.driver.viewSubmission({ viewId: view.id, userId: alice, values: {} });
+    const ticket = ticketsOf(stack, 'bob@acme.example').find(
+      (t) => t.title === 'Projector in room 2 shows no picture',
+    );
+    expect(ticket).toBeDefined();
+    const notice = await eventually(
+      () => threadOf(itHelp, parent.ts).find((m) => m.text?.includes(`${ticket?.id} was filed`)),
+      5_000,
+      'the notice in the thread',
+    );
+    expect(notice.text).toContain('Replies in this thread go to the ticket');
+    expect(await stack.app.stores.links.ticketForThread(itHelp, parent.ts)).toBe(ticket?.id);
+  });
+
+  it('opens the create modal from the global shortcut', async () => {
+    const result = await stack.driver.globalShortcut({ callbackId: 'new_ticket', userId: bob });
+    expect(result.status).toBe(200);
+    await eventually(
+      () => stack.double.workspace.modalStack(bob).at(-1)?.callback_id === 'create_ticket',
+      5_000,
+      'the modal',
+    );
+  });
+
+  it('files a reacted message for its author and confirms in its thread; a second reaction files nothing new', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Keyboard missing the E key',
+    });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    const confirmation = await eventually(
+      () => threadOf(itHelp, parent.ts).find((m) => m.text?.includes('was filed')),
+      5_000,
+      'the confirmation',
+    );
+    await stack.driver.userReacts({
+      userId: defaultIds.agent,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: defaultIds.agent })
+          .some((e) => e.text.includes('already ticket')),
+      5_000,
+      'the second reactor told',
+    );
+    const tickets = ticketsOf(stack, 'bob@acme.example').filter(
+      (t) => t.title === 'Keyboard missing the E key',
+    );
+    expect(tickets).toHaveLength(1);
+    expect(confirmation.text).toContain(tickets[0]?.id);
+    expect(threadOf(itHelp, parent.ts).filter((m) => m.text?.includes('was filed'))).toHaveLength(
+      1,
+    );
+  });
+
+  it('ignores other reactions', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Thanks all!',
+    });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'thumbsup',
+    });
+    expect(ticketsOf(stack, 'bob@acme.example').some((t) => t.title === 'Thanks all!')).toBe(false);
+  });
+
+  it('files a direct message to the app as a ticket and answers in its thread, linked', async () => {
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'My password expired\nI cannot log in to the laptop',
+    });
+    const answer = await eventually(
+      () => threadOf(dm, sent.ts).find((m) => m.text?.includes('was filed')),
+      5_000,
+      'the answer in the DM thread',
+    );
+    const ticket = ticketsOf(stack, 'alice@acme.example').find(
+      (t) => t.title === 'My password expired',
+    );
+    expect(ticket).toMatchObject({
+      channel: 'slack',
+      description: 'My password expired\nI cannot log in to the laptop',
+    });
+    expect(answer.text).toContain(ticket?.id);
+    expect(await stack.app.stores.links.ticketForThread(dm, sent.ts)).toBe(ticket?.id);
+  });
+
+  it('adds a reply in a linked thread to the ticket as a message from its author', async () => {
+    const dm = stack.double.workspace.openIm(bob);
+    const sent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: dm,
+      text: 'Need a new mouse',
+    });
+    await eventually(() => stack.app.stores.links.ticketForThread(dm, sent.ts), 5_000, 'the link');
+    const ticketId = (await stack.app.stores.links.ticketForThread(dm, sent.ts)) as string;
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: dm,
+      text: 'A wireless one if possible',
+      threadTs: sent.ts,
+    });
+    const message = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', ticketId)
+          .find((m) => m.body === 'A wireless one if possible'),
+      5_000,
+      'the ticket message',
+    );
+    expect(message.author).toMatchObject({ type: 'requester', email: 'bob@acme.example' });
+  });
+
+  it('makes one ticket message from four deliveries of one event', async () => {
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Monitor flickers',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    const reply = stack.double.workspace.postMessage(dm, {
+      user: alice,
+      text: 'It is the left one',
+      thread_ts: sent.ts,
+    });
+    const deliveries = await stack.driver.deliverWithRetries(
+      { ...reply, channel: dm, channel_type: 'im', event_ts: reply.ts },
+      4,
+    );
+    expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
+    await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', ticketId)
+          .some((m) => m.body === 'It is the left one'),
+      5_000,
+      'the message',
+    );
+    await stack.app.slack.deps.worker.runOnce();
+    expect(
+      stack.emulator.model
+        .listMessages('acme', ticketId)
+        .filter((m) => m.body === 'It is the left one'),
+    ).toHaveLength(1);
+  });
+
+  it('ignores the app’s own posts and other bots in linked threads', async () => {
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Dock does not charge',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    const count = () => stack.emulator.model.listMessages('acme', ticketId).length;
+    const before = count();
+    const botReply = stack.double.workspace.postMessage(dm, {
+      bot_id: 'B0DEPLOY',
+      text: 'deploy finished',
+      thread_ts: sent.ts,
+    });
+    await stack.driver.event({
+      ...botReply,
+      channel: dm,
+      channel_type: 'im',
+      event_ts: botReply.ts,
+      subtype: 'bot_message',
+    });
+    expect(count()).toBe(before);
+  });
+});
