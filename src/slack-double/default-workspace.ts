@@ -1,0 +1,125 @@
+/** The workspace the Slack double starts with unless a test seeds its own. */
+
+/** A Slack team (workspace). */
+export interface TeamSeed {
+  id: string;
+  name: string;
+  domain: string;
+}
+
+/** A person or bot in the workspace. */
+export interface UserSeed {
+  id: string;
+  /** The handle (`alice`), Slack's `name`. */
+  name: string;
+  realName: string;
+  displayName?: string;
+  /** Absent for bots and for people whose email the app may not read. */
+  email?: string;
+  isBot?: boolean;
+  /** The `B...` id of a bot user. */
+  botId?: string;
+  /** The `A...` app id of a bot user. */
+  appId?: string;
+  tz?: string;
+  deleted?: boolean;
+}
+
+/** A public or private channel. DMs are made on demand by `conversations.open`. */
+export interface ChannelSeed {
+  id: string;
+  name: string;
+  isPrivate?: boolean;
+  isArchived?: boolean;
+  /** User ids, the bot's included when the app was invited. */
+  members: string[];
+}
+
+/** A user group (`S...`), such as the configured agents group. */
+export interface UsergroupSeed {
+  id: string;
+  handle: string;
+  name: string;
+  users: string[];
+}
+
+/** Everything the double's workspace starts with. */
+export interface WorkspaceSeed {
+  team: TeamSeed;
+  appId: string;
+  botUserId: string;
+  botId: string;
+  botToken: string;
+  users: UserSeed[];
+  channels: ChannelSeed[];
+  usergroups: UsergroupSeed[];
+}
+
+/** The ids of the default workspace, so tests name people and places instead of spelling ids. */
+export const defaultIds = {
+  team: 'T0001',
+  app: 'A0001',
+  bot: 'U0BOT',
+  botId: 'B0001',
+  botToken: 'xoxb-test-token',
+  alice: 'U0ALICE',
+  bob: 'U0BOB',
+  agent: 'U0AGENT',
+  noEmail: 'U0NOMAIL',
+  otherBot: 'U0DEPLOY',
+  itHelp: 'C0ITHELP',
+  general: 'C0GENERAL',
+  agentsPrivate: 'C0AGENTS',
+  hrPrivate: 'C0HRPRIV',
+  agentsGroup: 'S0AGENTS',
+} as const;
+
+/** A fresh copy of the default workspace: employees, an agent, #it-help, #general and more. */
+export function defaultWorkspaceSeed(): WorkspaceSeed {
+  const id = defaultIds;
+  const humans = [id.alice, id.bob, id.agent, id.noEmail];
+  return {
+    team: { id: id.team, name: 'Acme', domain: 'acme' },
+    appId: id.app,
+    botUserId: id.bot,
+    botId: id.botId,
+    botToken: id.botToken,
+    users: [
+      {
+        id: id.bot,
+        name: 'servicedesk',
+        realName: 'Service Desk',
+        isBot: true,
+        botId: id.botId,
+        appId: id.app,
+      },
+      { id: id.alice, name: 'alice', realName: 'Alice Archer', email: 'alice@acme.example' },
+      { id: id.bob, name: 'bob', realName: 'Bob Baker', email: 'bob@acme.example' },
+      {
+        id: id.agent,
+        name: 'alex.agent',
+        realName: 'Alex Agent',
+        email: 'alex.agent@acme.example',
+      },
+      // A guest whose profile hides the email: the app must cope without one.
+      { id: id.noEmail, name: 'guest', realName: 'Gus Guest' },
+      {
+        id: id.otherBot,
+        name: 'deploybot',
+        realName: 'Deploy Bot',
+        isBot: true,
+        botId: 'B0DEPLOY',
+        appId: 'A0DEPLOY',
+      },
+    ],
+    channels: [
+      { id: id.itHelp, name: 'it-help', members: [id.bot, ...humans, id.otherBot] },
+      // The bot was never invited here: posting answers not_in_channel.
+      { id: id.general, name: 'general', members: [...humans] },
+      { id: id.agentsPrivate, name: 'it-agents', isPrivate: true, members: [id.bot, id.agent] },
+      // Private and without the bot: to the app it does not exist (channel_not_found).
+      { id: id.hrPrivate, name: 'hr-private', isPrivate: true, members: [id.alice, id.bob] },
+    ],
+    usergroups: [{ id: id.agentsGroup, handle: 'it-agents', name: 'IT agents', users: [id.agent] }],
+  };
+}

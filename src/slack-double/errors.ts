@@ -1,0 +1,132 @@
+/**
+ * Errors of the Slack double and its driver. These are mistakes in a test's own script (a user
+ * that is not seeded, a view that was never opened) or a wait that ran out; what the app under
+ * test gets wrong is answered the way Slack answers it, never thrown.
+ */
+
+/** The base of every error thrown by the Slack double and its driver. */
+export class SlackDoubleError extends Error {
+  /** A stable, machine-readable name of the case. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A bounded wait (`waitForCall`, `waitForResponseUrlPost`) ended before anything matched. */
+export class WaitTimeoutError extends SlackDoubleError {
+  constructor(what: string, timeoutMs: number) {
+    super('wait_timeout', `no ${what} within ${timeoutMs} ms`);
+  }
+}
+
+/** The double was closed while someone was still waiting on it. */
+export class DoubleClosedError extends SlackDoubleError {
+  constructor(what: string) {
+    super('double_closed', `the Slack double closed while waiting for ${what}`);
+  }
+}
+
+/** The script named a user the workspace does not have. */
+export class UnknownUserError extends SlackDoubleError {
+  constructor(userId: string) {
+    super('unknown_user', `the workspace has no user ${userId}`);
+  }
+}
+
+/** The script named a channel the workspace does not have. */
+export class UnknownChannelError extends SlackDoubleError {
+  constructor(channelId: string) {
+    super('unknown_channel', `the workspace has no channel ${channelId}`);
+  }
+}
+
+/** The script named a message that is not stored in the channel. */
+export class UnknownMessageError extends SlackDoubleError {
+  constructor(channelId: string, ts: string) {
+    super('unknown_message', `channel ${channelId} has no message ${ts}`);
+  }
+}
+
+/** The script named a view the app never opened, pushed or published. */
+export class UnknownViewError extends SlackDoubleError {
+  constructor(viewId: string) {
+    super('unknown_view', `no view ${viewId} was opened`);
+  }
+}
+
+/** The script acted on an element (`action_id`) the message or view does not contain. */
+export class UnknownActionError extends SlackDoubleError {
+  constructor(actionId: string, where: string) {
+    super('unknown_action', `${where} has no interactive element with action_id ${actionId}`);
+  }
+}
+
+/** A user tried to post in a channel they are not a member of, which Slack's client forbids. */
+export class UserNotInChannelError extends SlackDoubleError {
+  constructor(userId: string, channelId: string) {
+    super('user_not_in_channel', `user ${userId} is not a member of ${channelId}`);
+  }
+}
+
+/** A submission left a required input empty; Slack's client would not have sent it. */
+export class RequiredInputMissingError extends SlackDoubleError {
+  constructor(blockId: string) {
+    super('required_input_missing', `the required input in block ${blockId} has no value`);
+  }
+}
+
+/** A submission or action chose an option the select menu does not offer. */
+export class UnknownOptionError extends SlackDoubleError {
+  constructor(actionId: string, value: string) {
+    super('unknown_option', `the menu ${actionId} has no option with value ${value}`);
+  }
+}
+
+/** A submission gave a value for an element that is not an input of the view. */
+export class UnknownInputError extends SlackDoubleError {
+  constructor(key: string, viewId: string) {
+    super('unknown_input', `view ${viewId} has no input element ${key}`);
+  }
+}
+
+/** More deliveries of one event were asked for than Slack ever makes (one plus three retries). */
+export class RetryLimitError extends SlackDoubleError {
+  constructor(requested: number) {
+    super(
+      'retry_limit',
+      `Slack delivers an event at most 4 times (1 + 3 retries); ${requested} were asked`,
+    );
+  }
+}
+
+/** The driver could not reach the app at all (refused, reset, DNS). */
+export class AppUnreachableError extends SlackDoubleError {
+  constructor(appUrl: string, cause: unknown) {
+    super('app_unreachable', `could not reach the app at ${appUrl}`, { cause });
+  }
+}
+
+/** The app did not answer within the driver's request timeout. */
+export class AppTimeoutError extends SlackDoubleError {
+  constructor(appUrl: string, timeoutMs: number) {
+    super('app_timeout', `the app at ${appUrl} did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** A user tried to edit a message someone else wrote, which Slack's client forbids. */
+export class NotMessageAuthorError extends SlackDoubleError {
+  constructor(userId: string, ts: string) {
+    super('not_message_author', `user ${userId} did not write message ${ts}`);
+  }
+}
+
+/** An interaction names no place to happen: a block action needs a view or a message. */
+export class MissingContainerError extends SlackDoubleError {
+  constructor() {
+    super('missing_container', 'a block action needs a viewId, or a channelId and a messageTs');
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The Slack double: a Web API server the app's WebClient talks to, and a driver that sends the
+ * app what Slack sends. Used by the end-to-end tests and the browser sandbox.
+ */
+export type { AppAnswer, DeliveryAttempt, RetrySimulation } from './app-transport.ts';
+export {
+  type ChannelSeed,
+  defaultIds,
+  defaultWorkspaceSeed,
+  type TeamSeed,
+  type UsergroupSeed,
+  type UserSeed,
+  type WorkspaceSeed,
+} from './default-workspace.ts';
+export * from './errors.ts';
+export { type SignOptions, signatureHeaders, slackSignature } from './request-signing.ts';
+export type { ResponseUrlContext, ResponseUrlEffect } from './response-url.ts';
+export {
+  type InjectedFailure,
+  type RecordedCall,
+  type ResponseUrlPost,
+  SlackDouble,
+  type SlackDoubleOptions,
+  startSlackDouble,
+} from './slack-double-server.ts';
+export {
+  type EventDelivery,
+  type EventOptions,
+  type InteractionResult,
+  SlackDriver,
+  type SlackDriverOptions,
+  type SlashCommandResult,
+  type UserMessageResult,
+  type ViewSubmissionResult,
+} from './slack-driver.ts';
+export type { EventEnvelope } from './slack-payloads.ts';
+export type { InputValue, SubmittedValues } from './view-state.ts';
+export type { ApiResponse } from './web-api/args.ts';
+export type {
+  Conversation,
+  EphemeralMessage,
+  SlackMessage,
+  SlackUser,
+  SlackView,
+  Workspace,
+} from './workspace.ts';

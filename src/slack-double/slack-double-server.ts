@@ -1,0 +1,433 @@
+/**
+ * The Slack double: a real HTTP server that answers the Web API methods the app calls (point
+ * Bolt's `clientOptions.slackApiUrl` at `apiUrl`), serves the response_urls the driver hands
+ * out, and records every call so tests can assert on what the app did in Slack.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultWorkspaceSeed, type WorkspaceSeed } from './default-workspace.ts';
+import { DoubleClosedError, WaitTimeoutError } from './errors.ts';
+import {
+  applyResponseUrlPost,
+  type ResponseUrlContext,
+  type ResponseUrlEffect,
+} from './response-url.ts';
+import type { ApiArgs, ApiResponse } from './web-api/args.ts';
+import { webApiMethods } from './web-api/method-table.ts';
+import { Workspace } from './workspace.ts';
+
+/** How to start the double. Everything has a default. */
+export interface SlackDoubleOptions {
+  /** Loopback by default. */
+  host?: string;
+  /** 0 (any free port) by default. */
+  port?: number;
+  /** Replaces parts of the default workspace (team, users, channels, usergroups...). */
+  seed?: Partial<WorkspaceSeed>;
+  /** The bot token the Web API accepts; `xoxb-test-token` by default. */
+  botToken?: string;
+  /** The clock (ms since the epoch) for message ts, trigger expiry and call times. */
+  now?: () => number;
+  /** How long a trigger id lives; Slack's 3 seconds by default. */
+  triggerTtlMs?: number;
+  /** Slack accepts five posts to one response_url. */
+  responseUrlMaxUses?: number;
+  /** Request bodies above this are refused with 413. */
+  bodyLimitBytes?: number;
+}
+
+/** One Web API call the app made, with the double's answer. The token is never recorded. */
+export interface RecordedCall {
+  method: string;
+  args: ApiArgs;
+  /** When it was answered, by the double's clock. */
+  at: number;
+  status: number;
+  response: ApiResponse;
+  /** True when the answer was a failure set up with `failNext`. */
+  injected: boolean;
+}
+
+/** One POST the app made to a response_url. */
+export interface ResponseUrlPost {
+  id: string;
+  url: string;
+  body: unknown;
+  at: number;
+  status: number;
+  effect: ResponseUrlEffect;
+  context: ResponseUrlContext;
+  /** The message or ephemeral message it posted or replaced. */
+  ts?: string;
+}
+
+/** A failure to answer instead of running the method. */
+export interface InjectedFailure {
+  /** How many calls in a row fail; 1 by default. */
+  times?: number;
+  /** The HTTP status; 429 for `ratelimited` (with Retry-After), else 200 like Slack. */
+  status?: number;
+  /** Seconds in the Retry-After header of a `ratelimited` answer; 1 by default. */
+  retryAfterSec?: number;
+}
+
+interface PendingFailure {
+  error: string;
+  status: number;
+  retryAfterSec: number;
+  remaining: number;
+}
+
+interface Waiter<T> {
+  test: (item: T) => boolean;
+  resolve: (item: T) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  what: string;
+}
+
+interface ResponseUrlRecord {
+  context: ResponseUrlContext;
+  uses: number;
+}
+
+type ParsedBody = { args: ApiArgs } | { error: string };
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+function parseBody(contentType: string | undefined, raw: string): ParsedBody {
+  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (raw === '') return { args: {} };
+  if (mime === 'application/json') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return { error: 'invalid_json' };
+      }
+      return { args: parsed as ApiArgs };
+    } catch {
+      return { error: 'invalid_json' };
+    }
+  }
+  if (mime.startsWith('multipart/')) return { error: 'invalid_form_data' };
+  return { args: Object.fromEntries(new URLSearchParams(raw)) };
+}
+
+function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match?.[1];
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { ...JSON_HEADERS, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** A running Slack double. Start one with `startSlackDouble`. */
+export class SlackDouble {
+  /** The workspace state, shared with the driver. */
+  readonly workspace: Workspace;
+  /** Every Web API call so far, oldest first. */
+  readonly calls: RecordedCall[] = [];
+  /** Every POST to a response_url so far, oldest first. */
+  readonly responseUrlPosts: ResponseUrlPost[] = [];
+  readonly #server: Server;
+  readonly #maxResponseUrlUses: number;
+  readonly #bodyLimit: number;
+  readonly #failures = new Map<string, PendingFailure[]>();
+  readonly #responseUrls = new Map<string, ResponseUrlRecord>();
+  readonly #callWaiters = new Set<Waiter<RecordedCall>>();
+  readonly #postWaiters = new Set<Waiter<ResponseUrlPost>>();
+  #url = '';
+  #closed = false;
+
+  private constructor(workspace: Workspace, maxResponseUrlUses: number, bodyLimit: number) {
+    this.workspace = workspace;
+    this.#maxResponseUrlUses = maxResponseUrlUses;
+    this.#bodyLimit = bodyLimit;
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch(() => {
+        if (!res.headersSent) send(res, 500, { ok: false, error: 'internal_error' });
+        else res.destroy();
+      });
+    });
+  }
+
+  /** Starts a double; `startSlackDouble` is the usual way in. */
+  static async start(options: SlackDoubleOptions = {}): Promise<SlackDouble> {
+    const seed: WorkspaceSeed = { ...defaultWorkspaceSeed(), ...options.seed };
+    if (options.botToken !== undefined) seed.botToken = options.botToken;
+    const workspace = new Workspace(seed, {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
+    });
+    const double = new SlackDouble(
+      workspace,
+      options.responseUrlMaxUses ?? 5,
+      options.bodyLimitBytes ?? 5 * 1024 * 1024,
+    );
+    const server = double.#server;
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    double.#url = `http://${host}:${port}`;
+    return double;
+  }
+
+  /** `http://127.0.0.1:<port>`. */
+  get url(): string {
+    return this.#url;
+  }
+
+  /** The Web API base for `clientOptions.slackApiUrl`; ends with `/api/`. */
+  get apiUrl(): string {
+    return `${this.#url}/api/`;
+  }
+
+  /** The calls to one method, oldest first. */
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /**
+   * The first call to the method (already made or still to come) that the predicate accepts.
+   * Rejects with `WaitTimeoutError` after `timeoutMs`.
+   */
+  waitForCall(
+    method: string,
+    predicate: (call: RecordedCall) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<RecordedCall> {
+    const test = (call: RecordedCall) => call.method === method && predicate(call);
+    return this.#wait(this.calls, this.#callWaiters, test, timeoutMs, `a call to ${method}`);
+  }
+
+  /** The first POST to a response_url (made or to come) the predicate accepts; bounded. */
+  waitForResponseUrlPost(
+    predicate: (post: ResponseUrlPost) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<ResponseUrlPost> {
+    return this.#wait(
+      this.responseUrlPosts,
+      this.#postWaiters,
+      predicate,
+      timeoutMs,
+      'a response_url post',
+    );
+  }
+
+  #wait<T>(
+    seen: readonly T[],
+    waiters: Set<Waiter<T>>,
+    test: (item: T) => boolean,
+    timeoutMs: number,
+    what: string,
+  ): Promise<T> {
+    const found = seen.find(test);
+    if (found !== undefined) return Promise.resolve(found);
+    if (this.#closed) return Promise.reject(new DoubleClosedError(what));
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        test,
+        resolve,
+        reject,
+        what,
+        timer: setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new WaitTimeoutError(what, timeoutMs));
+        }, timeoutMs),
+      };
+      waiters.add(waiter);
+    });
+  }
+
+  #notify<T>(waiters: Set<Waiter<T>>, item: T): void {
+    for (const waiter of waiters) {
+      if (!waiter.test(item)) continue;
+      clearTimeout(waiter.timer);
+      waiters.delete(waiter);
+      waiter.resolve(item);
+    }
+  }
+
+  /**
+   * Makes the next call(s) to the method answer `{ ok: false, error }` without running it, e.g.
+   * `failNext('chat.postMessage', 'ratelimited')`. Failures queue up in order.
+   */
+  failNext(method: string, error: string, options: InjectedFailure = {}): void {
+    const queue = this.#failures.get(method) ?? [];
+    queue.push({
+      error,
+      status: options.status ?? (error === 'ratelimited' ? 429 : 200),
+      retryAfterSec: options.retryAfterSec ?? 1,
+      remaining: Math.max(1, options.times ?? 1),
+    });
+    this.#failures.set(method, queue);
+  }
+
+  /** A trigger id for an interaction by this user, valid for `triggerTtlMs`, usable once. */
+  issueTrigger(userId: string): string {
+    return this.workspace.issueTrigger(userId);
+  }
+
+  /** A new response_url for an interaction; POSTs to it act on the workspace. */
+  issueResponseUrl(context: ResponseUrlContext): string {
+    const id = randomBytes(12).toString('hex');
+    this.#responseUrls.set(id, { context: { ...context }, uses: 0 });
+    return `${this.url}/response/${id}`;
+  }
+
+  /** Stops the server and rejects whoever is still waiting. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const waiters of [this.#callWaiters, this.#postWaiters] as Set<Waiter<never>>[]) {
+      for (const waiter of waiters) {
+        clearTimeout(waiter.timer);
+        waiter.reject(new DoubleClosedError(waiter.what));
+      }
+      waiters.clear();
+    }
+    await new Promise<void>((resolve) => {
+      this.#server.close(() => resolve());
+      this.#server.closeAllConnections();
+    });
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.#url);
+    const raw = await readBody(req, this.#bodyLimit);
+    if (raw === undefined) {
+      send(res, 413, { ok: false, error: 'request_too_large' });
+      return;
+    }
+    if (url.pathname.startsWith('/api/')) {
+      this.#handleApi(req, res, url, raw);
+      return;
+    }
+    const responseMatch = /^\/response\/([0-9a-f]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && responseMatch?.[1] !== undefined) {
+      this.#handleResponseUrl(res, url, responseMatch[1], raw);
+      return;
+    }
+    send(res, 404, { ok: false, error: 'not_found' });
+  }
+
+  #handleApi(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
+    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    const parsed = parseBody(req.headers['content-type'], raw);
+    const { token: bodyToken, ...args }: ApiArgs = {
+      ...Object.fromEntries(url.searchParams),
+      ...('args' in parsed ? parsed.args : {}),
+    };
+    const token = bearerToken(req) ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
+    const { status, response, injected, headers } = this.#answerApi(method, args, token, parsed);
+    const call: RecordedCall = {
+      method,
+      args,
+      at: this.workspace.now(),
+      status,
+      response,
+      injected,
+    };
+    this.calls.push(call);
+    send(res, status, response, headers);
+    this.#notify(this.#callWaiters, call);
+  }
+
+  #answerApi(
+    method: string,
+    args: ApiArgs,
+    token: string | undefined,
+    parsed: ParsedBody,
+  ): { status: number; response: ApiResponse; injected: boolean; headers: Record<string, string> } {
+    const plain = (response: ApiResponse) => ({
+      status: 200,
+      response,
+      injected: false,
+      headers: {},
+    });
+    if ('error' in parsed) return plain({ ok: false, error: parsed.error });
+    const implementation = webApiMethods.get(method);
+    if (!implementation) return plain({ ok: false, error: 'unknown_method' });
+    if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
+    if (token !== this.workspace.botToken) return plain({ ok: false, error: 'invalid_auth' });
+    const failure = this.#takeFailure(method);
+    if (failure) {
+      return {
+        status: failure.status,
+        response: { ok: false, error: failure.error },
+        injected: true,
+        headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
+      };
+    }
+    return plain(implementation(this.workspace, args));
+  }
+
+  #takeFailure(method: string): PendingFailure | undefined {
+    const queue = this.#failures.get(method);
+    const next = queue?.[0];
+    if (!queue || !next) return undefined;
+    next.remaining -= 1;
+    if (next.remaining <= 0) queue.shift();
+    return next;
+  }
+
+  #handleResponseUrl(res: ServerResponse, url: URL, id: string, raw: string): void {
+    const record = this.#responseUrls.get(id);
+    if (!record) {
+      send(res, 404, { ok: false, error: 'expired_url' });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+    record.uses += 1;
+    const outcome =
+      record.uses > this.#maxResponseUrlUses
+        ? { status: 404, answer: { ok: false, error: 'used_url' }, effect: 'refused' as const }
+        : applyResponseUrlPost(this.workspace, record.context, body);
+    const post: ResponseUrlPost = {
+      id,
+      url: url.href,
+      body,
+      at: this.workspace.now(),
+      status: outcome.status,
+      effect: outcome.effect,
+      context: { ...record.context },
+      ...('ts' in outcome && outcome.ts !== undefined ? { ts: outcome.ts } : {}),
+    };
+    this.responseUrlPosts.push(post);
+    send(res, outcome.status, outcome.answer);
+    this.#notify(this.#postWaiters, post);
+  }
+}
+
+/** The body as text, or undefined when it is larger than the limit. */
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Starts a Slack double on loopback (port 0 unless told) with the default or a seeded workspace. */
+export function startSlackDouble(options: SlackDoubleOptions = {}): Promise<SlackDouble> {
+  return SlackDouble.start(options);
+}

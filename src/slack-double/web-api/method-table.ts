@@ -1,0 +1,18 @@
+/** Every Web API method the double answers, by Slack's method name. */
+import type { ApiMethod } from './args.ts';
+import { chatMethods } from './chat-methods.ts';
+import { conversationsMethods } from './conversations-methods.ts';
+import { reactionsMethods } from './reactions-methods.ts';
+import { usersMethods } from './users-methods.ts';
+import { viewsMethods } from './views-methods.ts';
+
+/** Method name → implementation; a name not here is answered `unknown_method`. */
+export const webApiMethods: ReadonlyMap<string, ApiMethod> = new Map(
+  Object.entries({
+    ...usersMethods,
+    ...chatMethods,
+    ...conversationsMethods,
+    ...reactionsMethods,
+    ...viewsMethods,
+  }),
+);
