@@ -39,19 +39,16 @@ function parsePayload(entry: ReservedEntry): AddMessagePayload {
 
 /** Builds the add-message intent handler. */
 export function addMessageIntent(deps: SlackDeps): IntentHandler {
-  async function tellInThread(
-    payload: AddMessagePayload,
-    message: { text: string; blocks: never[] | object[] },
-  ) {
+  // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
+  async function tellInThread(payload: AddMessagePayload, message: SlackMessage) {
     await deps.client.chat
       .postEphemeral({
         channel: payload.channel,
         user: payload.userId,
         thread_ts: payload.threadTs,
-        text: message.text,
-        blocks: message.blocks as never,
+        ...message,
       })
-      .catch(() => sendDm(deps.client, payload.userId, message as never));
+      .catch(() => sendDm(deps.client, payload.userId, message));
   }
 
   return {
