@@ -97,9 +97,9 @@ export function defaultWorkspaceSeed(): WorkspaceSeed {
       { id: id.bob, name: 'bob', realName: 'Bob Baker', email: 'bob@acme.example' },
       {
         id: id.agent,
-        name: 'alex.agent',
-        realName: 'Alex Agent',
-        email: 'alex.agent@acme.example',
+        name: 'sam.rivera',
+        realName: 'Sam Rivera',
+        email: 'sam.rivera@acme.example',
       },
       // A guest whose profile hides the email: the app must cope without one.
       { id: id.noEmail, name: 'guest', realName: 'Gus Guest' },

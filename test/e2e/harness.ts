@@ -119,7 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       signingSecret: SIGNING_SECRET,
       apiUrl: double.apiUrl,
       port: 0,
-      agentEmails: new Set(['alex.agent@acme.example']),
+      agentEmails: new Set(['sam.rivera@acme.example']),
       agentUsergroup: undefined,
       settings: {
         ticketEmoji: 'ticket',

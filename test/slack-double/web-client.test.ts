@@ -39,8 +39,8 @@ describe("Slack's own WebClient against the double", () => {
 
   it('reads a user with users.info', async () => {
     const result = await client.users.info({ user: ids.agent });
-    expect(result.user?.profile?.email).toBe('alex.agent@acme.example');
-    expect(result.user?.real_name).toBe('Alex Agent');
+    expect(result.user?.profile?.email).toBe('sam.rivera@acme.example');
+    expect(result.user?.real_name).toBe('Sam Rivera');
   });
 
   it('surfaces a Slack error as the platform error the client throws', async () => {

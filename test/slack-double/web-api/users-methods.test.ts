@@ -42,7 +42,7 @@ describe('users and usergroups in the Slack double', () => {
 
   it('finds a user by email whatever its case', async () => {
     const answer = await callApi(double, 'users.lookupByEmail', {
-      email: 'Alex.Agent@ACME.example',
+      email: 'Sam.Rivera@ACME.example',
     });
     expect((answer.user as { id: string }).id).toBe(ids.agent);
   });
