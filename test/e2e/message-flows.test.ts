@@ -265,4 +265,22 @@ describe('tickets from messages', () => {
     });
     expect(count()).toBe(before);
   });
+
+  it('tells a person without an email why their ticket was not filed, with their own words', async () => {
+    const dm = stack.double.workspace.openIm(defaultIds.noEmail);
+    await stack.driver.userPosts({
+      userId: defaultIds.noEmail,
+      channelId: dm,
+      text: 'Guest wifi code please',
+    });
+    const notice = await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: defaultIds.noEmail })
+          .find((e) => e.text.includes('no email address')),
+      5_000,
+      'the notice',
+    );
+    expect(JSON.stringify(notice.blocks)).toContain('Guest wifi code please');
+  });
 });
