@@ -65,7 +65,7 @@ async function answerLookup(
   rawId: string,
   respond: RespondFn,
 ): Promise<void> {
-  const ticket = await withPlatform(respond, () => findVisibleTicket(deps, userId, rawId));
+  const ticket = await withPlatform(deps, respond, () => findVisibleTicket(deps, userId, rawId));
   if (ticket === null) return;
   if (!ticket) {
     const text = `I couldn’t find ticket *${safeMrkdwn(rawId.toUpperCase(), 40)}*. Check the ID, or use \`/ticket mine\` to list your tickets.`;
@@ -76,7 +76,7 @@ async function answerLookup(
 }
 
 async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): Promise<void> {
-  const tickets = await withPlatform(respond, async () => {
+  const tickets = await withPlatform(deps, respond, async () => {
     const email = (await deps.people.person(userId)).email;
     if (!email) return undefined;
     const open: Ticket[] = [];
@@ -102,12 +102,18 @@ async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): 
  * Runs a platform call for a person waiting on an answer; when the platform fails, tells them
  * in plain words and returns null. Anything but a platform error is a bug and is rethrown.
  */
-async function withPlatform<T>(respond: RespondFn, call: () => Promise<T>): Promise<T | null> {
+async function withPlatform<T>(
+  deps: SlackDeps,
+  respond: RespondFn,
+  call: () => Promise<T>,
+): Promise<T | null> {
   try {
     return await call();
   } catch (error) {
     if (!isServiceDeskError(error)) throw error;
     const status = (error as { status?: number }).status;
+    // The person is told in plain words; operators need the cause.
+    deps.logger.warn({ err: error }, 'a lookup for a person failed on the platform');
     const text =
       status === 401 || status === 403
         ? ':warning: The service desk refused this app’s access key. Please ask your Slack admin to check the Service Desk app.'
