@@ -64,6 +64,20 @@ export function ticketsOf(stack: Stack, email: string) {
     .items;
 }
 
+/** Runs what opens the create modal; returns the modal once desks and devices are filled in. */
+export async function modalOpenedBy(stack: Stack, userId: string, open: () => Promise<unknown>) {
+  const before = stack.double.callsTo('views.update').length;
+  await open();
+  await eventually(
+    () => stack.double.callsTo('views.update').length > before,
+    5_000,
+    'the modal filled in',
+  );
+  const view = stack.double.workspace.modalStack(userId).at(-1);
+  if (!view) throw new Error('no modal open');
+  return view;
+}
+
 /** Polls until `check` returns a value other than undefined/false, for at most `timeoutMs`. */
 export async function eventually<T>(
   check: () => T | Promise<T>,

@@ -1,7 +1,7 @@
 /** Flows 5–9: message shortcut, global shortcut, reactions, direct messages, thread replies. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../src/slack-double/index.ts';
-import { eventually, type Stack, startStack, ticketsOf } from './harness.ts';
+import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 
@@ -29,20 +29,15 @@ describe('tickets from messages', () => {
       text: 'Same here since Monday',
       threadTs: parent.ts,
     });
-    const before = stack.double.callsTo('views.update').length;
-    await stack.driver.messageShortcut({
-      callbackId: 'create_ticket_from_message',
-      userId: alice,
-      channelId: itHelp,
-      messageTs: parent.ts,
-    });
-    await eventually(
-      () => stack.double.callsTo('views.update').length > before,
-      5_000,
-      'the modal filled in',
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.messageShortcut({
+        callbackId: 'create_ticket_from_message',
+        userId: alice,
+        channelId: itHelp,
+        messageTs: parent.ts,
+      }),
     );
-    const view = stack.double.workspace.modalStack(alice).at(-1);
-    const text = JSON.stringify(view?.blocks);
+    const text = JSON.stringify(view.blocks);
     expect(text).toContain('"initial_value":"The wifi in room 4 keeps dropping"');
     expect(text).toContain('Same here since Monday');
     expect(text).toContain('posted by Bob Baker');
@@ -56,20 +51,14 @@ describe('tickets from messages', () => {
       channelId: itHelp,
       text: 'Projector in room 2 shows no picture',
     });
-    const before = stack.double.callsTo('views.update').length;
-    await stack.driver.messageShortcut({
-      callbackId: 'create_ticket_from_message',
-      userId: alice,
-      channelId: itHelp,
-      messageTs: parent.ts,
-    });
-    await eventually(
-      () => stack.double.callsTo('views.update').length > before,
-      5_000,
-      'the modal filled in',
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.messageShortcut({
+        callbackId: 'create_ticket_from_message',
+        userId: alice,
+        channelId: itHelp,
+        messageTs: parent.ts,
+      }),
     );
-    const view = stack.double.workspace.modalStack(alice).at(-1);
-    if (!view) throw new Error('no modal');
     await stack.driver.viewSubmission({ viewId: view.id, userId: alice, values: {} });
     const ticket = ticketsOf(stack, 'bob@acme.example').find(
       (t) => t.title === 'Projector in room 2 shows no picture',

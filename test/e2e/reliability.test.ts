@@ -1,7 +1,7 @@
 /** No duplicates, nothing lost: retries, double clicks, replicas, outages, restarts, refusals. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../src/slack-double/index.ts';
-import { eventually, type Stack, startStack, ticketsOf } from './harness.ts';
+import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 
@@ -11,18 +11,8 @@ describe('reliability', () => {
     await stack.close();
   });
 
-  async function openModal(userId: string) {
-    const before = stack.double.callsTo('views.update').length;
-    await stack.driver.slashCommand({ userId, channelId: itHelp });
-    await eventually(
-      () => stack.double.callsTo('views.update').length > before,
-      5_000,
-      'the modal',
-    );
-    const view = stack.double.workspace.modalStack(userId).at(-1);
-    if (!view) throw new Error('no modal');
-    return view;
-  }
+  const openModal = (userId: string) =>
+    modalOpenedBy(stack, userId, () => stack.driver.slashCommand({ userId, channelId: itHelp }));
 
   it('makes one ticket from a double-clicked submit', async () => {
     stack = await startStack();

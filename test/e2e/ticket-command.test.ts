@@ -1,7 +1,7 @@
 /** Flows 1–4: `/ticket` opens the create modal, files a ticket, looks tickets up, lists them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../src/slack-double/index.ts';
-import { eventually, type Stack, startStack, ticketsOf } from './harness.ts';
+import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, agent, itHelp, general } = defaultIds;
 
@@ -15,18 +15,10 @@ describe('/ticket', () => {
   });
 
   async function openModal(userId: string, channelId: string, text = '') {
-    const before = stack.double.callsTo('views.update').length;
-    const command = await stack.driver.slashCommand({ userId, channelId, text });
-    expect(command.status).toBe(200);
-    // The modal opens at once, then desks and devices are filled in.
-    await eventually(
-      () => stack.double.callsTo('views.update').length > before,
-      5_000,
-      'the modal filled in',
-    );
-    const view = stack.double.workspace.modalStack(userId).at(-1);
-    if (!view) throw new Error('no modal open');
-    return view;
+    return modalOpenedBy(stack, userId, async () => {
+      const command = await stack.driver.slashCommand({ userId, channelId, text });
+      expect(command.status).toBe(200);
+    });
   }
 
   it('opens the create modal with the channel’s desk preselected', async () => {
