@@ -82,6 +82,14 @@ const envSchema = z
     REDIS_URL: optional.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
       error: 'must be a redis:// or rediss:// URL, or unset for the embedded in-memory store',
     }),
+    REDIS_CLUSTER: optional.transform((v) => v === '1' || v === 'true'),
+    REDIS_KEY_PREFIX: optional
+      .transform((v) => v ?? 'sds:')
+      .pipe(
+        z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
+          error: 'must be 1 to 64 letters, digits or : _ . - (e.g. sds: or sds:staging:)',
+        }),
+      ),
     PORT: optional
       .transform((v) => (v === undefined ? 3000 : Number(v)))
       .pipe(
@@ -131,6 +139,9 @@ const envSchema = z
     }
   });
 
+/** Every environment variable the app reads, in the order the schema lists them. */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** The app's parsed configuration. */
 export interface Config {
   slack: {
@@ -150,6 +161,10 @@ export interface Config {
     dashboardUrl: string | undefined;
   };
   redisUrl: string | undefined;
+  /** REDIS_URL names a seed node of a Redis Cluster. */
+  redisCluster: boolean;
+  /** Prefix of every Redis key, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
   port: number;
   log: { level: (typeof LOG_LEVELS)[number]; pretty: boolean };
 }
@@ -184,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dashboardUrl: e.SERVICE_DESK_DASHBOARD_URL,
     },
     redisUrl: e.REDIS_URL,
+    redisCluster: e.REDIS_CLUSTER,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     port: e.PORT,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },
   };

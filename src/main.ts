@@ -2,9 +2,17 @@
  * The process: configuration, logger, stores, the platform client and the Slack app, wired
  * together. Nothing here decides behaviour; it only builds the `deps` and starts them.
  */
-import { Redis } from 'ioredis';
+import { WebClient } from '@slack/web-api';
+import { Registry } from 'prom-client';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { BudgetPacer, createBudgetHooks, MirrorWorker } from './mirror/index.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { opsRoutes } from './ops/ops-routes.ts';
+import { Readiness } from './ops/readiness.ts';
+import { createRedisClient } from './ops/redis-client.ts';
+import { handleShutdownSignals } from './ops/shutdown.ts';
+import { slackRequestMetrics, withDuplicateCounting } from './ops/slack-request-metrics.ts';
 import { ServiceDeskClient } from './servicedesk/index.ts';
 import { createSlackApp } from './slack/create-slack-app.ts';
 import { createMemoryStores, createRedisStores } from './store/index.ts';
@@ -35,19 +43,49 @@ async function main(): Promise<void> {
   );
 
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 })
+    ? createRedisClient(config.redisUrl, { cluster: config.redisCluster })
     : undefined;
   if (!redis) {
     logger.warn(
       'REDIS_URL is not set: using the embedded in-memory store. It serves one process only and loses queued requests on restart; set REDIS_URL in production.',
     );
   }
-  const stores = redis ? createRedisStores({ redis, prefix: 'sds:' }) : createMemoryStores();
+  const stores = redis
+    ? createRedisStores({ redis, prefix: config.redisKeyPrefix })
+    : createMemoryStores();
+  const metrics = createMetrics({
+    registry: new Registry(),
+    sources: {
+      outboxStats: () => stores.outbox.stats(),
+      rateLimit: () => serviceDesk.rateLimit,
+    },
+  });
+  // Every request of every replica inside the platform's limits, with a reserve for people.
+  const budgetHooks = createBudgetHooks({
+    budget: stores.budget,
+    logger: logger.child({ component: 'rate-budget' }),
+  });
   const serviceDesk = new ServiceDeskClient({
     baseUrl: config.serviceDesk.url,
     apiKey: config.serviceDesk.apiKey,
     variant: config.serviceDesk.variant,
     logger: logger.child({ component: 'servicedesk' }),
+    acquire: budgetHooks.acquire,
+    onRateLimit: budgetHooks.onRateLimit,
+    onResponse: ({ operation, status }) => {
+      metrics.observePlatformResponse(operation, status);
+      readiness.platformResponded(status);
+    },
+  });
+  const readiness = new Readiness({
+    redis,
+    probePlatform: (signal) => serviceDesk.listDesks({ signal, priority: 'interactive' }),
+    // Its own client without retries: a probe must answer now, not after Slack's retry schedule.
+    verifySlack: () =>
+      new WebClient(config.slack.botToken, {
+        retryConfig: { retries: 0 },
+        ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+      }).auth.test(),
   });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
@@ -64,32 +102,41 @@ async function main(): Promise<void> {
     },
     logger,
     serviceDesk,
-    stores,
+    stores: withDuplicateCounting(stores, metrics),
+    routes: opsRoutes({ readiness, registry: metrics.registry }),
+    middleware: [slackRequestMetrics(metrics)],
+    mirror: (poster) =>
+      new MirrorWorker({
+        platform: serviceDesk,
+        stores,
+        poster,
+        pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }),
+        logger: logger.child({ component: 'mirror' }),
+        onPosted: (item) => metrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
+      }),
+  });
+  // Steps run in order; each is bounded by the 10 s deadline of the whole shutdown.
+  handleShutdownSignals({
+    logger,
+    steps: [
+      { name: 'readiness', run: async () => readiness.markShuttingDown() },
+      { name: 'slack', run: () => slack.stop() },
+      { name: 'servicedesk', run: () => serviceDesk.close() },
+      { name: 'redis', run: async () => redis?.quit() },
+    ],
   });
   const port = await slack.start();
+  const slackAuth = await readiness.verifySlackAtStart();
+  if (!slackAuth.ok) {
+    logger.error(
+      { detail: slackAuth.detail },
+      'Slack auth.test did not pass: not ready until it does; run `npm run doctor` to see what to fix',
+    );
+  }
   logger.info(
     { port, mode: config.slack.appToken ? 'socket' : 'http', store: redis ? 'redis' : 'memory' },
     `servicedesk-slack listening on http://0.0.0.0:${port} (${config.slack.appToken ? 'Socket Mode' : 'HTTP mode, /slack/events'})`,
   );
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting at once');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await slack.stop();
-    await serviceDesk.close();
-    await redis?.quit().catch(() => undefined);
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 await main();

@@ -94,6 +94,18 @@ export type RateLimitListener = (
   response: { status: number; operation: OperationName },
 ) => void;
 
+/** What the response listener is told after every HTTP attempt. */
+export interface ResponseInfo {
+  operation: OperationName;
+  method: string;
+  /** The HTTP status; undefined when no answer came (refused connection, timeout). */
+  status: number | undefined;
+  durationMs: number;
+}
+
+/** Called after every HTTP attempt, answered or not (metrics, readiness). */
+export type ResponseListener = (info: ResponseInfo) => void;
+
 /** A pino-compatible logger; it is never given the access key. */
 export interface ServiceDeskLogger {
   debug(obj: object, msg?: string): void;
@@ -114,6 +126,7 @@ export interface ServiceDeskClientOptions {
   retry?: RetryOptions;
   acquire?: AcquireHook;
   onRateLimit?: RateLimitListener;
+  onResponse?: ResponseListener;
   logger?: ServiceDeskLogger;
   userAgent?: string;
   /** For tests: the source of backoff jitter, in [0, 1). */
@@ -238,6 +251,7 @@ export class ServiceDeskClient {
   readonly #policy: RetryPolicy;
   readonly #acquire: AcquireHook | undefined;
   readonly #onRateLimit: RateLimitListener | undefined;
+  readonly #onResponse: ResponseListener | undefined;
   readonly #logger: ServiceDeskLogger;
   readonly #userAgent: string;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -265,6 +279,7 @@ export class ServiceDeskClient {
     this.#policy = new RetryPolicy(options.retry, options.random);
     this.#acquire = options.acquire;
     this.#onRateLimit = options.onRateLimit;
+    this.#onResponse = options.onResponse;
     this.#logger = options.logger ?? silentLogger;
     this.#userAgent = options.userAgent ?? 'servicedesk-slack';
     this.#sleep = options.sleep ?? defaultSleep;
@@ -585,9 +600,11 @@ export class ServiceDeskClient {
         bodyTimeout: this.#timeouts.bodyMs,
       });
     } catch (error) {
+      this.#observeResponse(operation, route.method, undefined, started);
       throw this.#transportError(error, init);
     }
     const { statusCode: status, headers } = response;
+    this.#observeResponse(operation, route.method, status, started);
     this.#observeRateLimit(headers, status, operation);
     // Reading the whole body, even of an error, is what returns the socket to the pool.
     let text: string;
@@ -624,6 +641,23 @@ export class ServiceDeskClient {
       body: this.#redactor.deep(parseErrorBody(text)),
       retryAfterMs,
     });
+  }
+
+  #observeResponse(
+    operation: OperationName,
+    method: string,
+    status: number | undefined,
+    started: number,
+  ): void {
+    try {
+      this.#onResponse?.({ operation, method, status, durationMs: this.#now() - started });
+    } catch (error) {
+      // An observer's bug must not fail a request.
+      this.#logger.warn(
+        { operation, err: this.#redactor.error(error) },
+        'onResponse listener threw; ignored',
+      );
+    }
   }
 
   #observeRateLimit(headers: IncomingHttpHeaders, status: number, operation: OperationName): void {

@@ -10,6 +10,8 @@ export type {
   OffsetQuery,
   PageQuery,
   RateLimitListener,
+  ResponseInfo,
+  ResponseListener,
   ServiceDeskClientOptions,
   ServiceDeskLogger,
   TimeoutOptions,

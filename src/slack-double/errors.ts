@@ -74,8 +74,12 @@ export class UserNotInChannelError extends SlackDoubleError {
 
 /** A submission left a required input empty; Slack's client would not have sent it. */
 export class RequiredInputMissingError extends SlackDoubleError {
+  /** The input block left empty, where Slack's client shows its "required" error. */
+  readonly blockId: string;
+
   constructor(blockId: string) {
     super('required_input_missing', `the required input in block ${blockId} has no value`);
+    this.blockId = blockId;
   }
 }
 
@@ -128,5 +132,22 @@ export class NotMessageAuthorError extends SlackDoubleError {
 export class MissingContainerError extends SlackDoubleError {
   constructor() {
     super('missing_container', 'a block action needs a viewId, or a channelId and a messageTs');
+  }
+}
+
+/** A Socket Mode delivery was asked for while the app had no open connection. */
+export class NoSocketConnectionError extends SlackDoubleError {
+  constructor() {
+    super('no_socket_connection', 'the app has no Socket Mode connection open');
+  }
+}
+
+/** The app did not acknowledge a Socket Mode envelope in time. */
+export class SocketAckTimeoutError extends SlackDoubleError {
+  constructor(envelopeId: string, timeoutMs: number) {
+    super(
+      'socket_ack_timeout',
+      `envelope ${envelopeId} was not acknowledged within ${timeoutMs} ms`,
+    );
   }
 }

@@ -34,6 +34,8 @@ export {
   type ViewSubmissionResult,
 } from './slack-driver.ts';
 export type { EventEnvelope } from './slack-payloads.ts';
+export { type SocketAck, type SocketEnvelopeType, SocketModeServer } from './socket-mode.ts';
+export { SocketModeDriver, type SocketSlashCommandResult } from './socket-mode-driver.ts';
 export type { InputValue, SubmittedValues } from './view-state.ts';
 export type { ApiResponse } from './web-api/args.ts';
 export type {

@@ -13,6 +13,7 @@ import {
   type ResponseUrlContext,
   type ResponseUrlEffect,
 } from './response-url.ts';
+import { SocketModeServer } from './socket-mode.ts';
 import type { ApiArgs, ApiResponse } from './web-api/args.ts';
 import { webApiMethods } from './web-api/method-table.ts';
 import { Workspace } from './workspace.ts';
@@ -35,6 +36,10 @@ export interface SlackDoubleOptions {
   responseUrlMaxUses?: number;
   /** Request bodies above this are refused with 413. */
   bodyLimitBytes?: number;
+  /** The app-level token `apps.connections.open` (Socket Mode) accepts; `xapp-1-test-token` by default. */
+  appToken?: string;
+  /** The bot token's scopes, sent as `x-oauth-scopes` on every Web API answer as Slack does; none by default. */
+  oauthScopes?: readonly string[];
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -133,6 +138,9 @@ export class SlackDouble {
   readonly calls: RecordedCall[] = [];
   /** Every POST to a response_url so far, oldest first. */
   readonly responseUrlPosts: ResponseUrlPost[] = [];
+  /** Socket Mode: the WebSocket side an app with an app-level token connects to. */
+  readonly socketMode: SocketModeServer;
+  readonly #oauthScopes: readonly string[] | undefined;
   readonly #server: Server;
   readonly #maxResponseUrlUses: number;
   readonly #bodyLimit: number;
@@ -140,11 +148,19 @@ export class SlackDouble {
   readonly #responseUrls = new Map<string, ResponseUrlRecord>();
   readonly #callWaiters = new Set<Waiter<RecordedCall>>();
   readonly #postWaiters = new Set<Waiter<ResponseUrlPost>>();
+  readonly #activityListeners = new Set<() => void>();
   #url = '';
   #closed = false;
 
-  private constructor(workspace: Workspace, maxResponseUrlUses: number, bodyLimit: number) {
+  private constructor(
+    workspace: Workspace,
+    maxResponseUrlUses: number,
+    bodyLimit: number,
+    socket: { appToken: string; oauthScopes: readonly string[] | undefined },
+  ) {
     this.workspace = workspace;
+    this.socketMode = new SocketModeServer({ workspace, appToken: socket.appToken });
+    this.#oauthScopes = socket.oauthScopes;
     this.#maxResponseUrlUses = maxResponseUrlUses;
     this.#bodyLimit = bodyLimit;
     this.#server = createServer((req, res) => {
@@ -167,6 +183,7 @@ export class SlackDouble {
       workspace,
       options.responseUrlMaxUses ?? 5,
       options.bodyLimitBytes ?? 5 * 1024 * 1024,
+      { appToken: options.appToken ?? 'xapp-1-test-token', oauthScopes: options.oauthScopes },
     );
     const server = double.#server;
     const host = options.host ?? '127.0.0.1';
@@ -179,6 +196,7 @@ export class SlackDouble {
     });
     const { port } = server.address() as AddressInfo;
     double.#url = `http://${host}:${port}`;
+    double.socketMode.attach(server, double.#url);
     return double;
   }
 
@@ -273,6 +291,19 @@ export class SlackDouble {
     this.#failures.set(method, queue);
   }
 
+  /**
+   * Calls `listener` after every Web API call and response_url post the app makes, so a viewer
+   * (the sandbox's page) can refresh as soon as the app changed something. Returns the unsubscribe.
+   */
+  onActivity(listener: () => void): () => void {
+    this.#activityListeners.add(listener);
+    return () => this.#activityListeners.delete(listener);
+  }
+
+  #activity(): void {
+    for (const listener of this.#activityListeners) listener();
+  }
+
   /** A trigger id for an interaction by this user, valid for `triggerTtlMs`, usable once. */
   issueTrigger(userId: string): string {
     return this.workspace.issueTrigger(userId);
@@ -289,6 +320,7 @@ export class SlackDouble {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#activityListeners.clear();
     for (const waiters of [this.#callWaiters, this.#postWaiters] as Set<Waiter<never>>[]) {
       for (const waiter of waiters) {
         clearTimeout(waiter.timer);
@@ -296,6 +328,7 @@ export class SlackDouble {
       }
       waiters.clear();
     }
+    await this.socketMode.close();
     await new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeAllConnections();
@@ -341,6 +374,7 @@ export class SlackDouble {
     this.calls.push(call);
     send(res, status, response, headers);
     this.#notify(this.#callWaiters, call);
+    this.#activity();
   }
 
   #answerApi(
@@ -357,9 +391,14 @@ export class SlackDouble {
     });
     if ('error' in parsed) return plain({ ok: false, error: parsed.error });
     const implementation = webApiMethods.get(method);
+    // The one method that takes the app-level token rather than the bot token.
+    if (method === 'apps.connections.open') return plain(this.socketMode.open(token));
     if (!implementation) return plain({ ok: false, error: 'unknown_method' });
     if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
     if (token !== this.workspace.botToken) return plain({ ok: false, error: 'invalid_auth' });
+    const scopes: Record<string, string> = this.#oauthScopes
+      ? { 'x-oauth-scopes': this.#oauthScopes.join(',') }
+      : {};
     const failure = this.#takeFailure(method);
     if (failure) {
       return {
@@ -369,7 +408,7 @@ export class SlackDouble {
         headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
       };
     }
-    return plain(implementation(this.workspace, args));
+    return { ...plain(implementation(this.workspace, args)), headers: scopes };
   }
 
   #takeFailure(method: string): PendingFailure | undefined {
@@ -411,6 +450,7 @@ export class SlackDouble {
     this.responseUrlPosts.push(post);
     send(res, outcome.status, outcome.answer);
     this.#notify(this.#postWaiters, post);
+    this.#activity();
   }
 }
 

@@ -41,6 +41,7 @@ import {
   newEventId,
   type PayloadContext,
   slashCommandForm,
+  viewClosedPayload,
   viewSubmissionPayload,
 } from './slack-payloads.ts';
 import {
@@ -409,6 +410,29 @@ export class SlackDriver {
     return { added: true, delivery: await this.event(event, options) };
   }
 
+  /**
+   * A user opens the app's Home or Messages tab: delivered as `app_home_opened` with their DM
+   * with the app and, once published, their Home view. Slack sends it only to an app that
+   * subscribes to the event; the caller decides that from the manifest.
+   */
+  async appHomeOpened(
+    input: { userId: string; tab?: 'home' | 'messages' },
+    options: EventOptions = {},
+  ): Promise<EventDelivery> {
+    this.#requireUser(input.userId);
+    const workspace = this.#workspace;
+    const event: JsonObject = {
+      type: 'app_home_opened',
+      user: input.userId,
+      channel: workspace.openIm(input.userId),
+      tab: input.tab ?? 'home',
+      event_ts: workspace.nextTs(),
+    };
+    const home = workspace.homeView(input.userId);
+    if (home) event.view = home;
+    return this.event(event, options);
+  }
+
   // ---- interactivity ------------------------------------------------------------------------
 
   async #sendInteraction(payload: JsonObject, sign: SignOptions): Promise<AppAnswer> {
@@ -486,6 +510,26 @@ export class SlackDriver {
     const payload = viewSubmissionPayload(this.#context, { userId, view: submitted, triggerId });
     const answer = await this.#sendInteraction(payload, sign);
     return { ...answer, payload, triggerId, ...this.#applyViewAck(submitted, userId, answer) };
+  }
+
+  /**
+   * A user closes a modal (Cancel, Escape or the X): it leaves the workspace with any view
+   * pushed above it, and the app hears `view_closed` only when the view asked for
+   * `notify_on_close`, as in Slack. Undefined when nothing was sent.
+   */
+  async viewClosed(
+    input: { viewId: string; userId?: string },
+    sign: SignOptions = {},
+  ): Promise<(AppAnswer & { payload: JsonObject }) | undefined> {
+    const workspace = this.#workspace;
+    const view = workspace.view(input.viewId);
+    if (!view) throw new UnknownViewError(input.viewId);
+    const userId = input.userId ?? workspace.viewOwner(view.id) ?? '';
+    this.#requireUser(userId);
+    workspace.closeView(view.id);
+    if (!view.notify_on_close) return undefined;
+    const payload = viewClosedPayload(this.#context, { userId, view, isCleared: false });
+    return { ...(await this.#sendInteraction(payload, sign)), payload };
   }
 
   #applyViewAck(

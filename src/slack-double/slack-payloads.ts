@@ -201,6 +201,25 @@ export function viewSubmissionPayload(
   };
 }
 
+/** A `view_closed` payload: the person closed a modal the app asked to hear about. */
+export function viewClosedPayload(
+  context: PayloadContext,
+  input: { userId: string; view: SlackView; isCleared: boolean },
+): JsonObject {
+  const { workspace } = context;
+  return {
+    type: 'view_closed',
+    team: teamRef(workspace),
+    user: userRef(workspace, input.userId),
+    api_app_id: workspace.appId,
+    token: context.verificationToken,
+    view: input.view,
+    is_cleared: input.isCleared,
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+}
+
 /** Where a block action happened: in a message (maybe ephemeral) or in a view. */
 export type ActionContainer =
   | {

@@ -18,7 +18,8 @@ export class BackgroundTasks {
 
   /** Starts a task; its error is reported, never swallowed and never an unhandled rejection. */
   run(label: string, task: () => Promise<unknown>, context: Record<string, unknown> = {}): void {
-    const done: Promise<void> = Promise.resolve()
+    // Started on the next turn of the event loop, so the ack Slack waits for is written first.
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(task)
       .then(
         () => undefined,

@@ -3,29 +3,39 @@
  * outbox worker and the error path. Transport only in the receivers; the guarantees live in
  * the listeners and the outbox.
  */
+
+import { once } from 'node:events';
+import type { Server } from 'node:http';
 import {
+  type AnyMiddlewareArgs,
   App,
   type CustomRoute,
   HTTPReceiver,
+  type Middleware,
   type Receiver,
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import { BackgroundTasks, type ErrorReporter } from './background-tasks.ts';
 import { boltLogger } from './bolt-logger.ts';
-import type { SlackDeps, SlackSettings } from './deps.ts';
+import type { MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
 import { DeskCatalog } from './desk-catalog.ts';
 import { ADD_MESSAGE, addMessageIntent } from './intents/add-message.ts';
 import { CREATE_TICKET, createTicketIntent } from './intents/create-ticket.ts';
+import { REQUEST_HUMAN, requestHumanIntent } from './intents/request-human.ts';
+import { UPDATE_TICKET, updateTicketIntent } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
 import { registerEvents } from './listeners/events/index.ts';
 import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
+import { SlackMirrorPoster } from './mirror-poster.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
+import { TicketStatusMemo } from './ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
 export interface SlackAppOptions {
@@ -45,7 +55,17 @@ export interface SlackAppOptions {
   stores: Stores;
   /** Extra HTTP routes (health, readiness, metrics) served in both modes. */
   routes?: CustomRoute[];
+  /** Global Bolt middleware run before every listener (request metrics). */
+  middleware?: Middleware<AnyMiddlewareArgs>[];
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
+  /** Builds the mirror (platform → Slack) around this app's poster; started and stopped with it. */
+  mirror?: (poster: MirrorPoster) => SlackMirror;
+}
+
+/** The mirror as the app runs it: told about writes from Slack, started and stopped with it. */
+export interface SlackMirror extends MirrorHints {
+  start(): void;
+  stop(): Promise<void>;
 }
 
 /** A built Slack app. */
@@ -79,6 +99,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     logger: boltLogger(logger),
     // Our own posts in linked threads must not come back as replies to the ticket.
     ignoreSelf: true,
+    // No listener keeps conversation state; Bolt's store would run on every event for nothing.
+    convoStore: false,
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
 
@@ -106,19 +128,31 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     serviceDesk: options.serviceDesk,
     stores: options.stores,
     people,
+    statuses: new TicketStatusMemo(),
     desks: new DeskCatalog(options.serviceDesk),
     tasks,
     worker,
+    mirror: undefined,
   };
+  const mirror = options.mirror?.(
+    new SlackMirrorPoster({
+      client: app.client,
+      onStatus: (ticketId, status) => deps.statuses.setStatus(ticketId, status),
+    }),
+  );
+  deps.mirror = mirror;
   Object.assign(handlers, {
     [CREATE_TICKET]: createTicketIntent(deps),
     [ADD_MESSAGE]: addMessageIntent(deps),
+    [UPDATE_TICKET]: updateTicketIntent(deps),
+    [REQUEST_HUMAN]: requestHumanIntent(deps),
   });
 
+  for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);
   registerShortcuts(app, deps);
   registerViews(app, deps);
-  registerActions(app);
+  registerActions(app, deps);
   registerEvents(app, deps);
 
   app.error(async (error) => {
@@ -133,8 +167,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     deps,
     async start() {
-      const server = await app.start(options.port);
+      const started = await app.start(options.port);
       worker.start();
+      mirror?.start();
+      // Socket Mode serves the routes from the receiver's own HTTP server (a field Bolt's types
+      // keep private), not from start()'s result.
+      const server =
+        receiver instanceof SocketModeReceiver
+          ? await listening((receiver as unknown as { httpServer?: Server }).httpServer)
+          : started;
       const address = (server as { address?: () => unknown } | undefined)?.address?.();
       return typeof address === 'object' && address && 'port' in address
         ? Number(address.port)
@@ -144,8 +185,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       await app
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-      await tasks.drain(8_000);
-      await worker.stop();
+      // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
+      await Promise.all([tasks.drain(8_000), worker.stop(), mirror?.stop()]);
     },
   };
 }
@@ -157,7 +198,11 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
       appToken: options.appToken,
       logger,
       customRoutes: routes,
-      installerOptions: { port: options.port },
+      installerOptions: {
+        port: options.port,
+        // apps.connections.open goes to the same Web API as every other call.
+        ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
+      },
     });
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
@@ -170,4 +215,11 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
     // receiver already answers 401 to a bad or stale signature and 400 to a malformed body.
     processBeforeResponse: true,
   });
+}
+
+// The receiver calls listen() without waiting for it; the port is known once it listens.
+async function listening(server: Server | undefined): Promise<Server | undefined> {
+  if (!server || server.listening) return server;
+  await once(server, 'listening');
+  return server;
 }

@@ -7,6 +7,7 @@ import type { BackgroundTasks } from './background-tasks.ts';
 import type { DeskCatalog } from './desk-catalog.ts';
 import type { OutboxWorker } from './outbox/outbox-worker.ts';
 import type { PeopleDirectory } from './people-directory.ts';
+import type { TicketStatusMemo } from './ticket-status-memo.ts';
 
 /** Settings the Slack side reads. */
 export interface SlackSettings {
@@ -17,6 +18,12 @@ export interface SlackSettings {
   submitWaitMs: number;
 }
 
+/** The mirror (platform → Slack), as the Slack side tells it about writes from Slack. */
+export interface MirrorHints {
+  /** A person just wrote to the ticket from Slack: its answer is looked for soon. */
+  slackWrote(ticketId: string): Promise<void>;
+}
+
 /** The dependencies of every listener and intent handler. */
 export interface SlackDeps {
   settings: SlackSettings;
@@ -25,7 +32,11 @@ export interface SlackDeps {
   serviceDesk: ServiceDeskClient;
   stores: Stores;
   people: PeopleDirectory;
+  /** Last seen ticket statuses: spares a platform request per thread reply. */
+  statuses: TicketStatusMemo;
   desks: DeskCatalog;
   tasks: BackgroundTasks;
   worker: OutboxWorker;
+  /** The mirror, when it runs in this process. */
+  mirror: MirrorHints | undefined;
 }

@@ -46,3 +46,31 @@ export class MessageNotFoundError extends SlackAppError {
     super('slack_message_not_found', `Message ${ts} in ${channel} could not be read`);
   }
 }
+
+/** A reply or change aimed at a ticket that is closed: closed is final on the platform. */
+export class ClosedTicketError extends SlackAppError {
+  /** The closed ticket. */
+  readonly ticketId: string;
+
+  constructor(ticketId: string) {
+    super('slack_ticket_closed', `Ticket ${ticketId} is closed`);
+    this.ticketId = ticketId;
+  }
+}
+
+/** Why a person may not make a change: see `ticket-access.ts`. */
+export type RefusalReason = 'not_visible' | 'agents_only' | 'closed' | 'no_email';
+
+/** A change the person is not allowed to make; refused before any platform write. */
+export class ChangeRefusedError extends SlackAppError {
+  /** Why it was refused. */
+  readonly reason: RefusalReason;
+  /** The ticket the change was aimed at. */
+  readonly ticketId: string;
+
+  constructor(ticketId: string, reason: RefusalReason) {
+    super('slack_change_refused', `Change to ${ticketId} refused: ${reason}`);
+    this.ticketId = ticketId;
+    this.reason = reason;
+  }
+}

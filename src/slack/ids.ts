@@ -16,11 +16,37 @@ export const SHORTCUTS = {
 /** View callback ids. */
 export const VIEWS = {
   createTicket: 'create_ticket',
+  updateTicket: 'update_ticket',
 } as const;
 
 /** Action ids of interactive elements. */
 export const ACTIONS = {
   openInDashboard: 'open_in_dashboard',
+  // The ticket card's buttons; each carries the ticket id as its value.
+  openUpdate: 'open_update_modal',
+  assignToMe: 'assign_to_me',
+  markResolved: 'mark_resolved',
+  reopenTicket: 'reopen_ticket',
+  // On AI answers in a ticket's thread (value: the ticket id).
+  talkToPerson: 'talk_to_person',
+  // The private prompt after a reply to a closed ticket.
+  closedReplyNewTicket: 'closed_reply_new_ticket',
+  closedReplyDismiss: 'closed_reply_dismiss',
+  // App Home's (and the closed-ticket notice's) "New ticket" button.
+  newTicket: 'new_ticket_button',
+} as const;
+
+/** Block and action ids of the update modal's inputs. */
+export const UPDATE_FIELDS = {
+  status: { block: 'status', action: 'status_select' },
+  priority: { block: 'priority', action: 'priority_select' },
+  assignee: { block: 'assignee', action: 'assignee_select' },
+} as const;
+
+/** Block ids the app finds again in its own messages (the card's lead and buttons). */
+export const CARD_BLOCKS = {
+  lead: 'ticket_card_lead',
+  actions: 'ticket_card_actions',
 } as const;
 
 /** Block and action ids of the create-ticket modal's inputs, in the order they appear. */
@@ -38,6 +64,7 @@ export const BOT_EVENTS = [
   'message.groups',
   'message.im',
   'reaction_added',
+  'app_home_opened',
 ] as const;
 
 /** OAuth bot scopes the app needs, each for a reason given beside it. */

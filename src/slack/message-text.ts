@@ -32,3 +32,24 @@ export function titleFromText(text: string, max = 120): string {
   const space = cut.lastIndexOf(' ');
   return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }
+
+/** A message written by a person, as the Events API delivers it. */
+export interface PersonMessage {
+  user: string;
+  text?: string;
+  ts: string;
+  thread_ts?: string;
+  channel: string;
+  channel_type?: string;
+  bot_id?: string;
+  files?: { name?: string; title?: string; permalink?: string }[];
+}
+
+/** The reply's text as the ticket should read it, with any files listed by permalink. */
+export function messageBody(message: PersonMessage): string {
+  const text = slackToPlain(message.text ?? '').trim();
+  const files = (message.files ?? [])
+    .filter((f) => f.permalink)
+    .map((f) => `- ${f.title ?? f.name ?? 'file'}: ${f.permalink}`);
+  return [text, files.length > 0 ? `Files:\n${files.join('\n')}` : ''].filter(Boolean).join('\n\n');
+}

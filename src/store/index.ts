@@ -1,7 +1,9 @@
-/** The store component: claims, outbox and thread links, in Redis or in memory. */
+/** The store component: claims, outbox, links, rate budget, poll schedule and mirror state. */
 export * from './errors.ts';
 export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
+export { ownMessageIdMark, ownMessageTextMark } from './mirror-rules.ts';
+export { resolveBudgetLimits } from './rate-budget-rules.ts';
 export type { RedisClient } from './redis-script.ts';
 export type { RedisStoresOptions } from './redis-stores.ts';
 export { createRedisStores } from './redis-stores.ts';

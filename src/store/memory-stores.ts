@@ -2,10 +2,14 @@
  * The in-memory backend: one process, no Redis (the embedded default). Nothing survives a
  * restart and nothing is shared between processes; otherwise it keeps the same contract.
  */
+import { MemoryRateBudget } from './memory-budget.ts';
 import { MemoryClaimStore } from './memory-claims.ts';
 import { MemoryThreadLinks } from './memory-links.ts';
+import { MemoryMirrorStore } from './memory-mirror.ts';
 import { MemoryOutbox } from './memory-outbox.ts';
-import type { Clock, Stores } from './types.ts';
+import { MemoryPollSchedule } from './memory-schedule.ts';
+import { resolveBudgetLimits } from './rate-budget-rules.ts';
+import type { Clock, RateBudgetLimits, Stores } from './types.ts';
 import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
 
 /** Options for the in-memory backend. */
@@ -14,9 +18,11 @@ export interface MemoryStoresOptions {
   now?: Clock;
   /** How many dead letters are kept (default 1,000). */
   deadLetterCap?: number;
+  /** The platform's rate limits and the interactive reserve (default 100/min, 1,000/h, 20%). */
+  budget?: Partial<RateBudgetLimits>;
 }
 
-/** Claims, outbox and links held in this process's memory. */
+/** Every store held in this process's memory. */
 export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
   const clock = options.now ?? Date.now;
   // Whole milliseconds, as in Redis, whatever the injected clock returns.
@@ -25,5 +31,8 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     claims: new MemoryClaimStore(now),
     outbox: new MemoryOutbox(now, options.deadLetterCap ?? DEFAULT_DEAD_LETTER_CAP),
     links: new MemoryThreadLinks(now),
+    budget: new MemoryRateBudget(resolveBudgetLimits(options.budget), now),
+    schedule: new MemoryPollSchedule(now),
+    mirror: new MemoryMirrorStore(now),
   };
 }

@@ -157,11 +157,182 @@ export interface ThreadLinks {
   unlink(ticketId: string, thread: Thread): Promise<boolean>;
 }
 
+/** Who a platform request is for: a person waiting on an answer, or background work. */
+export type BudgetPriority = 'interactive' | 'background';
+
+/** The limits a rate budget keeps every replica within, together. */
+export interface RateBudgetLimits {
+  /** Requests in any 60 s (default 100, the platform's per-minute limit). */
+  perMinute: number;
+  /** Requests in any hour (default 1,000, the platform's per-hour limit). */
+  perHour: number;
+  /** Share of each window that only interactive requests may use (default 0.2). */
+  reserve: number;
+}
+
+/** The platform's limits and the default reserve. */
+export const DEFAULT_RATE_BUDGET_LIMITS: RateBudgetLimits = {
+  perMinute: 100,
+  perHour: 1000,
+  reserve: 0.2,
+};
+
+/** The answer to a take: one request may go now, or not before `retryAt`. */
+export type BudgetGrant =
+  | { granted: true }
+  | { granted: false; retryAt: number; reason: 'window' | 'backoff' };
+
+/** What one response's X-RateLimit-* headers said (the window closest to exhaustion). */
+export interface RateLimitObservation {
+  limit: number;
+  remaining: number;
+  /** When that window resets, in ms since the epoch. */
+  resetAt: number;
+  /** When the response was read, in ms since the epoch. */
+  observedAt: number;
+}
+
+/** How much of the budget is spent as of now. */
+export interface BudgetUsage {
+  /** Requests taken in the last 60 s. */
+  minute: number;
+  /** Requests taken in the last hour. */
+  hour: number;
+  /** Requests taken in the last `recentMs` (see `usage`). */
+  recent: number;
+  /** Until when every replica holds back after a 429, if it does now. */
+  blockedUntil: number | undefined;
+}
+
+/**
+ * One rate budget for every replica, over a rolling minute and a rolling hour (stricter than
+ * the platform's fixed windows, so a budget that holds here holds there). It adopts what the
+ * platform's headers say, keeps a reserve that background work never takes, and after a 429
+ * holds every replica back until the reset.
+ */
+export interface RateBudget {
+  readonly limits: RateBudgetLimits;
+  /** Takes one request when the priority may have one now. */
+  take(priority: BudgetPriority): Promise<BudgetGrant>;
+  /** Adopts the platform's view of a window when it is stricter than the budget's own count. */
+  observe(observation: RateLimitObservation): Promise<void>;
+  /** Holds every request back until `untilMs` (after a 429); a later time wins. */
+  backOff(untilMs: number): Promise<void>;
+  /** Requests counted in each window; `recentMs` (default 10 min) sizes the `recent` one. */
+  usage(recentMs?: number): Promise<BudgetUsage>;
+}
+
+/** A due ticket handed to one poller; only its token can reschedule it. */
+export interface PollClaim {
+  ticketId: string;
+  token: string;
+  /** When the ticket was due. */
+  dueAt: number;
+  /** When the claim lapses and the ticket is due again for anyone. */
+  leaseExpiresAt: number;
+}
+
+/**
+ * When each linked ticket is next polled: a sorted set by due time. A due ticket is claimed by
+ * one poller at a time; a claim lapses after its lease, so a crashed poller delays a ticket but
+ * never stops it.
+ */
+export interface PollSchedule {
+  /**
+   * Polls the ticket at `atMs` or earlier: an earlier time than the one set wins, a later one
+   * changes nothing. While the ticket is claimed the time is kept and applied when the claim
+   * ends, so a hint that arrives mid-poll is never lost.
+   */
+  pollAt(ticketId: string, atMs: number): Promise<void>;
+  /** Claims up to `limit` due tickets, earliest first, each for `leaseMs`. */
+  claimDue(limit: number, leaseMs: number): Promise<PollClaim[]>;
+  /**
+   * Ends a claim and sets the next poll (or the earlier time a hint asked for meanwhile).
+   * False, and nothing changes, when the claim lapsed and someone else took the ticket.
+   */
+  reschedule(claim: PollClaim, atMs: number): Promise<boolean>;
+  /** Stops polling the ticket; with a claim, only if the claim still holds. */
+  remove(ticketId: string, claim?: PollClaim): Promise<boolean>;
+  /** When the ticket is next due (a claimed ticket: when its claim lapses). */
+  dueAt(ticketId: string): Promise<number | undefined>;
+  /** The earliest due time of any ticket, claimed or not. */
+  nextDueAt(): Promise<number | undefined>;
+  /** How many tickets are scheduled. */
+  size(): Promise<number>;
+}
+
+/** Where the mirror stands with one ticket. */
+export interface MirrorState {
+  /** Activity entries already read (the offset of the next Get-activity request). */
+  activityCursor: number;
+  /** Messages already read (their index in the ticket's conversation). */
+  messageCursor: number;
+  /** `message_added` entries read from the activity: more than `messageCursor` means unread. */
+  messagesAnnounced: number;
+  /** The latest thing that happened to the ticket (platform activity or a Slack write), ms. */
+  lastActivityAt: number;
+  /** The latest public message that did not come from Slack (an answer from the desk), ms. */
+  lastAnswerAt: number;
+  /** When the ticket was last polled, ms. */
+  lastPolledAt: number;
+  /** Failed polls in a row. */
+  backoffStep: number;
+  /** The ticket's last known status. */
+  status: string | undefined;
+  /** When it became resolved or closed, ms. */
+  settledAt: number | undefined;
+  requesterEmail: string | undefined;
+  /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
+  slackWriteAt: number;
+}
+
+/** The answer to a claim on one post: post it, someone else is, or it is posted. */
+export type PostClaimOutcome =
+  | {
+      state: 'claimed';
+      token: string;
+      /** An earlier holder's lease lapsed unfinished: the post may be in Slack already. */
+      retaken: boolean;
+    }
+  | { state: 'busy' }
+  | { state: 'done' };
+
+/**
+ * The mirror's memory of each ticket: its state, a claim per post so that no message is posted
+ * twice into a thread, and the messages the app itself added from Slack (never echoed).
+ */
+export interface MirrorStore {
+  /** The ticket's state, if the mirror has seen it. */
+  state(ticketId: string): Promise<MirrorState | undefined>;
+  /**
+   * Saves the state. Cursors and times only move forward (a late, slow poller cannot move them
+   * back); `slackWriteAt` is left to `noteSlackWrite`.
+   */
+  saveState(ticketId: string, state: MirrorState): Promise<void>;
+  /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
+  noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
+  /** Claims one post (`postKey` names the item and the thread) before it is posted. */
+  claimPost(ticketId: string, postKey: string, leaseMs: number): Promise<PostClaimOutcome>;
+  /** Marks the post done; false when the token no longer holds it. */
+  completePost(ticketId: string, postKey: string, token: string): Promise<boolean>;
+  /** Gives the claim back after a failed post, so the next poll tries again at once. */
+  releasePost(ticketId: string, postKey: string, token: string): Promise<boolean>;
+  /** Remembers message ids or fingerprints of messages the app added from Slack. */
+  rememberOwn(ticketId: string, marks: readonly string[]): Promise<void>;
+  /** Whether any of the marks belongs to a message the app added from Slack. */
+  isOwn(ticketId: string, marks: readonly string[]): Promise<boolean>;
+  /** Lets everything kept for the ticket expire after `afterMs` (a closed ticket). */
+  forget(ticketId: string, afterMs: number): Promise<void>;
+}
+
 /** The stores one backend provides. */
 export interface Stores {
   claims: ClaimStore;
   outbox: Outbox;
   links: ThreadLinks;
+  budget: RateBudget;
+  schedule: PollSchedule;
+  mirror: MirrorStore;
 }
 
 /** How many dead letters a backend keeps unless told otherwise. */

@@ -12,6 +12,12 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.ts';
+import {
+  BudgetPacer,
+  createBudgetHooks,
+  MirrorWorker,
+  type PollPlanner,
+} from '../../src/mirror/index.ts';
 import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.ts';
 import {
@@ -21,7 +27,7 @@ import {
   startSlackDouble,
 } from '../../src/slack-double/index.ts';
 import { createRedisStores } from '../../src/store/index.ts';
-import type { Stores } from '../../src/store/types.ts';
+import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
@@ -56,6 +62,10 @@ export interface Stack {
 export interface StackOptions {
   emulator?: EmulatorOptions;
   submitWaitMs?: number;
+  /** Puts every request inside the shared rate budget (off by default: tests send bursts). */
+  budget?: Partial<RateBudgetLimits>;
+  /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
+  mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -116,15 +126,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }),
   );
   const replicas: Replica[] = [];
+  const { mirror } = options;
 
   async function addReplica(): Promise<Replica> {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
       lazyConnect: false,
     });
-    const stores = createRedisStores({ redis, prefix });
+    const stores = createRedisStores({
+      redis,
+      prefix,
+      ...(options.budget ? { budget: options.budget } : {}),
+    });
+    const hooks = options.budget ? createBudgetHooks({ budget: stores.budget, logger }) : undefined;
     const serviceDesk = new ServiceDeskClient({
       baseUrl: emulator.url,
       apiKey: 'sd_acme_rw',
+      ...(hooks ? { acquire: hooks.acquire, onRateLimit: hooks.onRateLimit } : {}),
       retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 2_000 },
       timeouts: { connectMs: 1_000, headersMs: 2_000, bodyMs: 2_000 },
     });
@@ -145,6 +162,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       serviceDesk,
       stores,
       worker: { idleMs: 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
+      ...(mirror
+        ? {
+            mirror: (poster: ConstructorParameters<typeof MirrorWorker>[0]['poster']) =>
+              new MirrorWorker({
+                platform: serviceDesk,
+                stores,
+                poster,
+                logger: logger.child({ component: 'mirror' }),
+                planner: mirror.planner,
+                idleMs: mirror.idleMs ?? 50,
+                leaseMs: mirror.leaseMs ?? 10_000,
+                ...(mirror.pacer
+                  ? { pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }) }
+                  : {}),
+              }),
+          }
+        : {}),
     });
     const port = await slack.start();
     const driver = new SlackDriver({

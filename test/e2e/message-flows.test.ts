@@ -272,4 +272,33 @@ describe('tickets from messages', () => {
     );
     expect(JSON.stringify(notice.blocks)).toContain('Guest wifi code please');
   });
+
+  it('files a reacted reply in a thread and confirms in that thread', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'Office move next week',
+    });
+    const reply = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'My docking station is missing after the move',
+      threadTs: parent.ts,
+    });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: reply.ts,
+      reaction: 'ticket',
+    });
+    const notice = await eventually(
+      () => threadOf(itHelp, parent.ts).find((m) => m.text?.includes('was filed')),
+      5_000,
+      'the confirmation in the thread',
+    );
+    const ticket = ticketsOf(stack, 'bob@acme.example').find(
+      (t) => t.title === 'My docking station is missing after the move',
+    );
+    expect(notice.text).toContain(ticket?.id);
+  });
 });

@@ -1,9 +1,13 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../src/store/memory-stores.ts';
+import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
+import { fakeClock } from './contract/harness.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
+import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
+import { describeScheduleContract } from './contract/schedule-contract.ts';
 
 // One process: every "replica" is the same instance, and nothing outlives it.
 const backend: StoresBackend = {
@@ -18,4 +22,18 @@ describe('in-memory stores', () => {
   describeClaimsContract(backend);
   describeOutboxContract(backend);
   describeLinksContract(backend);
+  describeBudgetContract(backend);
+  describeScheduleContract(backend);
+  describeMirrorContract(backend);
+
+  it('forgets a ticket’s mirror memory once the grace period has passed', async () => {
+    const clock = fakeClock();
+    const { mirror } = createMemoryStores({ now: clock.now });
+    await mirror.noteSlackWrite('IT-9', clock.now());
+    await mirror.rememberOwn('IT-9', ['id:msg_1']);
+    await mirror.forget('IT-9', 60_000);
+    clock.advance(60_000);
+    expect(await mirror.state('IT-9')).toBeUndefined();
+    expect(await mirror.isOwn('IT-9', ['id:msg_1'])).toBe(false);
+  });
 });

@@ -3,11 +3,14 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
+import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
 import { fakeClock } from './contract/harness.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
+import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
+import { describeScheduleContract } from './contract/schedule-contract.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 // Every key this file writes starts with RUN_PREFIX; afterAll deletes exactly those.
@@ -85,6 +88,9 @@ describe('Redis stores', () => {
   describeClaimsContract(backend);
   describeOutboxContract(backend);
   describeLinksContract(backend);
+  describeBudgetContract(backend);
+  describeScheduleContract(backend);
+  describeMirrorContract(backend);
 
   describe('key layout', () => {
     it('every key written carries the prefix of the run and a hash tag', async () => {
@@ -119,6 +125,55 @@ describe('Redis stores', () => {
         '{outbox}:seq',
       ]);
       expect(keys.map(hashTag)).not.toContain(undefined);
+    });
+
+    it('the budget, schedule and mirror keys carry the prefix of the run and a hash tag', async () => {
+      const clock = fakeClock();
+      const prefix = nextPrefix();
+      const stores = createRedisStores({ redis: connection(0), prefix, now: clock.now });
+      await stores.budget.take('interactive');
+      await stores.budget.backOff(clock.now() + 1_000);
+      await stores.schedule.pollAt('IT-1', clock.now());
+      await stores.schedule.claimDue(1, 30_000);
+      await stores.mirror.saveState('IT-1', {
+        activityCursor: 1,
+        messageCursor: 0,
+        messagesAnnounced: 0,
+        lastActivityAt: clock.now(),
+        lastAnswerAt: 0,
+        lastPolledAt: clock.now(),
+        backoffStep: 0,
+        status: 'new',
+        settledAt: undefined,
+        requesterEmail: undefined,
+        slackWriteAt: 0,
+      });
+      await stores.mirror.claimPost('IT-1', 'msg_1', 30_000);
+      await stores.mirror.rememberOwn('IT-1', ['id:msg_2']);
+
+      const keys = (await keysUnder(connection(0), prefix)).map((key) => key.slice(prefix.length));
+      expect(keys.sort()).toEqual([
+        'mirror:{IT-1}:own',
+        'mirror:{IT-1}:posts',
+        'mirror:{IT-1}:state',
+        '{budget}:log',
+        '{budget}:state',
+        '{poll}:due',
+        '{poll}:leases',
+      ]);
+      expect(keys.map(hashTag)).not.toContain(undefined);
+    });
+
+    it('a forgotten ticket’s mirror keys expire in Redis after the grace period', async () => {
+      const prefix = nextPrefix();
+      const stores = createRedisStores({ redis: connection(0), prefix });
+      await stores.mirror.noteSlackWrite('IT-9', Date.now());
+      await stores.mirror.rememberOwn('IT-9', ['id:msg_1']);
+      await stores.mirror.forget('IT-9', 60_000);
+      const ttl = await connection(0).pttl(`${prefix}mirror:{IT-9}:state`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await connection(0).pttl(`${prefix}mirror:{IT-9}:own`)).toBeLessThanOrEqual(60_000);
     });
 
     it('refuses a prefix that holds a brace, which would become the hash tag of every key', () => {

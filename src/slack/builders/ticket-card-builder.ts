@@ -1,7 +1,8 @@
 /** The ticket card: what `/ticket ABC-123` answers and what is posted when a ticket is filed. */
-import type { KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { Ticket } from '../../servicedesk/schemas.ts';
-import { ACTIONS } from '../ids.ts';
+import { ACTIONS, CARD_BLOCKS } from '../ids.ts';
+import { buildCardActions, type CardAudience } from './card-actions-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, slackDate } from './mrkdwn.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -29,6 +30,8 @@ export interface TicketCardOptions {
   dashboardUrl?: string | undefined;
   /** A line above the card, e.g. "Ticket filed", already safe mrkdwn. */
   lead?: string;
+  /** Who sees the card, deciding its buttons (default: everyone); `none` for no buttons. */
+  audience?: CardAudience | 'none';
 }
 
 /** Builds the ticket card: title, status, priority, created, assignee and a dashboard link. */
@@ -36,7 +39,8 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
   const id = safeMrkdwn(ticket.id, 40);
   const title = safeMrkdwn(ticket.title, 500);
   const blocks: KnownBlock[] = [];
-  if (options.lead) blocks.push({ type: 'context', elements: [md(options.lead)] });
+  if (options.lead)
+    blocks.push({ type: 'context', block_id: CARD_BLOCKS.lead, elements: [md(options.lead)] });
   blocks.push({
     type: 'section',
     text: md(`*${id}* · ${title}`),
@@ -52,20 +56,19 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
       ),
     ],
   });
+  const audience = options.audience ?? 'everyone';
+  const elements: Button[] = audience === 'none' ? [] : buildCardActions(ticket, audience);
   const url = dashboardLink(ticket, options.dashboardUrl);
   if (url) {
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: ACTIONS.openInDashboard,
-          text: plain('Open in dashboard', LIMITS.buttonText),
-          url,
-        },
-      ],
+    elements.push({
+      type: 'button',
+      action_id: ACTIONS.openInDashboard,
+      text: plain('Open in dashboard', LIMITS.buttonText),
+      url,
     });
   }
+  if (elements.length > 0)
+    blocks.push({ type: 'actions', block_id: CARD_BLOCKS.actions, elements });
   const text = safeMrkdwn(`${ticket.id}: ${ticket.title} (${ticket.status})`, LIMITS.messageText);
   return { text, blocks };
 }

@@ -10,8 +10,16 @@ import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-build
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { InvalidIntentError } from '../errors.ts';
+import { afterSlackWrite, rememberOwnText } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
 import { sendDm } from '../slack-posting.ts';
+import {
+  announceReopen,
+  isClosedRefusal,
+  lastKnownStatus,
+  promptClosedReply,
+  refuseIfKnownClosed,
+} from './closed-ticket.ts';
 import { describeFailure } from './failure-reasons.ts';
 
 /** The outbox kind of this intent. */
@@ -54,7 +62,10 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
   return {
     async run(entry) {
       const payload = parsePayload(entry);
+      const before = await lastKnownStatus(deps, payload.ticketId);
+      refuseIfKnownClosed(payload.ticketId, before);
       const email = await deps.people.email(payload.userId);
+      await rememberOwnText(deps, payload.ticketId, email, payload.body);
       const message = await deps.serviceDesk.addMessage(
         payload.ticketId,
         { body: payload.body, author_email: email },
@@ -69,11 +80,18 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
         },
         'thread reply added to ticket',
       );
+      await afterSlackWrite(deps, payload.ticketId, message.id);
+      await announceReopen(deps, payload, before, email);
       return { ticketId: payload.ticketId, messageId: message.id } as JsonValue;
     },
 
     async failed(entry, error) {
       const payload = parsePayload(entry);
+      // Closed is final: offer a new ticket with the reply instead of a bare failure.
+      if (await isClosedRefusal(deps, payload.ticketId, error)) {
+        await promptClosedReply(deps, payload);
+        return;
+      }
       await tellInThread(
         payload,
         buildFailureNotice(describeFailure(error, `reply to ${payload.ticketId}`), payload.body),
@@ -82,6 +100,11 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
 
     async delayed(entry) {
       await tellInThread(parsePayload(entry), buildDelayedNotice('reply'));
+    },
+
+    logFields(entry) {
+      const payload = parsePayload(entry);
+      return { ticket_id: payload.ticketId, channel: payload.channel, thread_ts: payload.threadTs };
     },
   };
 }

@@ -18,6 +18,7 @@ import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { InvalidIntentError, MessageNotFoundError, PersonWithoutEmailError } from '../errors.ts';
 import { slackToPlain, titleFromText } from '../message-text.ts';
+import { afterSlackWrite } from '../mirror-hints.ts';
 import type { FailureContext, IntentHandler } from '../outbox/outbox-worker.ts';
 import { postOrDm, sendDm, ticketMetadata } from '../slack-posting.ts';
 import { describeFailure } from './failure-reasons.ts';
@@ -66,6 +67,8 @@ export interface CreateTicketResult {
   ticketId: string;
   channel: string;
   ts: string;
+  /** The thread linked to the ticket (the card's ts, or the thread the notice went into). */
+  threadTs?: string;
 }
 
 function parsePayload(entry: ReservedEntry): CreateTicketPayload {
@@ -86,12 +89,15 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
   }
 
   async function ticketFromMessage(ref: z.infer<typeof messageRef>) {
+    // Slack answers with the thread's parent first, whatever ts names: for a reply, the window
+    // [ts, ts] plus the parent takes two messages.
     const replies = await deps.client.conversations.replies({
       channel: ref.channel,
       ts: ref.ts,
+      oldest: ref.ts,
       latest: ref.ts,
       inclusive: true,
-      limit: 1,
+      limit: 2,
     });
     const message = replies.messages?.find((m) => m.ts === ref.ts);
     if (!message) throw new MessageNotFoundError(ref.channel, ref.ts);
@@ -129,7 +135,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
         metadata,
       });
       await deps.stores.links.link(ticket.id, { channel: payload.reply.channel, threadTs });
-      return { channel: payload.reply.channel, ts: posted.ts as string };
+      return { channel: payload.reply.channel, ts: posted.ts as string, threadTs };
     }
     const card = buildTicketCard(ticket, {
       dashboardUrl,
@@ -142,7 +148,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       metadata,
     );
     await deps.stores.links.link(ticket.id, { channel: posted.channel, threadTs: posted.ts });
-    return posted;
+    return { ...posted, threadTs: posted.ts };
   }
 
   async function updateView(
@@ -181,13 +187,15 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
         { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
       );
       const posted = await post(payload, ticket, messageThreadTs);
+      // The AI agent answers a new ticket within seconds: the mirror looks soon.
+      await afterSlackWrite(deps, ticket.id);
       await updateView(
         payload.viewId,
         'Ticket filed',
         `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
       );
       deps.logger.info(
-        { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.ts },
+        { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.threadTs },
         'ticket filed from Slack',
       );
       const result: CreateTicketResult = { ticketId: ticket.id, ...posted };
@@ -213,6 +221,18 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
         return;
       }
       await sendDm(deps.client, payload.actorUserId, notice);
+    },
+
+    logFields(entry, result) {
+      const payload = parsePayload(entry);
+      // The ticket and its thread are known once filed; before that, where the reply goes.
+      const done = result as Partial<CreateTicketResult> | null | undefined;
+      return {
+        ticket_id: done?.ticketId,
+        channel: done?.channel ?? payload.reply.channel,
+        thread_ts:
+          done?.threadTs ?? (payload.reply.kind === 'thread' ? payload.reply.threadTs : done?.ts),
+      };
     },
 
     async delayed(entry, _error, context) {

@@ -24,6 +24,8 @@ export interface IntentHandler {
   failed(entry: ReservedEntry, error: unknown, context: FailureContext): Promise<void>;
   /** Tells the person, once, that the platform is not answering and the write will be retried. */
   delayed?(entry: ReservedEntry, error: unknown, context: FailureContext): Promise<void>;
+  /** What the entry is about (ticket_id, channel, thread_ts), added to every log line of it. */
+  logFields?(entry: ReservedEntry, result?: JsonValue): Record<string, unknown>;
 }
 
 /** How an entry's attempt ended, as waiters see it. */
@@ -98,14 +100,16 @@ export class OutboxWorker {
 
   /** Makes idle loops look at the outbox now (called right after an enqueue). */
   wake(): void {
-    if (this.#sleepers.size === 0) this.#wakePending = true;
-    for (const sleeper of [...this.#sleepers]) sleeper();
+    // One new entry needs one loop; waking every idle loop only sends empty reserves to Redis.
+    const sleeper = this.#sleepers.values().next().value;
+    if (sleeper) sleeper();
+    else this.#wakePending = true;
   }
 
   /** Stops taking entries and waits for the ones under way; unfinished ones stay in the outbox. */
   async stop(): Promise<void> {
     this.#running = false;
-    this.wake();
+    for (const sleeper of [...this.#sleepers]) sleeper();
     await Promise.allSettled([...this.#loops]);
   }
 
@@ -166,17 +170,18 @@ export class OutboxWorker {
   }
 
   async #process(entry: ReservedEntry): Promise<void> {
+    const handler = this.#handlers[entry.kind];
     const log = this.#logger.child({
       entry_id: entry.id,
       kind: entry.kind,
       attempt: entry.attempts + 1,
+      ...logFields(handler, entry),
     });
-    const handler = this.#handlers[entry.kind];
     try {
       if (!handler) throw new UnknownIntentError(entry.kind);
       const result = await handler.run(entry);
       await this.#outbox.complete(entry, result);
-      log.info('outbox entry done');
+      log.info(logFields(handler, entry, result), 'outbox entry done');
       this.#settle(entry.deliveryKey, { state: 'done', result });
     } catch (error) {
       await this.#failed(entry, handler, error, log);
@@ -198,7 +203,14 @@ export class OutboxWorker {
         this.#o.backoffMaxMs,
         this.#o.backoffBaseMs * 2 ** Math.min(entry.attempts, 20),
       );
-      const nextAttemptAt = this.#o.now() + Math.max(250, Math.floor(this.#o.random() * cap));
+      const backoff = this.#o.now() + Math.max(250, Math.floor(this.#o.random() * cap));
+      // An error that says when to come back (a spent rate budget) is not tried before then:
+      // retrying sooner only spends Redis calls on a refusal known in advance.
+      const hinted = (error as { retryAt?: unknown } | null)?.retryAt;
+      const nextAttemptAt =
+        typeof hinted === 'number' && hinted > backoff
+          ? hinted + Math.floor(this.#o.random() * 1_000)
+          : backoff;
       await this.#outbox.retryAt(entry, nextAttemptAt, describe(error));
       log.warn(
         { err: error, next_attempt_at: new Date(nextAttemptAt).toISOString() },
@@ -227,6 +239,19 @@ export class OutboxWorker {
 
   #settle(deliveryKey: string, settlement: Settlement): void {
     for (const waiter of [...(this.#waiters.get(deliveryKey) ?? [])]) waiter(settlement);
+  }
+}
+
+// A payload too broken to describe still gets its lines logged.
+function logFields(
+  handler: IntentHandler | undefined,
+  entry: ReservedEntry,
+  result?: JsonValue,
+): Record<string, unknown> {
+  try {
+    return handler?.logFields?.(entry, result) ?? {};
+  } catch {
+    return {};
   }
 }
 

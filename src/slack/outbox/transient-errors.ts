@@ -34,5 +34,9 @@ export function isTransient(error: unknown): boolean {
 export function isExpected(error: unknown): boolean {
   if (isServiceDeskError(error) || error instanceof SlackAppError) return true;
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('slack_webapi_');
+  // A spent rate budget is the platform's limit working as designed, not a bug to report.
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('slack_webapi_') || code.startsWith('mirror_budget_'))
+  );
 }

@@ -1,5 +1,5 @@
 /** What a backend gives the contract suites: fresh namespaces, replicas and a fake clock. */
-import type { Stores } from '../../../src/store/types.ts';
+import type { RateBudgetLimits, Stores } from '../../../src/store/types.ts';
 
 /** A clock the test moves by hand, so leases expire without waiting. */
 export interface FakeClock {
@@ -21,6 +21,7 @@ export function fakeClock(start = 1_700_000_000_000): FakeClock {
 /** Options a suite may set on a namespace's stores. */
 export interface NamespaceOptions {
   deadLetterCap?: number;
+  budget?: Partial<RateBudgetLimits>;
 }
 
 /** One empty area of a backend that tests do not share. */

@@ -1,9 +1,25 @@
 /** Registers the block actions. */
 import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.ts';
 import { ACTIONS } from '../../ids.ts';
+import { assignToMe } from './assign-to-me.ts';
+import { closedReplyDismiss } from './closed-reply-dismiss.ts';
+import { closedReplyNewTicket } from './closed-reply-new-ticket.ts';
+import { newTicketButton } from './new-ticket-button.ts';
 import { openInDashboard } from './open-in-dashboard.ts';
+import { openUpdateModal } from './open-update-modal.ts';
+import { requesterStatusChange } from './requester-status-change.ts';
+import { talkToPerson } from './talk-to-person.ts';
 
-/** Registers the card's buttons. */
-export function registerActions(app: App): void {
+/** Registers the card's buttons, the closed-ticket prompt's, App Home's and "Talk to a person". */
+export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.openInDashboard, openInDashboard);
+  app.action(ACTIONS.openUpdate, openUpdateModal(deps));
+  app.action(ACTIONS.assignToMe, assignToMe(deps));
+  app.action(ACTIONS.markResolved, requesterStatusChange(deps, 'resolve'));
+  app.action(ACTIONS.reopenTicket, requesterStatusChange(deps, 'reopen'));
+  app.action(ACTIONS.talkToPerson, talkToPerson(deps));
+  app.action(ACTIONS.closedReplyNewTicket, closedReplyNewTicket(deps));
+  app.action(ACTIONS.closedReplyDismiss, closedReplyDismiss);
+  app.action(ACTIONS.newTicket, newTicketButton(deps));
 }

@@ -12,7 +12,7 @@ import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
 import { buildTicketList } from '../../builders/ticket-list-builder.ts';
 import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { findVisibleTicket } from '../../ticket-access.ts';
+import { audienceOf, findVisibleTicket } from '../../ticket-access.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -72,7 +72,11 @@ async function answerLookup(
     await respond(ephemeral({ text, blocks: [{ type: 'section', text: md(text) }] }));
     return;
   }
-  await respond(ephemeral(buildTicketCard(ticket, { dashboardUrl: deps.settings.dashboardUrl })));
+  // Only the person sees this card, so it carries only the buttons that are theirs.
+  const audience = await audienceOf(deps, userId, ticket);
+  await respond(
+    ephemeral(buildTicketCard(ticket, { dashboardUrl: deps.settings.dashboardUrl, audience })),
+  );
 }
 
 async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): Promise<void> {

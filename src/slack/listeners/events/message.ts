@@ -1,7 +1,8 @@
 /**
  * Messages the app hears: a direct message to the app files a ticket (answered in its thread);
- * a reply in a linked thread becomes a message on that ticket. Both are keyed by the event, so
- * Slack's retries and other replicas never add anything twice.
+ * a reply in a linked thread becomes a message on that ticket, and an edit of one an "edited:"
+ * message. All are keyed by the event, so Slack's retries and other replicas never add
+ * anything twice. The app's own posts and other bots' messages are never taken as a person's.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { JsonValue } from '../../../store/types.ts';
@@ -9,37 +10,30 @@ import { eventKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
-import { slackToPlain, titleFromText } from '../../message-text.ts';
+import {
+  messageBody,
+  type PersonMessage,
+  slackToPlain,
+  titleFromText,
+} from '../../message-text.ts';
+import { type MessageChangedEvent, messageChanged } from './message-changed.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 // Subtypes that are a person writing; edits, joins, bot posts and the like are not.
 const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 
-interface PersonMessage {
-  user: string;
-  text?: string;
-  ts: string;
-  thread_ts?: string;
-  channel: string;
-  channel_type?: string;
-  bot_id?: string;
-  files?: { name?: string; title?: string; permalink?: string }[];
-}
-
-/** The reply's text as the ticket should read it, with any files listed by permalink. */
-export function messageBody(message: PersonMessage): string {
-  const text = slackToPlain(message.text ?? '').trim();
-  const files = (message.files ?? [])
-    .filter((f) => f.permalink)
-    .map((f) => `- ${f.title ?? f.name ?? 'file'}: ${f.permalink}`);
-  return [text, files.length > 0 ? `Files:\n${files.join('\n')}` : ''].filter(Boolean).join('\n\n');
-}
-
 /** Builds the message event handler. */
 export function messageEvent(deps: SlackDeps) {
   return async ({ event, body }: Args): Promise<void> => {
     const subtype = (event as { subtype?: string }).subtype;
+    if (subtype === 'message_changed') {
+      const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
+      await messageChanged(deps, event as unknown as MessageChangedEvent, key, (k, kind, p) =>
+        enqueue(deps, k, kind, p),
+      );
+      return;
+    }
     if (!PERSON_SUBTYPES.has(subtype)) return;
     const message = event as unknown as PersonMessage;
     if (message.bot_id || !message.user) return;

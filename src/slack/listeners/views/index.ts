@@ -3,8 +3,10 @@ import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
 import { VIEWS } from '../../ids.ts';
 import { createTicketSubmission } from './create-ticket-submission.ts';
+import { updateTicketSubmission } from './update-ticket-submission.ts';
 
-/** Registers the create modal's submission. */
+/** Registers the create modal's and the update modal's submissions. */
 export function registerViews(app: App, deps: SlackDeps): void {
   app.view(VIEWS.createTicket, createTicketSubmission(deps));
+  app.view(VIEWS.updateTicket, updateTicketSubmission(deps));
 }

@@ -1,0 +1,441 @@
+/**
+ * How fast the app acknowledges Slack, against a bare Bolt app that only acks.
+ *
+ * In one run: the emulator (the platform) and the Slack double run in a child process of their
+ * own; the app runs as in production (`node src/main.ts`, HTTP mode, real Redis for claims and
+ * the outbox, metrics and readiness on) in another; the bare Bolt app (HTTPReceiver with
+ * processBeforeResponse, listeners that only ack) in a third; autocannon drives each in turn
+ * from this process at a fixed rate (100 requests/s by default) over 10 keep-alive connections.
+ *
+ * The traffic, the same for both targets and correctly signed (bodies built and signed before
+ * the clock starts), cycles through: `/ticket help` (answered in the ack), a direct message to
+ * the app (a Slack event with a new event_id every time: claimed and queued in Redis, then
+ * filed on the platform in the background), `/ticket IT-n` (acked at once, looked up in the
+ * background), another direct message. No event is a duplicate. Each target gets a warm-up
+ * that is not measured. Latency is each response's own time (autocannon's `response` event, in
+ * fractional ms); `errors` counts connection errors, timeouts and non-2xx answers.
+ *
+ * Prints one JSON line per target per run, a line with the ratio of the p99s per run, and,
+ * with several runs, a line of medians. Target: app p99 <= 25 ms and <= 1.5x the bare app's.
+ *
+ * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10]
+ * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); uses and deletes its own keys only.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { startEmulator } from '../src/emulator/index.ts';
+import { defaultIds, startSlackDouble } from '../src/slack-double/index.ts';
+import { eventEnvelope, slashCommandForm } from '../src/slack-double/slack-payloads.ts';
+
+const { values } = parseArgs({
+  options: {
+    role: { type: 'string', default: 'bench' },
+    rate: { type: 'string', default: '100' },
+    duration: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '5' },
+    runs: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    // One kind only, to see where the time goes: help, dm or lookup.
+    only: { type: 'string' },
+  },
+});
+const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** An unsigned request body and its content type. */
+interface Body {
+  body: string;
+  contentType: string;
+}
+
+/** What the surroundings process tells the bench. */
+interface Surroundings {
+  emulatorUrl: string;
+  apiUrl: string;
+}
+
+type FromSurroundings = { ready: Surroundings } | { bodies: Body[] };
+
+// ---- child: the platform and Slack ------------------------------------------------------------
+
+async function runSurroundings(): Promise<void> {
+  const emulator = await startEmulator({
+    aiDelayMs: 3_600_000,
+    ratePerMinute: 10_000_000,
+    ratePerHour: 100_000_000,
+  });
+  const double = await startSlackDouble();
+  const workspace = double.workspace;
+  const context = { workspace, verificationToken: 'bench-verification-token' };
+  const dm = workspace.openIm(defaultIds.alice);
+  const itHelp = workspace.conversation(defaultIds.itHelp);
+  if (!itHelp) throw new Error('the double has no #it-help');
+  let serial = 0;
+
+  const command = (text: string): Body => {
+    const responseUrl = double.issueResponseUrl({
+      source: 'slash_command',
+      userId: defaultIds.alice,
+      channelId: itHelp.id,
+    });
+    const form = slashCommandForm(context, {
+      userId: defaultIds.alice,
+      conversation: itHelp,
+      command: '/ticket',
+      text,
+      triggerId: `bench.${serial}`,
+      responseUrl,
+    });
+    return {
+      body: new URLSearchParams(form).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    };
+  };
+  const directMessage = (): Body => {
+    const message = workspace.postMessage(dm, {
+      user: defaultIds.alice,
+      text: `Bench request ${serial}: the printer is jammed`,
+      team: workspace.team.id,
+      client_msg_id: randomUUID(),
+    });
+    const envelope = eventEnvelope(
+      context,
+      { ...message, channel: dm, channel_type: 'im', event_ts: message.ts },
+      `EvB${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`,
+    );
+    return { body: JSON.stringify(envelope), contentType: 'application/json' };
+  };
+  const kinds: Record<string, () => Body> = {
+    help: () => command('help'),
+    dm: directMessage,
+    lookup: () => command(`IT-${1 + (serial % 20)}`),
+  };
+  const only = values.only === undefined ? undefined : kinds[values.only];
+  const next = (): Body => {
+    serial += 1;
+    if (only) return only();
+    switch (serial % 4) {
+      case 1:
+        return command('help');
+      case 3:
+        return command(`IT-${1 + (serial % 20)}`);
+      default:
+        return directMessage();
+    }
+  };
+
+  process.on('message', (message: { need?: number }) => {
+    if (typeof message.need !== 'number') return;
+    const bodies = Array.from({ length: message.need }, next);
+    process.send?.({ bodies } satisfies FromSurroundings);
+  });
+  process.on('disconnect', () => {
+    void Promise.all([double.close(), emulator.close()]).then(() => process.exit(0));
+  });
+  process.send?.({
+    ready: { emulatorUrl: emulator.url, apiUrl: double.apiUrl },
+  } satisfies FromSurroundings);
+}
+
+// ---- child: the bare Bolt app -------------------------------------------------------------------
+
+async function runBare(): Promise<void> {
+  const receiver = new HTTPReceiver({
+    signingSecret: SECRET,
+    endpoints: '/slack/events',
+    processBeforeResponse: true,
+    logLevel: LogLevel.ERROR,
+  });
+  const app = new App({
+    token: defaultIds.botToken,
+    receiver,
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl: process.env.SLACK_API_URL ?? '' },
+  });
+  app.command('/ticket', async ({ ack }) => {
+    await ack();
+  });
+  app.event('message', async () => undefined);
+  const server = (await app.start(0)) as { address(): { port: number } };
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ port: server.address().port });
+}
+
+// ---- the bench --------------------------------------------------------------------------------
+
+interface TargetResult {
+  target: 'app' | 'bare';
+  run: number;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  errors: number;
+}
+
+function sign(bodies: Body[]): { body: string; headers: Record<string, string> }[] {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return bodies.map(({ body, contentType }) => ({
+    body,
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': `v0=${createHmac('sha256', SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+    },
+  }));
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * One autocannon client per connection, each at rate/connections requests a second and started
+ * 1/rate s after the previous one, so requests arrive evenly spaced at the overall rate. (One
+ * autocannon instance with N connections fires them all on the same tick: bursts of N that
+ * measure the burst, not the app.) Every request takes the next pre-signed body in turn.
+ */
+async function drive(
+  port: number,
+  bodies: Body[],
+  seconds: number,
+): Promise<{ latencies: number[]; errors: number; requests: number }> {
+  const signed = sign(bodies);
+  const connections = Number(values.connections);
+  const rate = Number(values.rate);
+  let index = 0;
+  const latencies: number[] = [];
+  const clients: Promise<autocannon.Result>[] = [];
+  for (let c = 0; c < connections; c++) {
+    if (c > 0) await sleep(1000 / rate);
+    clients.push(
+      new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+          {
+            url: `http://127.0.0.1:${port}`,
+            connections: 1,
+            overallRate: rate / connections,
+            duration: seconds,
+            timeout: 5,
+            requests: [
+              {
+                method: 'POST',
+                path: '/slack/events',
+                setupRequest: (request) => {
+                  const next = signed[index % signed.length];
+                  index += 1;
+                  return { ...request, body: next?.body ?? '', headers: next?.headers ?? {} };
+                },
+              },
+            ],
+          },
+          (error, result) => (error ? reject(error) : resolve(result)),
+        );
+        instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+          if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+        });
+      }),
+    );
+  }
+  const results = await Promise.all(clients);
+  return {
+    latencies,
+    errors: results.reduce((sum, r) => sum + r.errors + r.timeouts + r.non2xx, 0),
+    requests: results.reduce((sum, r) => sum + r.requests.total, 0),
+  };
+}
+
+async function measure(
+  target: 'app' | 'bare',
+  run: number,
+  port: number,
+  bodiesFor: (n: number) => Promise<Body[]>,
+): Promise<TargetResult> {
+  const rate = Number(values.rate);
+  const warmup = Number(values.warmup);
+  const duration = Number(values.duration);
+  if (warmup > 0) await drive(port, await bodiesFor(rate * warmup + 50), warmup);
+  const { latencies, errors, requests } = await drive(
+    port,
+    await bodiesFor(rate * duration + 100),
+    duration,
+  );
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    target,
+    run,
+    requests,
+    rps: round(requests / duration),
+    p50_ms: round(percentile(sorted, 0.5)),
+    p99_ms: round(percentile(sorted, 0.99)),
+    max_ms: round(sorted.at(-1) ?? Number.NaN),
+    errors,
+  };
+}
+
+function lines(child: ChildProcess, onLine: (line: string) => void): void {
+  let buffered = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += String(chunk);
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    for (const part of parts) onLine(part);
+  });
+}
+
+async function startApp(
+  surroundings: Surroundings,
+  prefix: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      SLACK_BOT_TOKEN: defaultIds.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: surroundings.apiUrl,
+      SERVICE_DESK_URL: surroundings.emulatorUrl,
+      SERVICE_DESK_API_KEY: 'sd_acme_rw',
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      // e.g. NODE_OPTIONS=--cpu-prof to see where the app's time goes.
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    // Every log line is read (and dropped), as a log shipper would.
+    lines(child, (line) => {
+      if (!line.includes('listening')) return;
+      const parsed = JSON.parse(line) as { port?: unknown };
+      if (typeof parsed.port === 'number') resolve(parsed.port);
+    });
+    child.once('exit', (code) => reject(new Error(`the app exited at start (${code})`)));
+  });
+  return { child, port };
+}
+
+async function startBare(apiUrl: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(new URL(import.meta.url), ['--role', 'bare'], {
+    env: { PATH: process.env.PATH ?? '', SLACK_API_URL: apiUrl },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const [message] = (await once(child, 'message')) as [{ port: number }];
+  return { child, port: message.port };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  for (let round = 0; round < 100_000; round++) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+    if (cursor === '0') return;
+  }
+}
+
+function median(numbers: number[]): number {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
+async function runBench(): Promise<void> {
+  const surroundingsProcess = fork(
+    new URL(import.meta.url),
+    ['--role', 'surroundings', ...(values.only ? ['--only', values.only] : [])],
+    {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
+  const [hello] = (await once(surroundingsProcess, 'message')) as [FromSurroundings];
+  if (!('ready' in hello)) throw new Error('the surroundings did not start');
+  const surroundings = hello.ready;
+  const bodiesFor = async (need: number): Promise<Body[]> => {
+    const answer = once(surroundingsProcess, 'message') as Promise<[FromSurroundings]>;
+    surroundingsProcess.send({ need });
+    const [message] = await answer;
+    if (!('bodies' in message)) throw new Error('no bodies from the surroundings');
+    return message.bodies;
+  };
+  const redis = new Redis(REDIS_URL);
+  const results: TargetResult[] = [];
+  try {
+    for (let run = 1; run <= Number(values.runs); run++) {
+      const bare = await startBare(surroundings.apiUrl);
+      const bareResult = await measure('bare', run, bare.port, bodiesFor);
+      await stop(bare.child);
+      console.log(JSON.stringify(bareResult));
+
+      const prefix = `bench:ack:${randomUUID()}:`;
+      const app = await startApp(surroundings, prefix);
+      const appResult = await measure('app', run, app.port, bodiesFor);
+      await stop(app.child);
+      await deletePrefix(redis, prefix);
+      console.log(JSON.stringify(appResult));
+
+      const ratio = round(appResult.p99_ms / bareResult.p99_ms);
+      console.log(
+        JSON.stringify({
+          run,
+          p99_ratio: ratio,
+          app_p99_within_25ms: appResult.p99_ms <= 25,
+          ratio_within_1_5: ratio <= 1.5,
+        }),
+      );
+      results.push(bareResult, appResult);
+    }
+    if (Number(values.runs) > 1) {
+      const of = (target: 'app' | 'bare', field: 'p50_ms' | 'p99_ms' | 'max_ms' | 'rps') =>
+        round(median(results.filter((r) => r.target === target).map((r) => r[field])));
+      const appP99 = of('app', 'p99_ms');
+      const bareP99 = of('bare', 'p99_ms');
+      console.log(
+        JSON.stringify({
+          summary: `median of ${values.runs} runs`,
+          app: {
+            rps: of('app', 'rps'),
+            p50_ms: of('app', 'p50_ms'),
+            p99_ms: appP99,
+            max_ms: of('app', 'max_ms'),
+          },
+          bare: {
+            rps: of('bare', 'rps'),
+            p50_ms: of('bare', 'p50_ms'),
+            p99_ms: bareP99,
+            max_ms: of('bare', 'max_ms'),
+          },
+          p99_ratio: round(appP99 / bareP99),
+          errors: results.reduce((sum, r) => sum + r.errors, 0),
+        }),
+      );
+    }
+  } finally {
+    await redis.quit();
+    surroundingsProcess.disconnect();
+  }
+}
+
+if (values.role === 'surroundings') await runSurroundings();
+else if (values.role === 'bare') await runBare();
+else await runBench();

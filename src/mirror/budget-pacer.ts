@@ -1,0 +1,127 @@
+/**
+ * Keeps the poller's spending inside the shared budget by slowing the schedule, rather than
+ * letting the budget refuse polls at random. Every replica reads the same shared counts, so
+ * they all arrive at about the same pace without talking to each other.
+ *
+ * Two numbers come out. The idle interval is the longest an open ticket waits: sized from the
+ * number of scheduled tickets so that tickets with nothing going on cost a fixed share of the
+ * background hour, whatever their number. The stretch multiplies every interval set by age: it
+ * rises while the requests of the last few minutes, projected over an hour, exceed the target
+ * (or the rolling hour nears the background limit), and falls, below 1 if need be, while they
+ * stay under it: budget left unspent is latency given away.
+ */
+import type { PollSchedule, RateBudget } from '../store/types.ts';
+import type { Pace } from './poll-planner.ts';
+
+/** Options of the pacer. */
+export interface BudgetPacerOptions {
+  budget: RateBudget;
+  schedule: PollSchedule;
+  /** How often the shared counts are read (default 30 s). */
+  refreshMs?: number;
+  /** The window the current rate is measured over (default 5 min). */
+  recentMs?: number;
+  /** Share of the background hour the whole app aims to use (default 0.85). */
+  targetShare?: number;
+  /** Share of the background hour that idle tickets' slowest polls may take (default 0.3). */
+  idleShare?: number;
+  /** Bounds of the idle interval (default 10 min and 6 h). */
+  minIdleMs?: number;
+  maxIdleMs?: number;
+  /** Bounds of the stretch (default 0.25 and 32): below 1 the poller spends budget left idle. */
+  minStretch?: number;
+  maxStretch?: number;
+  /** Share of each background window routine polls leave to first looks (default 0.1). */
+  routineHeadroom?: number;
+  now?: () => number;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Reads the shared budget now and then and says how hard the poller must save. */
+export class BudgetPacer {
+  readonly #budget: RateBudget;
+  readonly #schedule: PollSchedule;
+  readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule'>>;
+  #pace: Pace;
+  #refreshedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: BudgetPacerOptions) {
+    this.#budget = options.budget;
+    this.#schedule = options.schedule;
+    this.#o = {
+      refreshMs: 30_000,
+      recentMs: 300_000,
+      targetShare: 0.85,
+      idleShare: 0.3,
+      minIdleMs: 600_000,
+      maxIdleMs: 6 * HOUR_MS,
+      minStretch: 0.25,
+      maxStretch: 32,
+      routineHeadroom: 0.1,
+      now: Date.now,
+      ...withoutUndefined(options),
+    };
+    this.#pace = { stretch: 1, idleIntervalMs: this.#o.minIdleMs };
+  }
+
+  /** The pace as of the last refresh. */
+  pace(): Pace {
+    return this.#pace;
+  }
+
+  /**
+   * Whether a routine poll may go now. Near the background limit routine polls step aside, so
+   * that the first look after a write from Slack, the poll most likely to find an answer a
+   * person is waiting for, still finds room. The budget stays the hard limit for both.
+   */
+  async admitsRoutine(): Promise<boolean> {
+    const usage = await this.#budget.usage(this.#o.recentMs);
+    if (usage.blockedUntil !== undefined) return false;
+    const { perMinute, perHour, reserve } = this.#budget.limits;
+    const share = 1 - this.#o.routineHeadroom;
+    return (
+      usage.minute < Math.floor(perMinute * (1 - reserve)) * share &&
+      usage.hour < Math.floor(perHour * (1 - reserve)) * share
+    );
+  }
+
+  /** Reads the shared counts when the last read is older than `refreshMs`. */
+  async refreshIfDue(): Promise<Pace> {
+    if (this.#o.now() - this.#refreshedAt >= this.#o.refreshMs) await this.refresh();
+    return this.#pace;
+  }
+
+  /** Reads the shared counts and sets the pace. */
+  async refresh(): Promise<Pace> {
+    this.#refreshedAt = this.#o.now();
+    const [usage, tickets] = await Promise.all([
+      this.#budget.usage(this.#o.recentMs),
+      this.#schedule.size(),
+    ]);
+    const { perHour, reserve } = this.#budget.limits;
+    const backgroundHour = Math.max(1, Math.floor(perHour * (1 - reserve)));
+    const target = backgroundHour * this.#o.targetShare;
+    // What the last few minutes would make of an hour, and what the rolling hour holds: the
+    // hour is what the platform counts, so it must never fill up in a burst.
+    const projected = Math.max(usage.recent * (HOUR_MS / this.#o.recentMs), usage.hour);
+    const pressure = projected / target;
+    // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
+    // overshoot fills the rolling hour for an hour.
+    const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);
+    const stretch = Math.min(
+      this.#o.maxStretch,
+      Math.max(this.#o.minStretch, this.#pace.stretch * step),
+    );
+    const idle = (tickets * HOUR_MS) / (this.#o.idleShare * backgroundHour);
+    this.#pace = {
+      stretch,
+      idleIntervalMs: Math.round(Math.min(this.#o.maxIdleMs, Math.max(this.#o.minIdleMs, idle))),
+    };
+    return this.#pace;
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

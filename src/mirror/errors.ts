@@ -1,0 +1,68 @@
+/** The mirror's errors, one class per case, each with a string `code`. */
+
+/** Codes of every mirror error. */
+export type MirrorErrorCode =
+  | 'mirror_budget_deferred'
+  | 'mirror_budget_exhausted'
+  | 'mirror_post_busy';
+
+/** The base of every mirror error. */
+export class MirrorError extends Error {
+  readonly code: MirrorErrorCode;
+
+  constructor(code: MirrorErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/**
+ * Background work found no budget: the request was not sent, and the poller tries again at
+ * `retryAt`. Never a failure: it is how the reserve stays free for people.
+ */
+export class BudgetDeferredError extends MirrorError {
+  readonly operation: string;
+  /** When the budget may have room again, in ms since the epoch. */
+  readonly retryAt: number;
+  /** `window`: a window is spent; `backoff`: every replica holds back after a 429. */
+  readonly reason: 'window' | 'backoff';
+
+  constructor(operation: string, retryAt: number, reason: 'window' | 'backoff') {
+    super(
+      'mirror_budget_deferred',
+      `${operation} deferred: no rate budget for background work until ${new Date(retryAt).toISOString()} (${reason})`,
+    );
+    this.operation = operation;
+    this.retryAt = retryAt;
+    this.reason = reason;
+  }
+}
+
+/**
+ * An interactive request waited as long as it may for budget and found none; the request was
+ * not sent. Transient: the outbox retries it later.
+ */
+export class BudgetExhaustedError extends MirrorError {
+  readonly operation: string;
+  readonly retryAt: number;
+
+  constructor(operation: string, retryAt: number, waitedMs: number) {
+    super(
+      'mirror_budget_exhausted',
+      `${operation} not sent: the rate budget had no room for ${waitedMs} ms (next room at ${new Date(retryAt).toISOString()})`,
+    );
+    this.operation = operation;
+    this.retryAt = retryAt;
+  }
+}
+
+/**
+ * Another poller holds the claim on a post of this ticket (its own claim on the ticket lapsed
+ * while it was slow): this poll stops before that post, so nothing is skipped.
+ */
+export class PostBusyError extends MirrorError {
+  constructor(ticketId: string, itemId: string) {
+    super('mirror_post_busy', `another poller is posting ${itemId} of ${ticketId}`);
+  }
+}

@@ -1,0 +1,27 @@
+/** The mirror (platform → Slack) and the shared rate budget's client hooks: the public surface. */
+
+export {
+  type BudgetHooks,
+  type BudgetHooksOptions,
+  createBudgetHooks,
+  type HookLogger,
+} from './budget-hooks.ts';
+export { BudgetPacer, type BudgetPacerOptions } from './budget-pacer.ts';
+export * from './errors.ts';
+export {
+  initialMirrorState,
+  type MirrorLogger,
+  MirrorWorker,
+  type MirrorWorkerOptions,
+} from './mirror-worker.ts';
+export {
+  AdaptivePlanner,
+  type AdaptivePlannerOptions,
+  FixedPlanner,
+  isSettled,
+  type Pace,
+  type PollKind,
+  type PollPlanner,
+  RELAXED_PACE,
+} from './poll-planner.ts';
+export type * from './types.ts';

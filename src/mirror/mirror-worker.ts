@@ -1,0 +1,481 @@
+/**
+ * The mirror: brings each linked ticket's new public messages and its status, priority and
+ * assignee changes into its Slack threads, and tells the requester when it is resolved or
+ * closed.
+ *
+ * Safe with several replicas: a due ticket is claimed by one poller (the claim lapses if that
+ * poller dies), every post is claimed before it is sent and recorded once it is, and a post
+ * whose claim lapsed unfinished is looked for in the thread before it is sent again. Cursors
+ * only move once everything before them is posted, so an outage of the platform or of Slack
+ * delays posts but loses none.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Activity, type Message, NotFoundError, type Ticket } from '../servicedesk/index.ts';
+import { ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
+import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
+import type { BudgetPacer } from './budget-pacer.ts';
+import { BudgetDeferredError, PostBusyError } from './errors.ts';
+import {
+  AdaptivePlanner,
+  isSettled,
+  type PollKind,
+  type PollPlanner,
+  RELAXED_PACE,
+} from './poll-planner.ts';
+import type { MirrorPlatform, MirrorPoster, PostedItem, PostOutcome } from './types.ts';
+
+/** A pino-compatible logger. */
+export interface MirrorLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Options of the mirror worker. */
+export interface MirrorWorkerOptions {
+  platform: MirrorPlatform;
+  stores: Pick<Stores, 'links' | 'schedule' | 'mirror'>;
+  poster: MirrorPoster;
+  logger: MirrorLogger;
+  /** When tickets are polled (default: the adaptive rule). */
+  planner?: PollPlanner;
+  /** Slows the schedule when the budget is tight (default: none, the relaxed pace). */
+  pacer?: BudgetPacer;
+  /** Due tickets claimed per round (default 8). */
+  batch?: number;
+  /** Tickets polled at once (default 4). */
+  concurrency?: number;
+  /** How long a claim on a ticket lasts; longer than one poll takes (default 60 s). */
+  leaseMs?: number;
+  /** How long a claim on one post lasts (default 30 s). */
+  postLeaseMs?: number;
+  /** Longest wait between looks at the schedule, for hints other replicas add (default 1 s). */
+  idleMs?: number;
+  /** How long a closed ticket's mirror state is kept (default 7 days). */
+  closedForgetMs?: number;
+  /** Told after every post (latency metrics, benchmarks). */
+  onPosted?: (item: PostedItem) => void;
+  now?: () => number;
+  /** Waits; must settle (resolve or reject) when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+const ACTIVITY_PAGE = 100;
+const MESSAGE_PAGE = 100;
+// One poll reads at most this many pages of each list; the rest waits for the next poll.
+const MAX_PAGES = 10;
+const CHANGE_TYPES = new Set(['status_changed', 'priority_changed', 'assigned']);
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return delay(ms, undefined, signal ? { signal } : undefined);
+}
+
+function timeOf(iso: string | null | undefined): number {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** A ticket the mirror has not seen yet. */
+export function initialMirrorState(): MirrorState {
+  return {
+    activityCursor: 0,
+    messageCursor: 0,
+    messagesAnnounced: 0,
+    lastActivityAt: 0,
+    lastAnswerAt: 0,
+    lastPolledAt: 0,
+    backoffStep: 0,
+    status: undefined,
+    settledAt: undefined,
+    requesterEmail: undefined,
+    slackWriteAt: 0,
+  };
+}
+
+/** Polls linked tickets by the schedule and posts what changed; see the file comment. */
+export class MirrorWorker {
+  readonly #platform: MirrorPlatform;
+  readonly #stores: MirrorWorkerOptions['stores'];
+  readonly #poster: MirrorPoster;
+  readonly #logger: MirrorLogger;
+  readonly #planner: PollPlanner;
+  readonly #pacer: BudgetPacer | undefined;
+  readonly #o: Required<
+    Pick<
+      MirrorWorkerOptions,
+      | 'batch'
+      | 'concurrency'
+      | 'leaseMs'
+      | 'postLeaseMs'
+      | 'idleMs'
+      | 'closedForgetMs'
+      | 'now'
+      | 'sleep'
+      | 'random'
+    >
+  >;
+  readonly #onPosted: ((item: PostedItem) => void) | undefined;
+  readonly #id = `mirror-${randomUUID().slice(0, 8)}`;
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #idle: AbortController | undefined;
+  #idleUntil = Number.POSITIVE_INFINITY;
+
+  constructor(options: MirrorWorkerOptions) {
+    this.#platform = options.platform;
+    this.#stores = options.stores;
+    this.#poster = options.poster;
+    this.#logger = options.logger;
+    this.#planner = options.planner ?? new AdaptivePlanner();
+    this.#pacer = options.pacer;
+    this.#onPosted = options.onPosted;
+    this.#o = {
+      batch: options.batch ?? 8,
+      concurrency: options.concurrency ?? 4,
+      leaseMs: options.leaseMs ?? 60_000,
+      postLeaseMs: options.postLeaseMs ?? 30_000,
+      idleMs: options.idleMs ?? 1_000,
+      closedForgetMs: options.closedForgetMs ?? 7 * 86_400_000,
+      now: options.now ?? Date.now,
+      sleep: options.sleep ?? defaultSleep,
+      random: options.random ?? Math.random,
+    };
+  }
+
+  /** The rule the schedule follows. */
+  get planner(): PollPlanner {
+    return this.#planner;
+  }
+
+  /**
+   * A person just wrote to the ticket from Slack (a reply, a new ticket, a button that adds a
+   * message): its answer is looked for soon, and the ticket counts as active again.
+   */
+  async slackWrote(ticketId: string): Promise<void> {
+    const now = this.#o.now();
+    await this.#stores.mirror.noteSlackWrite(ticketId, now);
+    const at = this.#planner.afterSlackWrite(now);
+    await this.#stores.schedule.pollAt(ticketId, at);
+    if (at < this.#idleUntil) this.#idle?.abort();
+  }
+
+  /** Starts polling until `stop()`. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Stops after the polls under way; unfinished work stays scheduled. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#idle?.abort();
+    await this.#loop;
+    this.#loop = undefined;
+  }
+
+  /** Claims the tickets due now and polls them; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    await this.#pacer?.refreshIfDue();
+    const claims = await this.#stores.schedule.claimDue(this.#o.batch, this.#o.leaseMs);
+    let next = 0;
+    const lane = async () => {
+      while (next < claims.length) {
+        const claim = claims[next++] as PollClaim;
+        await this.pollClaimed(claim);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#o.concurrency, claims.length) }, lane));
+    return claims.length;
+  }
+
+  /** Polls one claimed ticket and reschedules it; never throws. */
+  async pollClaimed(claim: PollClaim): Promise<void> {
+    const { ticketId } = claim;
+    try {
+      const threads = await this.#stores.links.threadsForTicket(ticketId);
+      if (threads.length === 0) {
+        await this.#stores.schedule.remove(ticketId, claim);
+        return;
+      }
+      const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
+      const routine = this.#planner.kind(previous, this.#o.now()) === 'activity';
+      if (routine && this.#pacer && !(await this.#pacer.admitsRoutine())) {
+        const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
+        await this.#stores.schedule.reschedule(claim, later);
+        return;
+      }
+      let state: MirrorState;
+      try {
+        state = await this.#poll(ticketId, previous, threads);
+      } catch (error) {
+        await this.#afterFailure(claim, previous, error);
+        return;
+      }
+      await this.#stores.mirror.saveState(ticketId, state);
+      const next = this.#planner.next(state, this.#o.now(), this.#pacer?.pace() ?? RELAXED_PACE);
+      if (next !== 'stop') {
+        await this.#stores.schedule.reschedule(claim, next);
+        return;
+      }
+      // A write from Slack during this poll keeps the ticket scheduled (remove gives way to it).
+      if (!(await this.#stores.schedule.remove(ticketId, claim))) return;
+      if (state.status === 'closed') {
+        await this.#stores.mirror.forget(ticketId, this.#o.closedForgetMs);
+      }
+      this.#logger.info({ ticket_id: ticketId, status: state.status }, 'mirror stopped polling');
+    } catch (error) {
+      // The stores failed: the claim lapses and the ticket comes due again by itself.
+      this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror poll could not be recorded');
+    }
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      let claimed = 0;
+      try {
+        claimed = await this.runOnce();
+      } catch (error) {
+        this.#logger.warn({ err: error, worker: this.#id }, 'mirror round failed');
+      }
+      if (claimed > 0 || !this.#running) continue;
+      let waitMs = this.#o.idleMs;
+      try {
+        const nextDue = await this.#stores.schedule.nextDueAt();
+        // A floor, so a ticket another replica just claimed cannot spin this loop.
+        if (nextDue !== undefined) waitMs = Math.min(waitMs, Math.max(5, nextDue - this.#o.now()));
+      } catch {
+        // The store is away: wait the full idle time and look again.
+      }
+      await this.#sleep(waitMs);
+    }
+  }
+
+  async #sleep(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    const idle = new AbortController();
+    this.#idle = idle;
+    this.#idleUntil = this.#o.now() + ms;
+    try {
+      await this.#o.sleep(ms, idle.signal);
+    } catch {
+      // Woken early by a hint or by stop().
+    } finally {
+      this.#idle = undefined;
+      this.#idleUntil = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  async #afterFailure(claim: PollClaim, previous: MirrorState, error: unknown): Promise<void> {
+    const { ticketId } = claim;
+    const now = this.#o.now();
+    if (error instanceof BudgetDeferredError) {
+      // Not a failure: the poll waits for room, spread a little so replicas do not all return
+      // at the same millisecond.
+      const at = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
+      await this.#stores.schedule.reschedule(claim, at);
+      return;
+    }
+    if (error instanceof PostBusyError) {
+      await this.#stores.schedule.reschedule(claim, now + this.#o.postLeaseMs);
+      return;
+    }
+    if (error instanceof NotFoundError && error.operation !== 'getTicket') {
+      // The ticket is gone, or this key may no longer see it: nothing more will come.
+      this.#logger.warn({ ticket_id: ticketId }, 'linked ticket not found; mirror stops');
+      await this.#stores.schedule.remove(ticketId, claim);
+      await this.#stores.mirror.forget(ticketId, this.#o.closedForgetMs);
+      return;
+    }
+    const failed = { ...previous, backoffStep: previous.backoffStep + 1 };
+    await this.#stores.mirror.saveState(ticketId, failed);
+    const at = this.#planner.retryAt(failed, now, this.#o.random());
+    this.#logger.warn(
+      { err: error, ticket_id: ticketId, attempt: failed.backoffStep, retry_in_ms: at - now },
+      'mirror poll failed; will retry',
+    );
+    await this.#stores.schedule.reschedule(claim, at);
+  }
+
+  /** One poll: read what is new, post it in order, and return the state to save. */
+  async #poll(ticketId: string, previous: MirrorState, threads: Thread[]): Promise<MirrorState> {
+    const now = this.#o.now();
+    const kind: PollKind = this.#planner.kind(previous, now);
+    const state: MirrorState = { ...previous, lastPolledAt: now, backoffStep: 0 };
+    const entries =
+      kind === 'activity' ? await this.#readActivity(ticketId, previous.activityCursor) : [];
+    const added = entries.filter((entry) => entry.type === 'message_added').length;
+    state.messagesAnnounced = previous.messagesAnnounced + added;
+    const messages =
+      kind === 'messages' || state.messagesAnnounced > previous.messageCursor
+        ? await this.#readMessages(ticketId, previous.messageCursor)
+        : [];
+    const byId = new Map(messages.map((message) => [message.id, message]));
+    const handled = new Set<string>();
+    let ticket: Ticket | undefined;
+    const ticketOnce = async () => {
+      ticket ??= await this.#platform.getTicket(ticketId, { priority: 'background' });
+      return ticket;
+    };
+
+    // The activity gives the true order of messages and changes; messages it does not name
+    // (a messages-only poll) follow in their own order.
+    for (const entry of entries) {
+      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(entry.created_at));
+      if (entry.type === 'message_added') {
+        const message = entry.to ? byId.get(entry.to) : undefined;
+        if (message && !handled.has(message.id)) {
+          handled.add(message.id);
+          if (await this.#mirrorMessage(ticketId, message, threads)) {
+            state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at));
+          }
+        }
+      } else if (entry.type === 'created') {
+        if (entry.to) state.status ??= entry.to;
+      } else if (CHANGE_TYPES.has(entry.type)) {
+        await this.#mirrorChange(ticketId, entry, threads, state, ticketOnce);
+      }
+    }
+    for (const message of messages) {
+      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(message.created_at));
+      if (handled.has(message.id)) continue;
+      handled.add(message.id);
+      if (await this.#mirrorMessage(ticketId, message, threads)) {
+        state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at));
+      }
+    }
+    state.activityCursor = previous.activityCursor + entries.length;
+    state.messageCursor = previous.messageCursor + messages.length;
+    return state;
+  }
+
+  async #readActivity(ticketId: string, cursor: number): Promise<Activity[]> {
+    const entries: Activity[] = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const offset = cursor + entries.length;
+      const { items, total_count } = await this.#platform.listActivity(
+        ticketId,
+        { offset, limit: ACTIVITY_PAGE },
+        { priority: 'background' },
+      );
+      entries.push(...items);
+      const total = total_count ?? Number.POSITIVE_INFINITY;
+      if (items.length < ACTIVITY_PAGE || offset + items.length >= total) break;
+    }
+    return entries;
+  }
+
+  async #readMessages(ticketId: string, cursor: number): Promise<Message[]> {
+    const messages: Message[] = [];
+    // Messages are paged by number: the page that holds the cursor, then the ones after it.
+    let page = Math.floor(cursor / MESSAGE_PAGE) + 1;
+    for (let round = 0; round < MAX_PAGES; round++, page++) {
+      const { items, total_count } = await this.#platform.listMessages(
+        ticketId,
+        { page, page_size: MESSAGE_PAGE },
+        { priority: 'background' },
+      );
+      const first = (page - 1) * MESSAGE_PAGE;
+      messages.push(...items.slice(Math.max(0, cursor - first)));
+      const total = total_count ?? Number.POSITIVE_INFINITY;
+      if (items.length < MESSAGE_PAGE || page * MESSAGE_PAGE >= total) break;
+    }
+    return messages;
+  }
+
+  /** Posts a message unless it is internal or the app's own; true when it was an answer. */
+  async #mirrorMessage(ticketId: string, message: Message, threads: Thread[]): Promise<boolean> {
+    if (message.internal) return false;
+    const marks = [ownMessageIdMark(message.id)];
+    if (message.author.email) marks.push(ownMessageTextMark(message.author.email, message.body));
+    if (await this.#stores.mirror.isOwn(ticketId, marks)) return false;
+    for (const thread of threads) {
+      await this.#post(ticketId, message.id, 'message', timeOf(message.created_at), thread, () =>
+        this.#poster.postMessage(thread, ticketId, message),
+      );
+    }
+    return true;
+  }
+
+  async #mirrorChange(
+    ticketId: string,
+    entry: Activity,
+    threads: Thread[],
+    state: MirrorState,
+    ticketOnce: () => Promise<Ticket>,
+  ): Promise<void> {
+    const createdAt = timeOf(entry.created_at);
+    for (const thread of threads) {
+      await this.#post(ticketId, entry.id, 'change', createdAt, thread, () =>
+        this.#poster.postChange(thread, { ticketId, activity: entry }),
+      );
+    }
+    if (entry.type !== 'status_changed' || !entry.to) return;
+    state.status = entry.to;
+    state.settledAt = isSettled(entry.to) ? createdAt : undefined;
+    if (entry.to !== 'resolved' && entry.to !== 'closed') return;
+    const status = entry.to;
+    let ticket: Ticket | undefined;
+    if (!state.requesterEmail) {
+      ticket = await ticketOnce();
+      state.requesterEmail = ticket.requester_email ?? undefined;
+    }
+    const requesterEmail = state.requesterEmail;
+    if (!requesterEmail) return;
+    await this.#post(ticketId, entry.id, 'notice', createdAt, undefined, async () => {
+      ticket ??= await ticketOnce().catch(() => undefined);
+      return this.#poster.notifyRequester({
+        ticketId,
+        activityId: entry.id,
+        status,
+        requesterEmail,
+        ticket: ticket ? { id: ticket.id, title: ticket.title } : undefined,
+      });
+    });
+  }
+
+  /**
+   * Claims, sends and records one post. A post whose earlier claim lapsed unfinished is first
+   * looked for in its thread; one that someone else is sending right now stops this poll.
+   */
+  async #post(
+    ticketId: string,
+    itemId: string,
+    kind: PostedItem['kind'],
+    createdAt: number,
+    thread: Thread | undefined,
+    send: () => Promise<PostOutcome>,
+  ): Promise<void> {
+    const postKey = JSON.stringify(thread ? [itemId, thread.channel, thread.threadTs] : [itemId]);
+    const { mirror } = this.#stores;
+    const claim = await mirror.claimPost(ticketId, postKey, this.#o.postLeaseMs);
+    if (claim.state === 'done') return;
+    if (claim.state === 'busy') throw new PostBusyError(ticketId, itemId);
+    let outcome: PostOutcome;
+    try {
+      if (claim.retaken && thread && (await this.#poster.findPosted(thread, ticketId, itemId))) {
+        await mirror.completePost(ticketId, postKey, claim.token);
+        return;
+      }
+      outcome = await send();
+    } catch (error) {
+      await mirror.releasePost(ticketId, postKey, claim.token).catch(() => undefined);
+      throw error;
+    }
+    await mirror.completePost(ticketId, postKey, claim.token);
+    if (outcome === 'gone') {
+      if (thread) {
+        this.#logger.info(
+          { ticket_id: ticketId, channel: thread.channel, thread_ts: thread.threadTs },
+          'thread can no longer take posts; unlinked',
+        );
+        await this.#stores.links.unlink(ticketId, thread);
+      }
+      return;
+    }
+    this.#onPosted?.({ ticketId, itemId, kind, createdAt, postedAt: this.#o.now() });
+  }
+}

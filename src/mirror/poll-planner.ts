@@ -1,0 +1,192 @@
+/**
+ * When each ticket is polled, and with which request. Pure: time, state and the budget's
+ * pressure come in, a time comes out, so every rule is testable without a clock.
+ *
+ * The adaptive rule spends polls where a new message is likely:
+ * - A write from Slack is answered by the platform's AI agent within seconds, so the first
+ *   look comes two seconds after it, and asks for the messages alone: one request finds and
+ *   fetches the answer (Get activity would need a second to fetch it).
+ * - A write the AI agent has not answered is a person's to answer, within minutes: the ticket
+ *   is looked at again and again, each look further from the write (for up to 15 minutes).
+ * - Otherwise the interval grows with the time since the ticket's last activity: people answer
+ *   each other in bursts, so a ticket that just had activity is polled within seconds, one
+ *   quiet for a day a few times a day (never more rarely than the idle interval, which the
+ *   pacer sizes from the number of tickets), a resolved one rarely and then not at all, a
+ *   closed one never. These polls ask for the activity, which tells every change; messages are
+ *   fetched only when it announced one.
+ * When the budget is tight the pacer's stretch lengthens every interval but the first look,
+ * the poll most likely to find something.
+ */
+import type { MirrorState } from '../store/types.ts';
+
+/** How hard the poller must save requests now (see `BudgetPacer`). */
+export interface Pace {
+  /** Multiplies every interval set by age: more when the budget is tight, less when it is idle. */
+  stretch: number;
+  /** The longest interval of an open ticket, sized so that idle tickets cost a fixed share. */
+  idleIntervalMs: number;
+}
+
+/** The pace when nothing is known about the budget. */
+export const RELAXED_PACE: Pace = { stretch: 1, idleIntervalMs: 3_600_000 };
+
+/** The request a poll starts with. */
+export type PollKind =
+  /** Get activity from the cursor: tells every change; messages are fetched only if one came. */
+  | 'activity'
+  /** List messages from the cursor: one request for the answer a Slack write is waiting for. */
+  | 'messages';
+
+/** A rule for when tickets are polled. */
+export interface PollPlanner {
+  readonly name: string;
+  /** When to look for the answer to a write from Slack made at `atMs`. */
+  afterSlackWrite(atMs: number): number;
+  /** Which request the poll of a ticket in `state` starts with. */
+  kind(state: MirrorState, now: number): PollKind;
+  /** When the ticket is polled next, or 'stop' to stop polling it. */
+  next(state: MirrorState, now: number, pace: Pace): number | 'stop';
+  /** When to try again after `state.backoffStep` failed polls in a row. */
+  retryAt(state: MirrorState, now: number, random: number): number;
+}
+
+/** Settings of the adaptive rule. */
+export interface AdaptivePlannerOptions {
+  /** The first look after a write from Slack: just after the AI agent usually answers (2 s). */
+  firstLookMs?: number;
+  /** The shortest interval otherwise (10 s). */
+  minIntervalMs?: number;
+  /** Interval = time since the last activity × growth (1: each interval doubles the age). */
+  growth?: number;
+  /**
+   * While a write from Slack waits for its answer: interval = time since the write × this
+   * (0.5: each look 1.5 times as far from the write as the last)...
+   */
+  awaitGrowth?: number;
+  /** ...for at most this long after the write (15 min); then the ticket is merely active. */
+  awaitWindowMs?: number;
+  /** A resolved ticket is polled at least this far apart (30 min)... */
+  resolvedIntervalMs?: number;
+  /** ...and not at all once it has been resolved this long (3 days). */
+  resolvedStopAfterMs?: number;
+  /** Wait after the first failed poll, doubled per failure (5 s)... */
+  retryBaseMs?: number;
+  /** ...up to this (5 min). */
+  retryMaxMs?: number;
+}
+
+const SETTLED = new Set(['resolved', 'closed']);
+
+/** Whether a status is one after which the ticket needs nothing more. */
+export function isSettled(status: string | undefined): boolean {
+  return status !== undefined && SETTLED.has(status);
+}
+
+/** The adaptive rule (see the file comment). */
+export class AdaptivePlanner implements PollPlanner {
+  readonly name = 'adaptive';
+  readonly #o: Required<AdaptivePlannerOptions>;
+
+  constructor(options: AdaptivePlannerOptions = {}) {
+    this.#o = {
+      firstLookMs: 2_000,
+      minIntervalMs: 10_000,
+      growth: 1,
+      awaitGrowth: 0.5,
+      awaitWindowMs: 900_000,
+      resolvedIntervalMs: 1_800_000,
+      resolvedStopAfterMs: 3 * 86_400_000,
+      retryBaseMs: 5_000,
+      retryMaxMs: 300_000,
+      ...options,
+    };
+  }
+
+  afterSlackWrite(atMs: number): number {
+    return atMs + this.#o.firstLookMs;
+  }
+
+  kind(state: MirrorState, now: number): PollKind {
+    // While a write from Slack waits for its answer, a message is what is awaited and the
+    // write itself is already known: the messages alone are the cheaper question (one request
+    // finds and fetches the answer, where activity would need a second). Changes wait for the
+    // first poll after the answer.
+    return this.#awaiting(state, now) ? 'messages' : 'activity';
+  }
+
+  #awaiting(state: MirrorState, now: number): boolean {
+    return (
+      state.slackWriteAt > state.lastAnswerAt &&
+      now - state.slackWriteAt < this.#o.awaitWindowMs &&
+      !isSettled(state.status)
+    );
+  }
+
+  next(state: MirrorState, now: number, pace: Pace): number | 'stop' {
+    if (state.status === 'closed') return 'stop';
+    const lastActivity = Math.max(state.lastActivityAt, state.slackWriteAt);
+    // A write from Slack that no answer has followed, and the AI agent (which answers within
+    // seconds) has not answered: a person from the desk will, within minutes.
+    if (this.#awaiting(state, now)) {
+      const waited = Math.max(0, now - state.slackWriteAt);
+      const interval = Math.max(
+        this.#o.minIntervalMs,
+        waited * this.#o.awaitGrowth * Math.max(0, pace.stretch),
+      );
+      return now + Math.round(interval);
+    }
+    const age = Math.max(0, now - lastActivity);
+    const stretch = Math.max(0, pace.stretch);
+    // Budget left over goes to tickets with recent activity, never to quiet ones: the idle
+    // interval stretches when the budget is tight but does not shrink when it is not.
+    const byAge = Math.min(
+      pace.idleIntervalMs * Math.max(1, stretch),
+      age * this.#o.growth * stretch,
+    );
+    let interval = Math.max(this.#o.minIntervalMs * Math.max(1, stretch), byAge);
+    if (state.status === 'resolved') {
+      const settledAt = state.settledAt ?? lastActivity;
+      if (now - settledAt >= this.#o.resolvedStopAfterMs) return 'stop';
+      interval = Math.max(interval, this.#o.resolvedIntervalMs);
+    }
+    return now + Math.round(interval);
+  }
+
+  retryAt(state: MirrorState, now: number, random: number): number {
+    const step = Math.max(1, state.backoffStep);
+    const cap = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** (step - 1));
+    // Half fixed, half jitter: replicas that failed together do not retry together.
+    return now + Math.round(cap / 2 + (cap / 2) * random);
+  }
+}
+
+/**
+ * The naive bridge, for comparison: every linked ticket on one timer, whatever happens to it;
+ * a write from Slack changes nothing. Closed tickets still stop.
+ */
+export class FixedPlanner implements PollPlanner {
+  readonly name = 'fixed';
+  readonly #intervalMs: number;
+  readonly #retry: AdaptivePlanner;
+
+  constructor(intervalMs: number) {
+    this.#intervalMs = intervalMs;
+    this.#retry = new AdaptivePlanner();
+  }
+
+  afterSlackWrite(atMs: number): number {
+    return atMs + this.#intervalMs;
+  }
+
+  kind(): PollKind {
+    return 'activity';
+  }
+
+  next(state: MirrorState, now: number): number | 'stop' {
+    return state.status === 'closed' ? 'stop' : now + this.#intervalMs;
+  }
+
+  retryAt(state: MirrorState, now: number, random: number): number {
+    return this.#retry.retryAt(state, now, random);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What the mirror needs from the world, as interfaces: the platform calls it makes and the
+ * Slack side that posts for it. The Slack side implements `MirrorPoster`; the mirror never
+ * imports it.
+ */
+import type { Activity, Message, ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
+import type { Thread } from '../store/types.ts';
+
+/** The platform calls the mirror makes, all at background priority. */
+export type MirrorPlatform = Pick<ServiceDeskClient, 'listActivity' | 'listMessages' | 'getTicket'>;
+
+/** How a post went: in the thread, or the thread (or person) can no longer take posts. */
+export type PostOutcome = 'posted' | 'gone';
+
+/** A status, priority or assignee change, as one line in the thread. */
+export interface TicketChange {
+  ticketId: string;
+  /** The activity entry it comes from (its id names the post). */
+  activity: Activity;
+}
+
+/** The requester is told their ticket was resolved or closed. */
+export interface RequesterNotice {
+  ticketId: string;
+  /** The activity entry of the status change. */
+  activityId: string;
+  status: 'resolved' | 'closed';
+  requesterEmail: string;
+  ticket: Pick<Ticket, 'id' | 'title'> | undefined;
+}
+
+/** The Slack side of the mirror: every post carries metadata `{ticket_id, message_id}`. */
+export interface MirrorPoster {
+  /** Posts a public ticket message into a thread. */
+  postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome>;
+  /** Posts a one-line change into a thread. */
+  postChange(thread: Thread, change: TicketChange): Promise<PostOutcome>;
+  /** Tells the requester, directly, that their ticket was resolved or closed. */
+  notifyRequester(notice: RequesterNotice): Promise<PostOutcome>;
+  /**
+   * Whether the thread already holds the post of `itemId` (message or activity id): asked only
+   * when an earlier poller's claim on the post lapsed unfinished, so a crash between posting
+   * and recording never posts twice.
+   */
+  findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean>;
+}
+
+/** What the mirror reports after each post (latency metrics, the benchmark). */
+export interface PostedItem {
+  ticketId: string;
+  itemId: string;
+  kind: 'message' | 'change' | 'notice';
+  /** When the item happened on the platform, ms. */
+  createdAt: number;
+  postedAt: number;
+}

@@ -1,0 +1,490 @@
+/**
+ * The doctor: checks each configured part against the real thing and says what to fix. It
+ * reads the environment the app would read, but checks every part it can even when another
+ * is wrong, so one run lists every problem. It never creates anything: the key's write access
+ * is found with a create the platform must refuse (403 for a Read key, 422 for an empty body).
+ * Secrets are never printed.
+ */
+import { request } from 'undici';
+import { ConfigError, loadConfig } from '../config.ts';
+import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
+import { readManifestScopes } from './manifest-scopes.ts';
+import { createRedisClient } from './redis-client.ts';
+import { withTimeout } from './timeout.ts';
+
+/** A check's verdict: only `fail` makes the doctor exit non-zero. */
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
+
+/** One check. */
+export interface DoctorCheck {
+  name: string;
+  status: CheckStatus;
+  /** What was found. */
+  summary: string;
+  /** What to do about it, when something is to be done. */
+  fix?: string;
+}
+
+/** Every check, and whether all passed (warnings and skips do not fail). */
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+}
+
+/** Options of `runDoctor`. */
+export interface DoctorOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** manifest.yml; the project's by default. */
+  manifestPath?: string | URL;
+  /** Bound on each network check; 10 s by default. */
+  timeoutMs?: number;
+}
+
+const SLACK_API = 'https://slack.com/api/';
+const TOKEN_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+]);
+
+/** Runs every check and reports. */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const env = trimmed(options.env);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const checks: DoctorCheck[] = [checkConfiguration(options.env)];
+  const slackApi = ensureSlash(env.SLACK_API_URL ?? SLACK_API);
+
+  const token = await checkBotToken(env.SLACK_BOT_TOKEN, slackApi, timeoutMs);
+  checks.push(token.check);
+  checks.push(await checkScopes(token.scopes, token.check.status, options.manifestPath));
+  checks.push(await checkAppToken(env.SLACK_APP_TOKEN, slackApi, timeoutMs));
+  checks.push(checkSigningSecret(env.SLACK_SIGNING_SECRET, env.SLACK_APP_TOKEN !== undefined));
+  checks.push(...(await checkPlatform(env, timeoutMs)));
+  checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs));
+  return { ok: checks.every((c) => c.status !== 'fail'), checks };
+}
+
+const MARKS: Record<CheckStatus, string> = {
+  pass: 'ok  ',
+  warn: 'warn',
+  fail: 'FAIL',
+  skip: 'skip',
+};
+
+/** The report as lines for a terminal: one per check, then its fix, then the verdict. */
+export function formatReport(report: DoctorReport): string {
+  const lines: string[] = [];
+  for (const check of report.checks) {
+    lines.push(`[${MARKS[check.status]}] ${check.name}: ${check.summary}`);
+    if (check.fix) lines.push(`       fix: ${check.fix}`);
+  }
+  const failed = report.checks.filter((c) => c.status === 'fail').length;
+  lines.push(
+    report.ok
+      ? 'Every check passed.'
+      : `${failed} check${failed === 1 ? '' : 's'} failed: fix ${failed === 1 ? 'it' : 'them'} and run npm run doctor again.`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function checkConfiguration(env: Readonly<Record<string, string | undefined>>): DoctorCheck {
+  try {
+    loadConfig(env as NodeJS.ProcessEnv);
+    return { name: 'Configuration', status: 'pass', summary: 'every variable is valid' };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return {
+      name: 'Configuration',
+      status: 'fail',
+      summary: error.problems.join('; '),
+      fix: 'set the variables named above (.env.example lists every one)',
+    };
+  }
+}
+
+interface SlackAnswer {
+  body: { ok?: boolean; error?: string; [field: string]: unknown };
+  scopes: string[] | undefined;
+}
+
+async function slackCall(
+  apiUrl: string,
+  method: string,
+  token: string,
+  timeoutMs: number,
+): Promise<SlackAnswer> {
+  const response = await request(`${apiUrl}${method}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: '',
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const text = await response.body.text();
+  let body: SlackAnswer['body'];
+  try {
+    body = JSON.parse(text) as SlackAnswer['body'];
+  } catch {
+    body = { ok: false, error: `HTTP ${response.statusCode}, not JSON` };
+  }
+  const header = response.headers['x-oauth-scopes'];
+  const scopes = typeof header === 'string' ? header.split(',').map((s) => s.trim()) : undefined;
+  return { body, scopes: scopes?.filter(Boolean) };
+}
+
+async function checkBotToken(
+  token: string | undefined,
+  apiUrl: string,
+  timeoutMs: number,
+): Promise<{ check: DoctorCheck; scopes: string[] | undefined }> {
+  const name = 'Slack bot token';
+  const copy =
+    'copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions into SLACK_BOT_TOKEN';
+  if (!token)
+    return { check: { name, status: 'fail', summary: 'not set', fix: copy }, scopes: undefined };
+  if (!token.startsWith('xoxb-')) {
+    return {
+      check: { name, status: 'fail', summary: 'not a bot token (xoxb-...)', fix: copy },
+      scopes: undefined,
+    };
+  }
+  try {
+    const { body, scopes } = await withTimeout(
+      'Slack auth.test',
+      timeoutMs,
+      slackCall(apiUrl, 'auth.test', token, timeoutMs),
+    );
+    if (body.ok) {
+      const who = `bot ${String(body.user ?? '?')} (${String(body.user_id ?? '?')})`;
+      const team = `team ${String(body.team ?? '?')} (${String(body.team_id ?? '?')})`;
+      return {
+        check: { name, status: 'pass', summary: `auth.test passed: ${who} in ${team}` },
+        scopes,
+      };
+    }
+    const error = String(body.error ?? 'unknown_error');
+    return {
+      check: {
+        name,
+        status: 'fail',
+        summary: `Slack refused it (${error})`,
+        fix: TOKEN_ERRORS.has(error)
+          ? `install (or reinstall) the app to the workspace, then ${copy}`
+          : `Slack answered ${error}: see https://api.slack.com/methods/auth.test`,
+      },
+      scopes: undefined,
+    };
+  } catch (error) {
+    return {
+      check: {
+        name,
+        status: 'fail',
+        summary: `could not reach Slack at ${apiUrl}: ${describe(error)}`,
+        fix: 'allow outbound HTTPS to slack.com (or check SLACK_API_URL)',
+      },
+      scopes: undefined,
+    };
+  }
+}
+
+async function checkScopes(
+  granted: string[] | undefined,
+  tokenStatus: CheckStatus,
+  manifestPath: string | URL | undefined,
+): Promise<DoctorCheck> {
+  const name = 'Slack scopes';
+  let wanted: string[];
+  try {
+    wanted = await readManifestScopes(manifestPath);
+  } catch (error) {
+    return { name, status: 'warn', summary: `${describe(error)}; scopes not compared` };
+  }
+  if (tokenStatus !== 'pass')
+    return { name, status: 'skip', summary: 'the bot token did not pass' };
+  if (!granted) {
+    return {
+      name,
+      status: 'warn',
+      summary: 'Slack did not say which scopes the token has (no x-oauth-scopes header)',
+    };
+  }
+  const have = new Set(granted);
+  const missing = wanted.filter((scope) => !have.has(scope));
+  if (missing.length === 0) {
+    return { name, status: 'pass', summary: `all ${wanted.length} scopes of manifest.yml granted` };
+  }
+  return {
+    name,
+    status: 'fail',
+    summary: `missing ${missing.join(', ')}`,
+    fix: 'add them under OAuth & Permissions > Bot Token Scopes (or update the app from manifest.yml), then reinstall the app to the workspace',
+  };
+}
+
+async function checkAppToken(
+  token: string | undefined,
+  apiUrl: string,
+  timeoutMs: number,
+): Promise<DoctorCheck> {
+  const name = 'Socket Mode app token';
+  if (!token) return { name, status: 'skip', summary: 'not set: HTTP mode' };
+  const fix =
+    'create an app-level token with the connections:write scope (Basic Information > App-Level Tokens), put it in SLACK_APP_TOKEN, and turn Socket Mode on';
+  if (!token.startsWith('xapp-')) {
+    return { name, status: 'fail', summary: 'not an app-level token (xapp-...)', fix };
+  }
+  try {
+    const { body } = await withTimeout(
+      'Slack apps.connections.open',
+      timeoutMs,
+      slackCall(apiUrl, 'apps.connections.open', token, timeoutMs),
+    );
+    if (body.ok)
+      return { name, status: 'pass', summary: 'apps.connections.open gave a WebSocket URL' };
+    return { name, status: 'fail', summary: `Slack refused it (${String(body.error)})`, fix };
+  } catch (error) {
+    return {
+      name,
+      status: 'fail',
+      summary: `could not reach Slack at ${apiUrl}: ${describe(error)}`,
+      fix: 'allow outbound HTTPS to slack.com (or check SLACK_API_URL)',
+    };
+  }
+}
+
+function checkSigningSecret(secret: string | undefined, socketMode: boolean): DoctorCheck {
+  const name = 'Slack signing secret';
+  if (socketMode) {
+    return { name, status: 'skip', summary: 'not used in Socket Mode' };
+  }
+  const fix =
+    'copy the Signing Secret from Basic Information > App Credentials into SLACK_SIGNING_SECRET';
+  if (!secret) return { name, status: 'fail', summary: 'not set (HTTP mode needs it)', fix };
+  // Slack's are 32 hexadecimal characters; anything else is most likely a pasted wrong value.
+  if (!/^[0-9a-f]{32}$/.test(secret)) {
+    return {
+      name,
+      status: 'warn',
+      summary: 'set, but not 32 hexadecimal characters like the secrets Slack issues',
+      fix,
+    };
+  }
+  return { name, status: 'pass', summary: 'set' };
+}
+
+async function checkPlatform(
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+): Promise<DoctorCheck[]> {
+  const read = 'Service-desk platform';
+  const access = 'Service-desk key access';
+  const url = env.SERVICE_DESK_URL;
+  const key = env.SERVICE_DESK_API_KEY;
+  const variant = (env.SERVICE_DESK_VARIANT ?? 'a').toLowerCase();
+  const skipAccess: DoctorCheck = {
+    name: access,
+    status: 'skip',
+    summary: 'the read did not pass',
+  };
+  if (!url || !key) {
+    const missing = [url ? undefined : 'SERVICE_DESK_URL', key ? undefined : 'SERVICE_DESK_API_KEY']
+      .filter(Boolean)
+      .join(' and ');
+    return [
+      {
+        name: read,
+        status: 'fail',
+        summary: `${missing} not set`,
+        fix: 'set the platform URL and a Read+Write access key from the dashboard settings',
+      },
+      skipAccess,
+    ];
+  }
+  let client: ServiceDeskClient;
+  try {
+    client = new ServiceDeskClient({
+      baseUrl: url,
+      apiKey: key,
+      variant: variant as Variant,
+      retry: { maxAttempts: 1, deadlineMs: timeoutMs },
+      timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs },
+      userAgent: 'servicedesk-slack-doctor',
+    });
+  } catch (error) {
+    return [
+      {
+        name: read,
+        status: 'fail',
+        summary: describe(error),
+        fix: 'check SERVICE_DESK_URL, SERVICE_DESK_VARIANT (a or b) and SERVICE_DESK_API_KEY',
+      },
+      skipAccess,
+    ];
+  }
+  try {
+    let readCheck: DoctorCheck;
+    try {
+      const desks = await client.listDesks();
+      readCheck = {
+        name: read,
+        status: 'pass',
+        summary: `List desks answered at ${client.baseUrl} (variant ${client.variant}): ${desks.items.length} desk(s)`,
+      };
+    } catch (error) {
+      return [
+        { name: read, status: 'fail', ...platformReadFailure(error, client.baseUrl) },
+        skipAccess,
+      ];
+    }
+    return [readCheck, await checkWriteAccess(client, access)];
+  } finally {
+    await client.close();
+  }
+}
+
+function platformReadFailure(error: unknown, baseUrl: string): { summary: string; fix: string } {
+  switch (codeOf(error)) {
+    case 'servicedesk_authentication':
+      return {
+        summary: 'the platform refused the key (401)',
+        fix: 'SERVICE_DESK_API_KEY is wrong or revoked: create a Read+Write key in the dashboard settings',
+      };
+    case 'servicedesk_not_found':
+      return {
+        summary: `no service-desk API at ${baseUrl} (404)`,
+        fix: 'check SERVICE_DESK_URL and SERVICE_DESK_VARIANT: a = your organization’s own host, b = the shared host',
+      };
+    case 'servicedesk_rate_limited':
+      return {
+        summary: 'the key is rate limited (429)',
+        fix: 'wait a minute and run the doctor again; if it persists, another client is using the same key',
+      };
+    case 'servicedesk_connection':
+    case 'servicedesk_timeout':
+      return {
+        summary: `could not reach ${baseUrl}: ${describe(error)}`,
+        fix: 'check SERVICE_DESK_URL and that this host may reach it (DNS, firewall, proxy)',
+      };
+    default:
+      return {
+        summary: `List desks failed: ${describe(error)}`,
+        fix: 'check SERVICE_DESK_URL and SERVICE_DESK_VARIANT; the platform’s status page may say more',
+      };
+  }
+}
+
+async function checkWriteAccess(client: ServiceDeskClient, name: string): Promise<DoctorCheck> {
+  try {
+    // An empty body can never make a ticket: the key's role is checked (403) before the body (422).
+    const created = await client.createTicket({} as CreateTicketInput);
+    return {
+      name,
+      status: 'fail',
+      summary: `the platform accepted an empty ticket (${created.id}); it should have refused it`,
+      fix: `delete ${created.id} in the dashboard and report this to the platform`,
+    };
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'servicedesk_validation') {
+      return {
+        name,
+        status: 'pass',
+        summary: 'Read+Write (an empty create was refused for its body, 422; nothing was created)',
+      };
+    }
+    if (code === 'servicedesk_permission_denied') {
+      return {
+        name,
+        status: 'fail',
+        summary: 'Read only (an empty create was refused with 403): the app could not file tickets',
+        fix: 'create a Read+Write access key in the dashboard settings and put it in SERVICE_DESK_API_KEY',
+      };
+    }
+    return { name, status: 'fail', summary: `the write check failed: ${describe(error)}` };
+  }
+}
+
+async function checkRedis(
+  url: string | undefined,
+  cluster: string | undefined,
+  timeoutMs: number,
+): Promise<DoctorCheck> {
+  const name = 'Redis';
+  if (!url) {
+    return {
+      name,
+      status: 'warn',
+      summary:
+        'REDIS_URL not set: the embedded in-memory store serves one process and loses queued requests on restart',
+      fix: 'set REDIS_URL for production and for more than one replica',
+    };
+  }
+  const redis = createRedisClient(url, {
+    cluster: cluster === '1' || cluster === 'true',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeoutMs: timeoutMs,
+    noReconnect: true,
+  });
+  // A failed connection is reported below; the client's own error event must not crash us.
+  redis.on('error', () => undefined);
+  try {
+    await withTimeout('Redis', timeoutMs, redis.connect());
+    await withTimeout('Redis PING', timeoutMs, redis.ping());
+    const info = await withTimeout('Redis INFO', timeoutMs, redis.info('server'));
+    const version = /^redis_version:(.+)$/m.exec(info)?.[1]?.trim() ?? 'unknown';
+    const mode = /^redis_mode:(.+)$/m.exec(info)?.[1]?.trim() ?? 'unknown';
+    const major = Number.parseInt(version, 10);
+    if (Number.isFinite(major) && major < 6) {
+      return {
+        name,
+        status: 'fail',
+        summary: `PING answered, but Redis ${version} is too old`,
+        fix: 'use Redis 6 or newer (or a compatible server such as Valkey)',
+      };
+    }
+    return { name, status: 'pass', summary: `PING answered; Redis ${version} (${mode})` };
+  } catch (error) {
+    return {
+      name,
+      status: 'fail',
+      summary: `no answer: ${describe(error)}`,
+      fix: 'check REDIS_URL (host, port, password; rediss:// for TLS) and that this host may reach it',
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function trimmed(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const v = value?.trim();
+    out[name] = v === undefined || v === '' ? undefined : v;
+  }
+  return out;
+}
+
+function ensureSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = codeOf(error);
+    return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}

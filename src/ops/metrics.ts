@@ -1,0 +1,229 @@
+/**
+ * The app's Prometheus metrics, all on one registry the caller owns (never prom-client's
+ * global one), so two apps in one process (tests, the sandbox) never mix their figures.
+ * Components report through the small interfaces below; gauges that describe shared state
+ * (the outbox) are read from their source at scrape time, so every replica reports the same.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
+import type { RateLimitState } from '../servicedesk/index.ts';
+import type { OutboxStats } from '../store/types.ts';
+import { withTimeout } from './timeout.ts';
+
+/** What kind of Slack request a delivery was (the label of the request metrics). */
+export type SlackRequestKind =
+  | 'command'
+  | 'event'
+  | 'action'
+  | 'view'
+  | 'shortcut'
+  | 'options'
+  | 'other';
+
+/** How a Slack request ended: acknowledged, or an error that made Slack deliver again. */
+export type SlackRequestOutcome = 'ok' | 'error';
+
+/** The rate-budget windows of the platform: 100 a minute and 1,000 an hour per key. */
+export type RateBudgetWindow = 'minute' | 'hour';
+
+/** What the Slack side reports. */
+export interface SlackMetrics {
+  /** A request was handled: its kind, outcome and the time until Slack was answered. */
+  observeSlackRequest(kind: SlackRequestKind, outcome: SlackRequestOutcome, ackMs: number): void;
+  /** A delivery the outbox already knew (a Slack retry, a second replica, a double click). */
+  countDuplicate(intent: string): void;
+}
+
+/** What the platform client reports (wire it to the client's `onResponse` hook). */
+export interface PlatformMetrics {
+  /** One HTTP attempt: its operation and status (undefined when no answer came). */
+  observePlatformResponse(operation: string, status: number | undefined): void;
+}
+
+/** What the shared rate budget reports (the budget in the stores feeds it). */
+export interface RateBudgetMetrics {
+  /** Requests the shared budget still allows in the window, for every replica together. */
+  setRateBudgetRemaining(window: RateBudgetWindow, remaining: number): void;
+}
+
+/** What the mirror (platform → Slack) reports. */
+export interface MirrorMetrics {
+  /** Seconds from a message or change appearing on the platform to its post in Slack. */
+  observeMirrorLatency(seconds: number): void;
+  /** How many linked tickets are in each state now; states not listed are set to 0. */
+  setLinkedTickets(counts: Readonly<Record<string, number>>): void;
+}
+
+/** Values read at scrape time; each is optional and bounded so a scrape never hangs. */
+export interface MetricsSources {
+  /** The outbox's depth and oldest age (`stores.outbox.stats()`). */
+  outboxStats?: () => Promise<OutboxStats>;
+  /** The rate-limit headers this replica saw last (`client.rateLimit`). */
+  rateLimit?: () => RateLimitState | undefined;
+}
+
+/** Options of `createMetrics`. */
+export interface MetricsOptions {
+  registry: Registry;
+  sources?: MetricsSources;
+  /** Node's process metrics (CPU, memory, event-loop lag); on by default. */
+  processMetrics?: boolean;
+  /** How long a scrape waits for a source; 1 s by default. */
+  sourceTimeoutMs?: number;
+}
+
+/** Every metric of the app. */
+export interface AppMetrics
+  extends SlackMetrics,
+    PlatformMetrics,
+    RateBudgetMetrics,
+    MirrorMetrics {
+  readonly registry: Registry;
+}
+
+const PREFIX = 'servicedesk_slack_';
+
+/** Slack waits 3 s for an ack; the buckets resolve the 25 ms target and the 3 s limit. */
+const ACK_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
+
+/** Mirror latency runs from seconds (hot tickets) to many minutes (quiet ones). */
+const MIRROR_BUCKETS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
+
+/** Builds the app's metrics on the given registry. */
+export function createMetrics(options: MetricsOptions): AppMetrics {
+  const { registry, sources = {} } = options;
+  const sourceTimeoutMs = options.sourceTimeoutMs ?? 1_000;
+  const registers = [registry];
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const slackRequests = new Counter({
+    name: `${PREFIX}requests_total`,
+    help: 'Slack requests (commands, events, actions, views, shortcuts) by kind and outcome.',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
+  const ackSeconds = new Histogram({
+    name: `${PREFIX}ack_seconds`,
+    help: 'Time from a Slack request reaching the app to its acknowledgement, by kind.',
+    labelNames: ['kind'] as const,
+    buckets: ACK_BUCKETS,
+    registers,
+  });
+  const duplicates = new Counter({
+    name: `${PREFIX}duplicates_suppressed_total`,
+    help: 'Slack deliveries not acted on twice because the outbox already knew them, by intent.',
+    labelNames: ['intent'] as const,
+    registers,
+  });
+  // Read at scrape time: the outbox is shared, so every replica reports the same figures. A
+  // scrape collects the three gauges at once; they share the read that is under way.
+  let outboxRead: Promise<OutboxStats | undefined> | undefined;
+  const readOutbox = (): Promise<OutboxStats | undefined> => {
+    const source = sources.outboxStats;
+    if (!source) return Promise.resolve(undefined);
+    outboxRead ??= withTimeout('outbox stats', sourceTimeoutMs, source())
+      .catch(() => {
+        outboxReadErrors.inc();
+        return undefined;
+      })
+      .finally(() => {
+        outboxRead = undefined;
+      });
+    return outboxRead;
+  };
+  const outboxGauge = (name: string, help: string, value: (stats: OutboxStats) => number) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers,
+      async collect() {
+        const stats = await readOutbox();
+        // An unreadable outbox keeps the last value; the error counter says why.
+        if (stats) this.set(value(stats));
+      },
+    });
+  outboxGauge(
+    'outbox_depth',
+    'Outbox entries not yet done or failed (all replicas), leased ones included.',
+    (s) => s.depth,
+  );
+  outboxGauge(
+    'outbox_oldest_age_seconds',
+    'Age of the oldest outbox entry not yet done or failed; 0 when the outbox is empty.',
+    (s) => s.oldestAgeMs / 1000,
+  );
+  outboxGauge(
+    'outbox_in_flight',
+    'Outbox entries a worker is performing now (under a live lease).',
+    (s) => s.inFlight,
+  );
+  const outboxReadErrors = new Counter({
+    name: `${PREFIX}outbox_stats_errors_total`,
+    help: 'Scrapes at which the outbox could not be read (its gauges kept their last value).',
+    registers,
+    // Waits for this scrape's read, so a failure shows in the same scrape.
+    async collect() {
+      await readOutbox();
+    },
+  });
+
+  const platformRequests = new Counter({
+    name: `${PREFIX}platform_requests_total`,
+    help: 'HTTP attempts to the service-desk platform by operation and status (no_answer: refused or timed out).',
+    labelNames: ['operation', 'status'] as const,
+    registers,
+  });
+  new Gauge({
+    name: `${PREFIX}platform_rate_limit_remaining`,
+    help: 'X-RateLimit-Remaining of the last platform response this replica saw (the window closest to exhaustion).',
+    registers,
+    collect() {
+      // NaN until a response carried the headers: 0 would read as an exhausted budget.
+      this.set(sources.rateLimit?.()?.remaining ?? Number.NaN);
+    },
+  });
+  const rateBudget = new Gauge({
+    name: `${PREFIX}rate_budget_remaining`,
+    help: 'Requests the shared rate budget (all replicas) still allows, by window.',
+    labelNames: ['window'] as const,
+    registers,
+  });
+  const mirrorLatency = new Histogram({
+    name: `${PREFIX}mirror_latency_seconds`,
+    help: 'Time from a message or change on the platform to its post in the Slack thread.',
+    buckets: MIRROR_BUCKETS,
+    registers,
+  });
+  const linkedTickets = new Gauge({
+    name: `${PREFIX}linked_tickets`,
+    help: 'Tickets linked to a Slack thread, by ticket state.',
+    labelNames: ['state'] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    observeSlackRequest(kind, outcome, ackMs) {
+      slackRequests.inc({ kind, outcome });
+      ackSeconds.observe({ kind }, ackMs / 1000);
+    },
+    countDuplicate(intent) {
+      duplicates.inc({ intent });
+    },
+    observePlatformResponse(operation, status) {
+      platformRequests.inc({
+        operation,
+        status: status === undefined ? 'no_answer' : String(status),
+      });
+    },
+    setRateBudgetRemaining(window, remaining) {
+      rateBudget.set({ window }, remaining);
+    },
+    observeMirrorLatency(seconds) {
+      mirrorLatency.observe(Math.max(0, seconds));
+    },
+    setLinkedTickets(counts) {
+      linkedTickets.reset();
+      for (const [state, count] of Object.entries(counts)) linkedTickets.set({ state }, count);
+    },
+  };
+}

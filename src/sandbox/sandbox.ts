@@ -1,0 +1,276 @@
+/**
+ * The sandbox: the whole app with no Slack workspace and no platform tenant. The emulator plays
+ * the platform, the Slack double plays Slack, and the real app (the same `createSlackApp` as in
+ * production, in HTTP mode) sits between them, receiving the signed requests Slack would send
+ * under Slack's 3 s ack and retry rules. The simulator page lets a visitor be a Slack user on
+ * one side and an agent on the platform on the other.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { DEMO_KEYS, type RunningEmulator, startEmulator } from '../emulator/index.ts';
+import { BudgetPacer, createBudgetHooks, MirrorWorker } from '../mirror/index.ts';
+import { ServiceDeskClient } from '../servicedesk/index.ts';
+import { createSlackApp, type SlackApp } from '../slack/create-slack-app.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  SlackDriver,
+  startSlackDouble,
+} from '../slack-double/index.ts';
+import { createMemoryStores, createRedisStores } from '../store/index.ts';
+import { type AppProfile, loadAppProfile } from './app-manifest.ts';
+import { ChangeFeed } from './change-feed.ts';
+import { SimulatorActions } from './simulator-actions.ts';
+import { startSimulatorServer } from './simulator-server.ts';
+import {
+  buildSnapshot,
+  type Notice,
+  platformFingerprint,
+  type VisitorIdentity,
+} from './simulator-state.ts';
+
+/** How to start the sandbox; everything has a default. */
+export interface SandboxOptions {
+  /** The simulator's port; 0 (any free port) by default. `npm run sandbox` passes PORT. */
+  port?: number;
+  /** The simulator's address; loopback by default. */
+  host?: string;
+  /** A Redis for the app's stores; the embedded in-memory store when absent. */
+  redisUrl?: string | undefined;
+  /** The app's logger; silent by default. */
+  logger?: Logger;
+  /** How long the platform's AI agent takes to answer; the emulator's 1.5 s by default. */
+  aiDelayMs?: number;
+  /** Waits before Slack's event retries; Slack's own (0 s, 1 min, 5 min) by default. */
+  eventRetryDelaysMs?: readonly number[];
+  /** How long Slack waits for the app's ack; 3 s, as Slack. */
+  ackTimeoutMs?: number;
+  /** Where the manifest is; the repository's `manifest.yml` by default. */
+  manifestUrl?: URL | string;
+}
+
+/** A running sandbox. */
+export interface RunningSandbox {
+  /** The one URL a visitor opens. */
+  url: string;
+  emulator: RunningEmulator;
+  double: SlackDouble;
+  driver: SlackDriver;
+  slack: SlackApp;
+  profile: AppProfile;
+  /** Which store the app runs on. */
+  store: 'memory' | 'redis';
+  /** The Redis key prefix of this run (deleted on close); undefined with the in-memory store. */
+  redisPrefix: string | undefined;
+  /** Stops everything it started, in order; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The platform tenant the sandbox plays. */
+export const SANDBOX_TENANT = 'acme';
+/** The platform desk #it-help files to. */
+export const SANDBOX_DESK = 'it';
+
+/** The people a visitor can be: two employees and the IT agent. */
+export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
+  { userId: defaultIds.alice, role: 'employee' },
+  { userId: defaultIds.bob, role: 'employee' },
+  { userId: defaultIds.agent, role: 'agent' },
+];
+
+const AGENT_EMAILS = new Set(['sam.rivera@acme.example']);
+const CHANNELS = [defaultIds.itHelp, defaultIds.general];
+const NOTICES_KEPT = 20;
+
+/** Starts the platform, Slack, the app and the simulator page; resolves once all listen. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const profile = await loadAppProfile(options.manifestUrl);
+  const stack: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const stop of stack.reverse()) await stop().catch(() => undefined);
+    stack.length = 0;
+  };
+  try {
+    const emulator = await startEmulator({
+      ...(options.aiDelayMs !== undefined ? { aiDelayMs: options.aiDelayMs } : {}),
+      // The demo keys whatever EMULATOR_KEYS says: the sandbox is always acme.
+      keys: DEMO_KEYS,
+    });
+    stack.push(() => emulator.close());
+    const double = await startSlackDouble();
+    stack.push(() => double.close());
+    for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
+
+    const { stores, store, prefix, closeStores } = await openStores(options.redisUrl);
+    stack.push(closeStores);
+    // Wired as src/main.ts wires it: one rate budget for people and the mirror's polls.
+    const budgetHooks = createBudgetHooks({
+      budget: stores.budget,
+      logger: logger.child({ component: 'rate-budget' }),
+    });
+    const serviceDesk = new ServiceDeskClient({
+      baseUrl: emulator.url,
+      apiKey: 'sd_acme_rw',
+      logger: logger.child({ component: 'servicedesk' }),
+      acquire: budgetHooks.acquire,
+      onRateLimit: budgetHooks.onRateLimit,
+    });
+    stack.push(() => serviceDesk.close());
+    const signingSecret = randomBytes(24).toString('hex');
+    const slack = createSlackApp({
+      botToken: defaultIds.botToken,
+      signingSecret,
+      apiUrl: double.apiUrl,
+      port: 0,
+      agentEmails: AGENT_EMAILS,
+      agentUsergroup: undefined,
+      settings: {
+        ticketEmoji: 'ticket',
+        channelDesks: new Map([[defaultIds.itHelp, SANDBOX_DESK]]),
+        dashboardUrl: undefined,
+      },
+      logger,
+      serviceDesk,
+      stores,
+      mirror: (poster) =>
+        new MirrorWorker({
+          platform: serviceDesk,
+          stores,
+          poster,
+          pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }),
+          logger: logger.child({ component: 'mirror' }),
+        }),
+    });
+    const appPort = await slack.start();
+    stack.push(() => slack.stop());
+
+    const ackTimeoutMs = options.ackTimeoutMs ?? 3_000;
+    const driver = new SlackDriver({
+      appUrl: `http://127.0.0.1:${appPort}/slack/events`,
+      signingSecret,
+      double,
+      requestTimeoutMs: ackTimeoutMs,
+      simulateSlackRetries: {
+        timeoutMs: ackTimeoutMs,
+        ...(options.eventRetryDelaysMs ? { delaysMs: options.eventRetryDelaysMs } : {}),
+      },
+    });
+    stack.push(() => driver.close());
+
+    const feed = new ChangeFeed();
+    const notices: Notice[] = [];
+    let nextNotice = 1;
+    const actions = new SimulatorActions({
+      double,
+      driver,
+      model: emulator.model,
+      tenant: SANDBOX_TENANT,
+      profile,
+      identities: SANDBOX_IDENTITIES,
+      changed: () => feed.changed(),
+      notify: (text, userId) => {
+        notices.push({ id: nextNotice++, userId, text, at: Date.now() });
+        if (notices.length > NOTICES_KEPT) notices.shift();
+        feed.changed();
+      },
+    });
+    stack.push(() => actions.settle());
+    const unsubscribers = [
+      double.onActivity(() => feed.changed()),
+      emulator.model.onEvent(() => feed.changed()),
+    ];
+    // A ticket's status or assignee changes without a model event; the mirror's reads must not
+    // count as changes, so the tickets themselves are compared.
+    let lastPlatform = platformFingerprint(emulator.model, SANDBOX_TENANT);
+    const watch = setInterval(() => {
+      const now = platformFingerprint(emulator.model, SANDBOX_TENANT);
+      if (now !== lastPlatform) feed.changed();
+      lastPlatform = now;
+    }, 250);
+    stack.push(async () => {
+      clearInterval(watch);
+      for (const unsubscribe of unsubscribers) unsubscribe();
+    });
+
+    const server = await startSimulatorServer({
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      feed,
+      actions,
+      model: emulator.model,
+      snapshot: (as, ticketId) => {
+        const me = SANDBOX_IDENTITIES.find((i) => i.userId === as)?.userId ?? defaultIds.alice;
+        return buildSnapshot(
+          {
+            workspace: double.workspace,
+            model: emulator.model,
+            tenant: SANDBOX_TENANT,
+            profile,
+            identities: SANDBOX_IDENTITIES,
+            channels: CHANNELS,
+            revision: feed.revision,
+            notices,
+          },
+          me,
+          ticketId,
+        );
+      },
+    });
+    stack.push(() => server.close());
+    // "Open in dashboard" leads to the simulator's copy of the platform's ticket page, so the
+    // visitor needs one URL only.
+    emulator.model.setPublicUrl(`${server.url}/platform`);
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: server.url,
+      emulator,
+      double,
+      driver,
+      slack,
+      profile,
+      store,
+      redisPrefix: prefix,
+      close() {
+        closing ??= closeAll();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function openStores(redisUrl: string | undefined) {
+  if (!redisUrl) {
+    return {
+      stores: createMemoryStores(),
+      store: 'memory' as const,
+      prefix: undefined,
+      closeStores: async () => undefined,
+    };
+  }
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  // Each run keys its own data: the emulator starts afresh, so last run's links would be stale.
+  const prefix = `sandbox:${randomUUID()}:`;
+  return {
+    stores: createRedisStores({ redis, prefix }),
+    store: 'redis' as const,
+    prefix,
+    closeStores: async () => {
+      let cursor = '0';
+      let rounds = 0;
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+        rounds += 1;
+      } while (cursor !== '0' && rounds < 10_000);
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

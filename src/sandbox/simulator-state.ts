@@ -1,0 +1,219 @@
+/**
+ * The snapshot the page renders: one person's view of the Slack workspace (their channels and
+ * DM with the app, ephemeral messages, open modals, App Home) and, beside it, the platform's
+ * view of its tickets. Built fresh on every fetch from the Slack double's workspace and the
+ * emulator's model, so the page shows exactly what the app and the platform hold.
+ */
+import type { EmulatorModel } from '../emulator/index.ts';
+import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
+import type {
+  EphemeralMessage,
+  SlackMessage,
+  SlackView,
+  Workspace,
+} from '../slack-double/index.ts';
+import type { AppProfile } from './app-manifest.ts';
+
+/** Someone a visitor can be: an employee or an agent. */
+export interface VisitorIdentity {
+  userId: string;
+  role: 'employee' | 'agent';
+}
+
+/** A person as the page names them. */
+export interface PersonView {
+  id: string;
+  name: string;
+  realName: string;
+  isBot: boolean;
+}
+
+/** A conversation in the sidebar, with every message in it (replies included). */
+export interface ConversationView {
+  id: string;
+  /** `it-help`, or the app's name for the DM. */
+  name: string;
+  kind: 'channel' | 'im';
+  /** Whether the app's bot is in it (the app hears messages only where it is). */
+  botIsMember: boolean;
+  messages: SlackMessage[];
+}
+
+/** A ticket in the platform's list. */
+export type TicketSummary = Pick<
+  Ticket,
+  | 'id'
+  | 'title'
+  | 'status'
+  | 'priority'
+  | 'requester_email'
+  | 'assignee_email'
+  | 'created_at'
+  | 'channel'
+>;
+
+/** The platform's side: its tickets, one of them opened with its conversation and activity. */
+export interface PlatformView {
+  tenant: string;
+  agents: { email: string; name: string }[];
+  statuses: string[];
+  tickets: TicketSummary[];
+  selected: { ticket: Ticket; messages: Message[]; activity: Activity[] } | null;
+  /** Whether the visitor chose the ticket (else the newest is followed). */
+  pinned: boolean;
+}
+
+/** Something the sandbox itself tells the visitor (Slack's own error banners). */
+export interface Notice {
+  id: number;
+  userId: string | undefined;
+  text: string;
+  at: number;
+}
+
+/** Everything the page needs for one render. */
+export interface SimulatorSnapshot {
+  revision: number;
+  me: string;
+  team: { id: string; name: string };
+  app: AppProfile & { botUserId: string; appId: string };
+  identities: (VisitorIdentity & { realName: string })[];
+  people: PersonView[];
+  conversations: ConversationView[];
+  ephemerals: EphemeralMessage[];
+  modals: SlackView[];
+  home: SlackView | null;
+  notices: Notice[];
+  platform: PlatformView;
+}
+
+/** Where the snapshot is read from. */
+export interface SnapshotSources {
+  workspace: Workspace;
+  model: EmulatorModel;
+  tenant: string;
+  profile: AppProfile;
+  identities: readonly VisitorIdentity[];
+  channels: readonly string[];
+  revision: number;
+  notices: readonly Notice[];
+}
+
+/** The platform statuses an agent can set, in the order a ticket moves through them. */
+export const TICKET_STATUSES = [
+  'new',
+  'open',
+  'in_progress',
+  'waiting_on_requester',
+  'resolved',
+  'closed',
+] as const;
+
+// The newest tickets are the ones a visitor is following; older seed data only adds noise.
+const TICKET_LIST_SIZE = 30;
+const ALL_TICKETS_PAGE = 10_000;
+
+function summary(ticket: Ticket): TicketSummary {
+  return {
+    id: ticket.id,
+    title: ticket.title,
+    status: ticket.status,
+    priority: ticket.priority,
+    requester_email: ticket.requester_email,
+    assignee_email: ticket.assignee_email,
+    created_at: ticket.created_at,
+    channel: ticket.channel,
+  };
+}
+
+function platformView(sources: SnapshotSources, ticketId: string | undefined): PlatformView {
+  const { model, tenant } = sources;
+  const all = model.listTickets(tenant, { page: 1, pageSize: ALL_TICKETS_PAGE }).items;
+  const tickets = all.slice(-TICKET_LIST_SIZE).reverse().map(summary);
+  // Without a choice the newest ticket is shown: the one a visitor has just filed.
+  const ticket = ticketId ? model.findTicket(tenant, ticketId) : all.at(-1);
+  const agents = model
+    .listEmployees(tenant, { offset: 0, limit: 1_000 })
+    .items.filter((employee) => employee.role === 'agent')
+    .map((employee) => ({ email: employee.email, name: employee.name }));
+  return {
+    tenant,
+    agents,
+    statuses: [...TICKET_STATUSES],
+    tickets,
+    pinned: ticketId !== undefined && ticket !== undefined,
+    selected: ticket
+      ? {
+          ticket,
+          messages: model.listMessages(tenant, ticket.id),
+          activity: model.listActivity(tenant, ticket.id),
+        }
+      : null,
+  };
+}
+
+/** A string that changes whenever a ticket the platform side lists changes (cheap to compare). */
+export function platformFingerprint(model: EmulatorModel, tenant: string): string {
+  const all = model.listTickets(tenant, { page: 1, pageSize: ALL_TICKETS_PAGE }).items;
+  return JSON.stringify([
+    all.length,
+    all.slice(-TICKET_LIST_SIZE).map((t) => [t.id, t.updated_at, t.status]),
+  ]);
+}
+
+/** The DM between a person and the app, as the workspace names it. */
+export function appDmId(workspace: Workspace, userId: string): string {
+  return workspace.openIm(userId);
+}
+
+/** Builds the snapshot for one visitor identity, with one ticket opened on the platform side. */
+export function buildSnapshot(
+  sources: SnapshotSources,
+  userId: string,
+  ticketId: string | undefined,
+): SimulatorSnapshot {
+  const { workspace, profile } = sources;
+  const conversations: ConversationView[] = [];
+  for (const channelId of sources.channels) {
+    const conversation = workspace.conversation(channelId);
+    if (!conversation?.members.includes(userId)) continue;
+    conversations.push({
+      id: conversation.id,
+      name: conversation.name,
+      kind: 'channel',
+      botIsMember: conversation.members.includes(workspace.botUserId),
+      messages: workspace.messages(conversation.id),
+    });
+  }
+  const dm = appDmId(workspace, userId);
+  conversations.push({
+    id: dm,
+    name: profile.name,
+    kind: 'im',
+    botIsMember: true,
+    messages: workspace.messages(dm),
+  });
+  const people = workspace.users().map((user) => ({
+    id: user.id,
+    name: user.name,
+    realName: user.real_name,
+    isBot: user.is_bot,
+  }));
+  return {
+    revision: sources.revision,
+    me: userId,
+    team: { id: workspace.team.id, name: workspace.team.name },
+    app: { ...profile, botUserId: workspace.botUserId, appId: workspace.appId },
+    identities: sources.identities.map((identity) => ({
+      ...identity,
+      realName: workspace.user(identity.userId)?.real_name ?? identity.userId,
+    })),
+    people,
+    conversations,
+    ephemerals: workspace.ephemerals({ user: userId }),
+    modals: workspace.modalStack(userId),
+    home: workspace.homeView(userId) ?? null,
+    notices: sources.notices.filter((n) => n.userId === undefined || n.userId === userId),
+    platform: platformView(sources, ticketId),
+  };
+}

@@ -1,0 +1,88 @@
+/** App Home: the person's open tickets with their status, and a "New ticket" button. */
+import type { HomeView, KnownBlock } from '@slack/types';
+import type { Ticket } from '../../servicedesk/schemas.ts';
+import { ACTIONS } from '../ids.ts';
+import { LIMITS, md, plain, safeMrkdwn } from './mrkdwn.ts';
+import { dashboardLink } from './ticket-card-builder.ts';
+import { priorityLabel, statusLabel } from './ticket-labels.ts';
+
+/** Most tickets listed; a Home view holds 100 blocks. */
+export const HOME_LIST_MAX = 40;
+
+/** What App Home shows below its button. */
+export type AppHomeState =
+  | { kind: 'tickets'; tickets: readonly Ticket[] }
+  /** The platform did not answer: the button still works. */
+  | { kind: 'unavailable' }
+  /** The person's Slack profile has no email, so the platform cannot find their tickets. */
+  | { kind: 'no_email' };
+
+/** Builds the person's App Home. */
+export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefined): HomeView {
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: plain('Service Desk', LIMITS.headerText) },
+    {
+      type: 'section',
+      text: md(
+        'File an IT request, follow your tickets and talk to the service desk without leaving Slack.',
+      ),
+    },
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: ACTIONS.newTicket,
+          text: plain('New ticket', LIMITS.buttonText),
+          style: 'primary',
+        },
+      ],
+    },
+    { type: 'divider' },
+  ];
+  if (state.kind === 'unavailable') {
+    blocks.push({
+      type: 'section',
+      text: md(
+        ':hourglass_flowing_sand: The service desk is not answering right now, so your tickets cannot be shown. Open this tab again in a minute.',
+      ),
+    });
+  } else if (state.kind === 'no_email') {
+    blocks.push({
+      type: 'section',
+      text: md(
+        'Your Slack profile has no email address, so the service desk cannot find your tickets. Please ask your Slack admin to add one.',
+      ),
+    });
+  } else if (state.tickets.length === 0) {
+    blocks.push({ type: 'section', text: md('You have no open tickets.') });
+  } else {
+    const shown = state.tickets.slice(0, HOME_LIST_MAX);
+    blocks.push({
+      type: 'section',
+      text: md(`*Your open tickets* (${state.tickets.length})`),
+    });
+    for (const ticket of shown) blocks.push(ticketLine(ticket, dashboardUrl));
+    if (state.tickets.length > shown.length) {
+      blocks.push({
+        type: 'context',
+        elements: [
+          md(`…and ${state.tickets.length - shown.length} more. \`/ticket mine\` lists them all.`),
+        ],
+      });
+    }
+  }
+  return { type: 'home', blocks };
+}
+
+function ticketLine(ticket: Ticket, dashboardUrl: string | undefined): KnownBlock {
+  const url = dashboardLink(ticket, dashboardUrl);
+  const id = safeMrkdwn(ticket.id, 40);
+  const label = url ? `<${url}|${id}>` : `*${id}*`;
+  return {
+    type: 'section',
+    text: md(
+      `${label} · ${safeMrkdwn(ticket.title, 300)}\n${statusLabel(ticket.status)} · ${safeMrkdwn(priorityLabel(ticket.priority), 100)}`,
+    ),
+  };
+}

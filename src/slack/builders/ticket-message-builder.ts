@@ -1,0 +1,163 @@
+/**
+ * What the mirror posts: a ticket message in its thread (the author's name and kind, the AI
+ * agent's sources and its "Talk to a person" button), a one-line change, and the requester's
+ * direct message when the ticket is resolved or closed. Everything from the platform is
+ * escaped here.
+ */
+import type { ContextBlock, KnownBlock } from '@slack/types';
+import type { Activity, Message } from '../../servicedesk/schemas.ts';
+import { ACTIONS } from '../ids.ts';
+import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
+import type { SlackMessage } from './ticket-card-builder.ts';
+import { priorityLabel, statusLabel } from './ticket-labels.ts';
+
+// A long message is split over sections rather than cut; beyond this many it is cut.
+const MAX_BODY_SECTIONS = 12;
+const MAX_SOURCES = 10;
+
+const AUTHOR_KINDS: Record<string, { emoji: string; kind: string; fallback: string }> = {
+  agent: { emoji: ':technologist:', kind: 'Service desk', fallback: 'An agent' },
+  ai_agent: { emoji: ':robot_face:', kind: 'AI', fallback: 'AI agent' },
+  requester: { emoji: ':bust_in_silhouette:', kind: 'Requester', fallback: 'The requester' },
+  system: { emoji: ':gear:', kind: 'System', fallback: 'System' },
+};
+
+function author(message: Message): { emoji: string; name: string; kind: string } {
+  const known = AUTHOR_KINDS[message.author.type] ?? {
+    emoji: ':speech_balloon:',
+    kind: message.author.type.replace(/_/g, ' '),
+    fallback: 'Someone',
+  };
+  const name = message.author.name?.trim() || message.author.email?.trim() || known.fallback;
+  return { emoji: known.emoji, name, kind: known.kind };
+}
+
+/** The body as sections of safe mrkdwn, split at line ends where it can be. */
+function bodySections(body: string): KnownBlock[] {
+  const text = body.trim() || '(no text)';
+  const escaped = safeMrkdwn(text, LIMITS.sectionText * MAX_BODY_SECTIONS);
+  const chunks: string[] = [];
+  let rest = escaped;
+  while (rest.length > 0 && chunks.length < MAX_BODY_SECTIONS) {
+    if (rest.length <= LIMITS.sectionText) {
+      chunks.push(rest);
+      break;
+    }
+    let cut = rest.lastIndexOf('\n', LIMITS.sectionText);
+    if (cut < LIMITS.sectionText / 2) cut = LIMITS.sectionText;
+    // Never split an escaped entity such as &amp;, nor an emoji, across two sections.
+    const amp = rest.lastIndexOf('&', cut);
+    if (amp !== -1 && amp > cut - 6 && !rest.slice(amp, cut).includes(';')) cut = amp;
+    if (/[\uD800-\uDBFF]/.test(rest.charAt(cut - 1))) cut -= 1;
+    chunks.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^\n/, '');
+  }
+  return chunks.map((chunk) => ({ type: 'section', text: md(chunk) }));
+}
+
+/** A ticket message as posted in its thread. */
+export function buildTicketMessagePost(ticketId: string, message: Message): SlackMessage {
+  const who = author(message);
+  const isAi = message.author.type === 'ai_agent';
+  const blocks: KnownBlock[] = [
+    {
+      type: 'context',
+      elements: [md(`${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}`)],
+    },
+    ...bodySections(message.body),
+  ];
+  if (isAi) {
+    // Whole links only: a link cut in half would show as raw markup.
+    let sources = 'Sources:';
+    let listed = 0;
+    for (const source of message.sources ?? []) {
+      if (listed >= MAX_SOURCES || !/^https?:\/\//.test(source.url)) continue;
+      const item = `${listed === 0 ? ' ' : ' · '}${link(source.url, truncate(source.title || source.url, 200))}`;
+      if (sources.length + item.length > LIMITS.contextText) break;
+      sources += item;
+      listed += 1;
+    }
+    if (listed > 0) blocks.push({ type: 'context', elements: [md(sources)] });
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: ACTIONS.talkToPerson,
+          text: plain('Talk to a person', LIMITS.buttonText),
+          value: ticketId.slice(0, 100),
+        },
+      ],
+    });
+  }
+  const label = isAi ? `${who.name} (AI)` : who.name;
+  const text = safeMrkdwn(`${label}: ${message.body}`, LIMITS.messageText);
+  return { text, blocks };
+}
+
+function actorSuffix(actor: string | null | undefined): string {
+  if (!actor || actor === 'api' || actor === 'system') return '';
+  if (actor === 'ai_agent') return ' by the AI agent';
+  return ` by ${safeMrkdwn(actor, 200)}`;
+}
+
+function value(raw: string | null | undefined, label: (v: string) => string): string {
+  return raw ? safeMrkdwn(label(raw), 200) : '_none_';
+}
+
+/** A status, priority or assignee change as one line. */
+export function buildTicketChangeLine(ticketId: string, change: Activity): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const by = actorSuffix(change.actor);
+  let line: string;
+  if (change.type === 'status_changed') {
+    line = `:arrows_counterclockwise: *${id}* status: ${value(change.from, statusLabel)} → *${value(change.to, statusLabel)}*${by}`;
+  } else if (change.type === 'priority_changed') {
+    line = `:triangular_flag_on_post: *${id}* priority: ${value(change.from, priorityLabel)} → *${value(change.to, priorityLabel)}*${by}`;
+  } else if ((change as { field?: unknown }).field === 'team') {
+    line = change.to
+      ? `:busts_in_silhouette: *${id}* is with the *${safeMrkdwn(change.to, 200)}* team${by}`
+      : `:busts_in_silhouette: *${id}* has no team any more${by}`;
+  } else {
+    line = change.to
+      ? `:bust_in_silhouette: *${id}* is assigned to *${safeMrkdwn(change.to, 200)}*${by}`
+      : `:bust_in_silhouette: *${id}* is no longer assigned${by}`;
+  }
+  const block: ContextBlock = {
+    type: 'context',
+    elements: [md(truncate(line, LIMITS.contextText))],
+  };
+  return { text: truncate(line, LIMITS.messageText), blocks: [block] };
+}
+
+/** The requester's direct message when their ticket is resolved (with Reopen) or closed. */
+export function buildRequesterNotice(
+  ticketId: string,
+  status: 'resolved' | 'closed',
+  title: string | undefined,
+): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const named = title ? `*${id}* · ${safeMrkdwn(title, 300)}` : `*${id}*`;
+  if (status === 'closed') {
+    const text = `:lock: Your ticket ${named} is closed. If you still need help, open a new ticket.`;
+    return { text, blocks: [{ type: 'section', text: md(text) }] };
+  }
+  const text = `:white_check_mark: Your ticket ${named} was resolved. Not fixed? Reopen it and the service desk will look again.`;
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: md(text) },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: ACTIONS.reopenTicket,
+            text: plain('Reopen', LIMITS.buttonText),
+            value: ticketId.slice(0, 100),
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The request-human intent: "Talk to a person" on an AI answer adds a message to the ticket
+ * asking for a human, written as the person who clicked, and tells the thread. Only the
+ * ticket's requester or an agent may; the rule is applied when it runs, with the ticket as it
+ * is then. The message itself goes through the add-message intent's path, so it is keyed,
+ * idempotent and treated like any reply from the thread.
+ */
+import { z } from 'zod';
+import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
+import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import {
+  buildPersonRequested,
+  buildRefusal,
+  personRequestBody,
+} from '../builders/change-notice-builder.ts';
+import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import type { SlackDeps } from '../deps.ts';
+import { ChangeRefusedError, ClosedTicketError, InvalidIntentError } from '../errors.ts';
+import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { tellPrivately } from '../private-notice.ts';
+import { actorOf, mayAskForPerson } from '../ticket-access.ts';
+import { ADD_MESSAGE, type AddMessagePayload, addMessageIntent } from './add-message.ts';
+import { describeFailure } from './failure-reasons.ts';
+
+/** The outbox kind of this intent. */
+export const REQUEST_HUMAN = 'request_human';
+
+/** The payload queued for a request-human intent. */
+export const requestHumanPayloadSchema = z.object({
+  ticketId: z.string(),
+  actorUserId: z.string(),
+  channel: z.string(),
+  /** The thread the button was clicked in; the request is announced there. */
+  threadTs: z.string(),
+  /** The message whose button was clicked. */
+  messageTs: z.string(),
+});
+/** The payload of a request-human intent. */
+export type RequestHumanPayload = z.infer<typeof requestHumanPayloadSchema>;
+
+function parsePayload(entry: ReservedEntry): RequestHumanPayload {
+  const parsed = requestHumanPayloadSchema.safeParse(entry.payload);
+  if (!parsed.success)
+    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}
+
+/** Builds the request-human intent handler. */
+export function requestHumanIntent(deps: SlackDeps): IntentHandler {
+  const addMessage = addMessageIntent(deps);
+
+  async function tell(payload: RequestHumanPayload, message: SlackMessage) {
+    await tellPrivately(
+      deps.client,
+      { userId: payload.actorUserId, channel: payload.channel, threadTs: payload.threadTs },
+      message,
+    );
+  }
+
+  return {
+    async run(entry) {
+      const payload = parsePayload(entry);
+      let ticket: Ticket;
+      try {
+        ticket = await deps.serviceDesk.getTicket(payload.ticketId, { priority: 'interactive' });
+      } catch (error) {
+        if (error instanceof NotFoundError)
+          throw new ChangeRefusedError(payload.ticketId, 'not_visible');
+        throw error;
+      }
+      deps.statuses.remember(ticket);
+      const actor = await actorOf(deps, payload.actorUserId);
+      const refusal = mayAskForPerson(ticket, actor);
+      if (refusal) throw new ChangeRefusedError(ticket.id, refusal);
+      const person = await deps.people.person(payload.actorUserId);
+      const message: AddMessagePayload = {
+        ticketId: ticket.id,
+        userId: payload.actorUserId,
+        body: personRequestBody(person.name),
+        channel: payload.channel,
+        threadTs: payload.threadTs,
+        ts: payload.messageTs,
+      };
+      // Same delivery key, so the platform's idempotency makes a retry add nothing new.
+      const added = await addMessage.run({
+        ...entry,
+        kind: ADD_MESSAGE,
+        payload: message as unknown as JsonValue,
+      });
+      await deps.client.chat.postMessage({
+        channel: payload.channel,
+        thread_ts: payload.threadTs,
+        ...buildPersonRequested(ticket.id, payload.actorUserId),
+      });
+      return added;
+    },
+
+    async failed(entry, error) {
+      const payload = parsePayload(entry);
+      if (error instanceof ChangeRefusedError) {
+        await tell(payload, buildRefusal(error.reason, payload.ticketId));
+        return;
+      }
+      if (error instanceof ClosedTicketError) {
+        await tell(payload, buildRefusal('closed', payload.ticketId));
+        return;
+      }
+      const reason = describeFailure(error, `request for a person on ${payload.ticketId}`);
+      await tell(payload, buildFailureNotice(reason, undefined));
+    },
+
+    async delayed(entry) {
+      const payload = parsePayload(entry);
+      await tell(payload, buildDelayedNotice('request for a person'));
+    },
+
+    logFields(entry) {
+      const payload = parsePayload(entry);
+      return { ticket_id: payload.ticketId, channel: payload.channel, thread_ts: payload.threadTs };
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The update-ticket intent: a change made from Slack (the update modal, "Assign to me", "Mark
+ * resolved", "Reopen"). It runs from the outbox, so a platform outage delays it and loses
+ * nothing; and it decides with the ticket as it is when the write is made, so a person never
+ * makes a change that is not theirs to make, and a retry whose first write landed is a no-op.
+ */
+import { z } from 'zod';
+import {
+  NotFoundError,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  type Ticket,
+} from '../../servicedesk/index.ts';
+import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import { buildRefusal } from '../builders/change-notice-builder.ts';
+import { buildStatusModal } from '../builders/create-modal-builder.ts';
+import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { cardRefSchema } from '../card-ref.ts';
+import { refreshCard } from '../card-refresh.ts';
+import type { SlackDeps } from '../deps.ts';
+import { ChangeRefusedError, InvalidIntentError, PersonWithoutEmailError } from '../errors.ts';
+import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { tellPrivately } from '../private-notice.ts';
+import { actorOf, type ChangeRequest, decideChange } from '../ticket-access.ts';
+import { describeFailure } from './failure-reasons.ts';
+
+/** The outbox kind of this intent. */
+export const UPDATE_TICKET = 'update_ticket';
+
+/** The change asked for; the modal's assignee is a Slack person, matched by email when it runs. */
+export const changeRequestSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('fields'),
+    status: z.enum(TICKET_STATUSES).optional(),
+    priority: z.enum(TICKET_PRIORITIES).optional(),
+    assigneeUserId: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('assign_to_me') }),
+  z.object({ kind: z.literal('resolve') }),
+  z.object({ kind: z.literal('reopen') }),
+]);
+
+/** The payload queued for an update-ticket intent. */
+export const updateTicketPayloadSchema = z.object({
+  ticketId: z.string(),
+  /** Who asked: the rules are applied to them, and they are told the outcome. */
+  actorUserId: z.string(),
+  request: changeRequestSchema,
+  /** The message the change came from, refreshed afterwards. */
+  card: cardRefSchema.optional(),
+  /** The update modal whose submission may still be waiting to show the outcome. */
+  viewId: z.string().optional(),
+});
+/** The payload of an update-ticket intent. */
+export type UpdateTicketPayload = z.infer<typeof updateTicketPayloadSchema>;
+
+/** What the intent remembers against the delivery key. */
+export interface UpdateTicketResult {
+  ticketId: string;
+  status: string;
+  changed: boolean;
+}
+
+function parsePayload(entry: ReservedEntry): UpdateTicketPayload {
+  const parsed = updateTicketPayloadSchema.safeParse(entry.payload);
+  if (!parsed.success)
+    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}
+
+/** Builds the update-ticket intent handler. */
+export function updateTicketIntent(deps: SlackDeps): IntentHandler {
+  async function currentTicket(ticketId: string): Promise<Ticket> {
+    try {
+      const ticket = await deps.serviceDesk.getTicket(ticketId, { priority: 'interactive' });
+      deps.statuses.remember(ticket);
+      return ticket;
+    } catch (error) {
+      // Gone, or never was: said exactly like a ticket that is not the person's.
+      if (error instanceof NotFoundError) throw new ChangeRefusedError(ticketId, 'not_visible');
+      throw error;
+    }
+  }
+
+  async function changeRequest(payload: UpdateTicketPayload): Promise<ChangeRequest> {
+    const request = payload.request;
+    if (request.kind !== 'fields') return request;
+    return {
+      kind: 'fields',
+      status: request.status,
+      priority: request.priority,
+      assigneeEmail: request.assigneeUserId
+        ? await deps.people.email(request.assigneeUserId)
+        : undefined,
+    };
+  }
+
+  function target(payload: UpdateTicketPayload) {
+    const card = payload.card;
+    return {
+      userId: payload.actorUserId,
+      ...(card?.kind === 'ephemeral' ? { responseUrl: card.responseUrl } : {}),
+      ...(card && card.kind !== 'ephemeral' ? { channel: card.channel } : {}),
+    };
+  }
+
+  async function tell(payload: UpdateTicketPayload, message: SlackMessage): Promise<void> {
+    await tellPrivately(deps.client, target(payload), message);
+  }
+
+  async function updateView(viewId: string | undefined, title: string, text: string) {
+    if (!viewId) return;
+    // Closed long ago is fine: the person is told in the conversation as well.
+    await deps.client.views
+      .update({ view_id: viewId, view: buildStatusModal(title, text) })
+      .catch(() => undefined);
+  }
+
+  return {
+    async run(entry) {
+      const payload = parsePayload(entry);
+      const ticket = await currentTicket(payload.ticketId);
+      const actor = await actorOf(deps, payload.actorUserId);
+      const decision = decideChange(ticket, actor, await changeRequest(payload));
+      if (decision.outcome === 'refused') {
+        throw new ChangeRefusedError(ticket.id, decision.reason);
+      }
+      let updated = ticket;
+      if (decision.outcome === 'change') {
+        updated = await deps.serviceDesk.updateTicket(ticket.id, decision.input, {
+          priority: 'interactive',
+        });
+        deps.statuses.remember(updated);
+        deps.logger.info(
+          {
+            ticket_id: ticket.id,
+            fields: Object.keys(decision.input),
+            request: payload.request.kind,
+          },
+          'ticket changed from Slack',
+        );
+      }
+      await refreshCard(deps, payload.card, updated, actor);
+      const result: UpdateTicketResult = {
+        ticketId: updated.id,
+        status: updated.status,
+        changed: decision.outcome === 'change',
+      };
+      return result as unknown as JsonValue;
+    },
+
+    async failed(entry, error, context) {
+      const payload = parsePayload(entry);
+      // A modal whose submission is still waiting shows the failure itself.
+      if (context.awaited && payload.viewId) return;
+      if (error instanceof ChangeRefusedError) {
+        const refusal = buildRefusal(error.reason, payload.ticketId);
+        await updateView(payload.viewId, 'Not changed', refusal.text);
+        await tell(payload, refusal);
+        return;
+      }
+      const reason =
+        error instanceof PersonWithoutEmailError && error.userId !== payload.actorUserId
+          ? `:warning: Your change to ${payload.ticketId} was not made: the person you chose has no email address in Slack, so the service desk cannot match them.`
+          : describeFailure(error, `change to ${payload.ticketId}`);
+      await updateView(payload.viewId, 'Not changed', reason);
+      await tell(payload, buildFailureNotice(reason, undefined));
+    },
+
+    async delayed(entry, _error, context) {
+      const payload = parsePayload(entry);
+      if (context.awaited && payload.viewId) return;
+      await tell(payload, buildDelayedNotice(`change to ${payload.ticketId}`));
+    },
+
+    logFields(entry) {
+      const payload = parsePayload(entry);
+      return { ticket_id: payload.ticketId, request: payload.request.kind };
+    },
+  };
+}

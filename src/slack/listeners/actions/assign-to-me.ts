@@ -1,0 +1,35 @@
+/** The card's "Assign to me" button (agents only): queues the assignment through the outbox. */
+import { buildRefusal } from '../../builders/change-notice-builder.ts';
+import { cardRefFromAction } from '../../card-ref.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+import {
+  type ButtonArgs,
+  clickedTicketId,
+  clickKey,
+  clickOf,
+  enqueueIntent,
+  tellClicker,
+} from './button-click.ts';
+
+/** Builds the handler of "Assign to me". */
+export function assignToMe(deps: SlackDeps) {
+  return async ({ ack, body }: ButtonArgs): Promise<void> => {
+    await ack();
+    const ticketId = clickedTicketId(body);
+    if (!ticketId) return;
+    // Checked here and again when the intent runs: a crafted click never reaches the platform.
+    if (!(await deps.people.isAgent(body.user.id))) {
+      await tellClicker(deps, body, buildRefusal('agents_only', ticketId));
+      return;
+    }
+    const card = cardRefFromAction(body, clickOf(body).blockId);
+    const payload: UpdateTicketPayload = {
+      ticketId,
+      actorUserId: body.user.id,
+      request: { kind: 'assign_to_me' },
+      ...(card ? { card } : {}),
+    };
+    await enqueueIntent(deps, clickKey(body), UPDATE_TICKET, payload);
+  };
+}

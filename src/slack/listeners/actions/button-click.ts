@@ -1,0 +1,106 @@
+/**
+ * What every button handler needs from a click: the button's value, the click's delivery key,
+ * where it happened, a private answer to the person who clicked, and the durable enqueue.
+ */
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { normaliseTicketId } from '../../../servicedesk/index.ts';
+import type { EnqueueOutcome, JsonValue } from '../../../store/types.ts';
+import { buildRefusal } from '../../builders/change-notice-builder.ts';
+import type { SlackMessage } from '../../builders/ticket-card-builder.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { lastKnownStatus } from '../../intents/closed-ticket.ts';
+import { tellPrivately } from '../../private-notice.ts';
+import { actorOf } from '../../ticket-access.ts';
+
+/** The arguments Bolt gives a block action handler. */
+export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+
+/** The clicked element. */
+export interface Click {
+  actionId: string;
+  blockId: string;
+  value: string | undefined;
+  actionTs: string;
+}
+
+/** The clicked element of a block_actions payload. */
+export function clickOf(body: BlockAction): Click {
+  const action = body.actions[0] as
+    | { action_id?: string; block_id?: string; value?: string; action_ts?: string }
+    | undefined;
+  return {
+    actionId: action?.action_id ?? '',
+    blockId: action?.block_id ?? '',
+    value: action?.value,
+    actionTs: action?.action_ts ?? '',
+  };
+}
+
+/**
+ * A click's delivery key: Slack never redelivers an interaction, and each click has its own
+ * action_ts, so a double click makes two intents (both decided against the ticket as it is,
+ * so the second changes nothing) while one click can never make two.
+ */
+export function clickKey(body: BlockAction): string {
+  const click = clickOf(body);
+  return `action:${body.team?.id ?? '-'}:${body.user.id}:${click.actionId}:${click.actionTs}`;
+}
+
+/** The ticket id a card button carries, canonical; undefined when it is not a ticket id. */
+export function clickedTicketId(body: BlockAction): string | undefined {
+  const value = clickOf(body).value;
+  return value ? normaliseTicketId(value) : undefined;
+}
+
+/** The conversation and thread the click happened in, when it was in a message. */
+export function clickPlace(body: BlockAction): { channel?: string; threadTs?: string } {
+  const container = body.container as { channel_id?: string; thread_ts?: string } | undefined;
+  const channel = body.channel?.id ?? container?.channel_id;
+  const threadTs = (body.message?.thread_ts as string | undefined) ?? container?.thread_ts;
+  return { ...(channel ? { channel } : {}), ...(threadTs ? { threadTs } : {}) };
+}
+
+/** Tells the person who clicked, privately, where they clicked. */
+export async function tellClicker(
+  deps: SlackDeps,
+  body: BlockAction,
+  message: SlackMessage,
+): Promise<void> {
+  const place = clickPlace(body);
+  await tellPrivately(
+    deps.client,
+    {
+      userId: body.user.id,
+      ...place,
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+    },
+    message,
+  );
+}
+
+/** Makes the intent durable (one per key) and wakes the worker. */
+export async function enqueueIntent(
+  deps: SlackDeps,
+  key: string,
+  kind: string,
+  payload: object,
+): Promise<EnqueueOutcome> {
+  const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
+  if (outcome.enqueued) deps.worker.wake();
+  else deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate click suppressed');
+  return outcome;
+}
+
+/**
+ * A quick refusal before anything is queued, for buttons only a ticket's requester or an agent
+ * may use: when the requester is already known (no platform request), anyone else is told at
+ * once. When it is not known, the intent decides with the ticket before any write.
+ */
+export async function refusedEarly(deps: SlackDeps, body: BlockAction, ticketId: string) {
+  const known = await lastKnownStatus(deps, ticketId);
+  if (!known?.requesterEmail) return false;
+  const actor = await actorOf(deps, body.user.id);
+  if (actor.isAgent || actor.email === known.requesterEmail) return false;
+  await tellClicker(deps, body, buildRefusal('not_visible', ticketId));
+  return true;
+}

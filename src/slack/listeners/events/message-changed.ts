@@ -1,0 +1,66 @@
+/**
+ * An edit of a message in a linked thread (`message_changed`): added to the ticket as an
+ * "edited:" message from its author, keyed by the edit's event, so Slack's retries and other
+ * replicas add it once. Changes that are not a person editing their words (link unfurls, a
+ * parent's reply count, the app's own card updates, other bots) are ignored.
+ */
+import type { SlackDeps } from '../../deps.ts';
+import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
+import { messageBody, type PersonMessage, slackToPlain } from '../../message-text.ts';
+
+/** The parts of a message_changed event the edit needs. */
+export interface MessageChangedEvent {
+  channel: string;
+  message?: Partial<PersonMessage> & { subtype?: string };
+  previous_message?: Partial<PersonMessage>;
+}
+
+/** The prefix that marks an edit on the ticket. */
+export const EDITED_PREFIX = 'edited: ';
+
+/** What the edit should add to the ticket, or undefined when it is not a person's edit. */
+export function editedBody(event: MessageChangedEvent): string | undefined {
+  const message = event.message;
+  if (!message?.user || !message.ts || message.bot_id) return undefined;
+  if (message.subtype === 'bot_message') return undefined;
+  const before = event.previous_message;
+  const sameText =
+    slackToPlain(before?.text ?? '').trim() === slackToPlain(message.text ?? '').trim();
+  const sameFiles =
+    (before?.files ?? []).map((f) => f.permalink).join('\n') ===
+    (message.files ?? []).map((f) => f.permalink).join('\n');
+  if (sameText && sameFiles) return undefined;
+  const body = messageBody({
+    ...message,
+    user: message.user,
+    ts: message.ts,
+    channel: event.channel,
+  });
+  return body ? `${EDITED_PREFIX}${body}` : undefined;
+}
+
+/** Queues the edit as a ticket message when it is a person's edit in a linked thread. */
+export async function messageChanged(
+  deps: SlackDeps,
+  event: MessageChangedEvent,
+  key: string,
+  enqueue: (key: string, kind: string, payload: object) => Promise<void>,
+): Promise<void> {
+  const body = editedBody(event);
+  const message = event.message;
+  if (!body || !message?.user || !message.ts) return;
+  // A reply's thread is its parent; a root message (a DM or reacted message that filed the
+  // ticket) is the parent of its own thread.
+  const threadTs = message.thread_ts ?? message.ts;
+  const ticketId = await deps.stores.links.ticketForThread(event.channel, threadTs);
+  if (!ticketId) return;
+  const payload: AddMessagePayload = {
+    ticketId,
+    userId: message.user,
+    body,
+    channel: event.channel,
+    threadTs,
+    ts: message.ts,
+  };
+  await enqueue(key, ADD_MESSAGE, payload);
+}

@@ -1,0 +1,116 @@
+/**
+ * The update modal's submission (agents only, checked again here: a crafted submission from
+ * anyone else is refused and nothing is queued). Only the fields the agent changed are sent.
+ * The change is made durable in the outbox (keyed by the modal), and the answer to Slack waits
+ * briefly for it, so a platform 422 (an assignee who is not an agent there) shows on its field.
+ */
+import { createHash } from 'node:crypto';
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { ValidationError } from '../../../servicedesk/index.ts';
+import type { JsonValue } from '../../../store/types.ts';
+import { buildRefusal } from '../../builders/change-notice-builder.ts';
+import { buildStatusModal, type ViewStateValues } from '../../builders/create-modal-builder.ts';
+import {
+  changedFields,
+  decodeUpdateMetadata,
+  readUpdateForm,
+  updateErrorsToBlocks,
+} from '../../builders/update-modal-builder.ts';
+import type { SlackDeps } from '../../deps.ts';
+import { ChangeRefusedError, PersonWithoutEmailError } from '../../errors.ts';
+import { UPDATE_FIELDS } from '../../ids.ts';
+import { describeFailure } from '../../intents/failure-reasons.ts';
+import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** Builds the update modal's submission handler. */
+export function updateTicketSubmission(deps: SlackDeps) {
+  return async ({ ack, body, view }: Args): Promise<void> => {
+    const metadata = decodeUpdateMetadata(view.private_metadata);
+    if (!metadata) {
+      await ack();
+      return;
+    }
+    const userId = body.user.id;
+    if (!(await deps.people.isAgent(userId))) {
+      await ack({
+        response_action: 'update',
+        view: buildStatusModal('Not changed', buildRefusal('agents_only', metadata.ticketId).text),
+      });
+      return;
+    }
+    const changed = changedFields(
+      readUpdateForm(view.state.values as ViewStateValues),
+      metadata.initial,
+    );
+    if (Object.keys(changed).length === 0) {
+      await ack();
+      return;
+    }
+    const payload: UpdateTicketPayload = {
+      ticketId: metadata.ticketId,
+      actorUserId: userId,
+      request: { kind: 'fields', ...changed },
+      ...(metadata.card ? { card: metadata.card } : {}),
+      viewId: view.id,
+    };
+    let key = `view:${view.id}`;
+    let outcome = await deps.stores.outbox.enqueue(key, UPDATE_TICKET, payload as JsonValue);
+    if (!outcome.enqueued && outcome.state === 'failed') {
+      // The earlier submission was refused; a corrected one (other values) is a new request.
+      key = `${key}:${createHash('sha256').update(JSON.stringify(changed)).digest('hex').slice(0, 16)}`;
+      outcome = await deps.stores.outbox.enqueue(key, UPDATE_TICKET, payload as JsonValue);
+    }
+    if (!outcome.enqueued && outcome.state === 'done') {
+      await ack();
+      return;
+    }
+    if (!outcome.enqueued && outcome.state === 'failed') {
+      await ack({
+        response_action: 'errors',
+        errors: {
+          [UPDATE_FIELDS.status.block]: 'This change was refused. Change something and try again.',
+        },
+      });
+      return;
+    }
+    deps.worker.wake();
+    const settled = await deps.worker.waitFor(key, deps.settings.submitWaitMs);
+    if (settled?.state === 'done') {
+      await ack();
+      return;
+    }
+    if (settled?.state === 'failed') {
+      const errors = fieldErrors(settled.error, userId);
+      if (errors) {
+        await ack({ response_action: 'errors', errors });
+        return;
+      }
+      const text =
+        settled.error instanceof ChangeRefusedError
+          ? buildRefusal(settled.error.reason, metadata.ticketId).text
+          : describeFailure(settled.error, `change to ${metadata.ticketId}`);
+      await ack({ response_action: 'update', view: buildStatusModal('Not changed', text) });
+      return;
+    }
+    await ack({
+      response_action: 'update',
+      view: buildStatusModal(
+        'Saving your change',
+        `:hourglass_flowing_sand: Your change to *${metadata.ticketId}* is saved and will be made as soon as the service desk answers; the ticket’s card will show it. You can close this window.`,
+      ),
+    });
+  };
+}
+
+function fieldErrors(error: unknown, actorUserId: string): Record<string, string> | undefined {
+  if (error instanceof ValidationError) return updateErrorsToBlocks(error.fieldErrors());
+  if (error instanceof PersonWithoutEmailError && error.userId !== actorUserId) {
+    return {
+      [UPDATE_FIELDS.assignee.block]:
+        'This person has no email address in Slack, so the service desk cannot match them.',
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,167 @@
+/** The rate budget held in this process's memory: the twin of `redis-budget.ts`. */
+import { requireTime } from './argument-checks.ts';
+import {
+  allowance,
+  type BudgetWindow,
+  HOUR_MS,
+  isUsableObservation,
+  MINUTE_MS,
+  observedWindow,
+} from './rate-budget-rules.ts';
+import type {
+  BudgetGrant,
+  BudgetPriority,
+  BudgetUsage,
+  Clock,
+  RateBudget,
+  RateBudgetLimits,
+  RateLimitObservation,
+} from './types.ts';
+
+interface Adopted {
+  remaining: number;
+  observedAt: number;
+  resetAt: number;
+}
+
+/** A rolling log of request times; each method runs to completion, so each is atomic. */
+export class MemoryRateBudget implements RateBudget {
+  readonly limits: RateBudgetLimits;
+  readonly #now: Clock;
+  // Request times, ascending; entries older than an hour are dropped on every take.
+  #log: number[] = [];
+  #blockedUntil = 0;
+  readonly #adopted: Record<BudgetWindow, Adopted | undefined> = {
+    minute: undefined,
+    hour: undefined,
+  };
+
+  constructor(limits: RateBudgetLimits, now: Clock) {
+    this.limits = limits;
+    this.#now = now;
+  }
+
+  async take(priority: BudgetPriority): Promise<BudgetGrant> {
+    const now = this.#now();
+    if (this.#blockedUntil > now) {
+      return { granted: false, retryAt: this.#blockedUntil, reason: 'backoff' };
+    }
+    this.#prune(now);
+    const allow = allowance(this.limits, priority);
+    const minute = this.#window('minute', now, allow.minute);
+    const hour = this.#window('hour', now, allow.hour);
+    if (minute.blocked || hour.blocked) {
+      const retryAt = Math.max(
+        minute.blocked ? minute.releaseAt : 0,
+        hour.blocked ? hour.releaseAt : 0,
+      );
+      return { granted: false, retryAt: Math.max(retryAt, now + 1), reason: 'window' };
+    }
+    insertSorted(this.#log, now);
+    return { granted: true };
+  }
+
+  async observe(observation: RateLimitObservation): Promise<void> {
+    if (!isUsableObservation(observation)) return;
+    const now = this.#now();
+    const resetAt = Math.floor(observation.resetAt);
+    if (resetAt <= now) return;
+    const window = observedWindow(observation, this.limits);
+    const next: Adopted = {
+      remaining: Math.floor(observation.remaining),
+      observedAt: Math.floor(observation.observedAt),
+      resetAt,
+    };
+    const current = this.#adopted[window];
+    if (current && current.resetAt > now) {
+      if (next.resetAt < current.resetAt) return;
+      // Within one window the platform's count only grows: the lower remaining is the truer one.
+      if (next.resetAt === current.resetAt && this.#effective(next) >= this.#effective(current)) {
+        return;
+      }
+    }
+    this.#adopted[window] = next;
+  }
+
+  async backOff(untilMs: number): Promise<void> {
+    requireTime(Math.floor(untilMs), 'untilMs');
+    this.#blockedUntil = Math.max(this.#blockedUntil, Math.floor(untilMs));
+  }
+
+  async usage(recentMs = 600_000): Promise<BudgetUsage> {
+    const now = this.#now();
+    this.#prune(now);
+    return {
+      minute: this.#used('minute', now),
+      hour: this.#used('hour', now),
+      recent: this.#since(now - recentMs),
+      blockedUntil: this.#blockedUntil > now ? this.#blockedUntil : undefined,
+    };
+  }
+
+  #prune(now: number): void {
+    const floor = now - HOUR_MS;
+    let drop = 0;
+    while (drop < this.#log.length && (this.#log[drop] as number) <= floor) drop += 1;
+    if (drop > 0) this.#log = this.#log.slice(drop);
+  }
+
+  // Requests after `floor` (exclusive), as Redis's ZCOUNT '(floor' '+inf' counts them.
+  #since(floor: number): number {
+    let low = 0;
+    let high = this.#log.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.#log[mid] as number) <= floor) low = mid + 1;
+      else high = mid;
+    }
+    return this.#log.length - low;
+  }
+
+  // Requests from the observation's own millisecond on count: rather twice than not at all.
+  #effective(adopted: Adopted): number {
+    return adopted.remaining - this.#since(adopted.observedAt - 1);
+  }
+
+  #serverUsed(window: BudgetWindow, now: number): { used: number; resetAt: number } | undefined {
+    const adopted = this.#adopted[window];
+    if (!adopted || adopted.resetAt <= now) return undefined;
+    const limit = window === 'minute' ? this.limits.perMinute : this.limits.perHour;
+    return { used: limit - this.#effective(adopted), resetAt: adopted.resetAt };
+  }
+
+  #used(window: BudgetWindow, now: number): number {
+    const span = window === 'minute' ? MINUTE_MS : HOUR_MS;
+    const local = this.#since(now - span);
+    return Math.max(local, this.#serverUsed(window, now)?.used ?? 0);
+  }
+
+  #window(
+    window: BudgetWindow,
+    now: number,
+    allow: number,
+  ): { blocked: boolean; releaseAt: number } {
+    const span = window === 'minute' ? MINUTE_MS : HOUR_MS;
+    const local = this.#since(now - span);
+    const server = this.#serverUsed(window, now);
+    let releaseAt = 0;
+    let blocked = false;
+    if (local >= allow) {
+      // The window frees a slot when its (local - allow)-th oldest request leaves it.
+      const first = this.#log.length - local;
+      releaseAt = (this.#log[first + local - allow] as number) + span;
+      blocked = true;
+    }
+    if (server && server.used >= allow) {
+      releaseAt = Math.max(releaseAt, server.resetAt);
+      blocked = true;
+    }
+    return { blocked, releaseAt };
+  }
+}
+
+function insertSorted(list: number[], value: number): void {
+  let index = list.length;
+  while (index > 0 && (list[index - 1] as number) > value) index -= 1;
+  list.splice(index, 0, value);
+}

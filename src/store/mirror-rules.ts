@@ -1,0 +1,28 @@
+/**
+ * What both mirror-store backends and their callers agree on: how long the app's own messages
+ * are remembered, and the marks that name them.
+ */
+import { createHash } from 'node:crypto';
+
+/**
+ * How long a message the app added from Slack is remembered as its own: long enough for any
+ * poll to have passed it, even after a long outage, and refreshed by every new one.
+ */
+export const OWN_MESSAGES_TTL_MS = 30 * 86_400_000;
+
+/** The mark of a platform message id in the own-messages set. */
+export function ownMessageIdMark(messageId: string): string {
+  return `id:${messageId}`;
+}
+
+/**
+ * The mark of a message by its author and text, recorded before the add is sent: the platform
+ * may hold the message before the app learns its id (a slow or lost answer), and a poll in
+ * that gap must still know it for the app's own.
+ */
+export function ownMessageTextMark(authorEmail: string | undefined, body: string): string {
+  const digest = createHash('sha256')
+    .update(`${(authorEmail ?? '').trim().toLowerCase()}\n${body}`)
+    .digest('hex');
+  return `text:${digest.slice(0, 32)}`;
+}

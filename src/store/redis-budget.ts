@@ -1,0 +1,234 @@
+/**
+ * The rate budget in Redis, shared by every replica: a sorted set of request times (a rolling
+ * log, so both windows are exact) and a hash with what the platform's headers said and the
+ * back-off after a 429. One script decides and records a take, so two replicas can never both
+ * take the last request of a window.
+ */
+import { randomUUID } from 'node:crypto';
+import { requireTime } from './argument-checks.ts';
+import {
+  allowance,
+  HOUR_MS,
+  isUsableObservation,
+  MINUTE_MS,
+  observedWindow,
+} from './rate-budget-rules.ts';
+import type { RedisClient, RedisScript } from './redis-script.ts';
+import { defineScript, replyArray, replyNumber, replyString } from './redis-script.ts';
+import type {
+  BudgetGrant,
+  BudgetPriority,
+  BudgetUsage,
+  Clock,
+  RateBudget,
+  RateBudgetLimits,
+  RateLimitObservation,
+} from './types.ts';
+
+/** The budget's keys; both carry the `{budget}` tag. */
+export interface BudgetKeys {
+  log: string;
+  state: string;
+}
+
+// Kept a little longer than the windows they serve, so an idle budget cleans itself up.
+const LOG_TTL_MS = HOUR_MS + MINUTE_MS;
+const STATE_TTL_MS = 2 * HOUR_MS;
+
+// The platform's view of one window, as the count it implies for this budget's limit: what it
+// had counted when the response was read, plus every request taken since (from that very
+// millisecond on, so a request is rather counted twice than not at all). Times arrive as
+// strings and are compared as numbers; 13-digit ms are exact in Lua's doubles.
+const SERVER_USED = `
+local function server_used(limit, rem, at, reset, now)
+  rem = tonumber(rem); reset = tonumber(reset)
+  if not rem or not reset or reset <= now then return -1, 0 end
+  return limit - rem + redis.call('ZCOUNT', KEYS[1], at, '+inf'), reset
+end
+`;
+
+// KEYS log, state; ARGV now, allowMinute, allowHour, perMinute, perHour, minuteFloor, hourFloor,
+// member.
+const TAKE = `${SERVER_USED}
+local now = tonumber(ARGV[1])
+local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
+  'minuteRemaining', 'minuteObservedAt', 'minuteResetAt',
+  'hourRemaining', 'hourObservedAt', 'hourResetAt')
+local blocked = tonumber(st[1]) or 0
+if blocked > now then return {0, st[1], 'backoff'} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[7])
+local function window(allow, limit, floor, span, rem, at, reset)
+  local localCount = redis.call('ZCOUNT', KEYS[1], '(' .. floor, '+inf')
+  local used, resetAt = server_used(limit, rem, at, reset, now)
+  local release = 0
+  local isBlocked = false
+  if localCount >= allow then
+    local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. floor, '+inf', 'WITHSCORES',
+      'LIMIT', localCount - allow, 1)
+    release = tonumber(e[2]) + span
+    isBlocked = true
+  end
+  if used >= allow then
+    if resetAt > release then release = resetAt end
+    isBlocked = true
+  end
+  return isBlocked, release
+end
+local mBlocked, mRelease = window(tonumber(ARGV[2]), tonumber(ARGV[4]), ARGV[6], ${MINUTE_MS},
+  st[2], st[3], st[4])
+local hBlocked, hRelease = window(tonumber(ARGV[3]), tonumber(ARGV[5]), ARGV[7], ${HOUR_MS},
+  st[5], st[6], st[7])
+if mBlocked or hBlocked then
+  local retry = 0
+  if mBlocked then retry = mRelease end
+  if hBlocked and hRelease > retry then retry = hRelease end
+  if retry <= now then retry = now + 1 end
+  return {0, tostring(retry), 'window'}
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ${LOG_TTL_MS})
+return {1}
+`;
+
+// KEYS log, state; ARGV now, window ('minute'|'hour'), remaining, observedAt, resetAt.
+const OBSERVE = `
+local now = tonumber(ARGV[1])
+local w = ARGV[2]
+local reset = tonumber(ARGV[5])
+if reset <= now then return 0 end
+local cur = redis.call('HMGET', KEYS[2], w .. 'Remaining', w .. 'ObservedAt', w .. 'ResetAt')
+local curReset = tonumber(cur[3])
+if curReset and curReset > now then
+  if reset < curReset then return 0 end
+  if reset == curReset then
+    local curEff = tonumber(cur[1]) - redis.call('ZCOUNT', KEYS[1], cur[2], '+inf')
+    local newEff = tonumber(ARGV[3]) - redis.call('ZCOUNT', KEYS[1], ARGV[4], '+inf')
+    if newEff >= curEff then return 0 end
+  end
+end
+redis.call('HSET', KEYS[2], w .. 'Remaining', ARGV[3], w .. 'ObservedAt', ARGV[4],
+  w .. 'ResetAt', ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ${STATE_TTL_MS})
+return 1
+`;
+
+// KEYS state; ARGV until.
+const BACK_OFF = `
+local cur = tonumber(redis.call('HGET', KEYS[1], 'blockedUntil')) or 0
+if tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], 'blockedUntil', ARGV[1]) end
+redis.call('PEXPIRE', KEYS[1], ${STATE_TTL_MS})
+return 1
+`;
+
+// KEYS log, state; ARGV now, perMinute, perHour, minuteFloor, hourFloor, recentFloor.
+const USAGE = `${SERVER_USED}
+local now = tonumber(ARGV[1])
+local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
+  'minuteRemaining', 'minuteObservedAt', 'minuteResetAt',
+  'hourRemaining', 'hourObservedAt', 'hourResetAt')
+local minute = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[4], '+inf')
+local hour = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[5], '+inf')
+local recent = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[6], '+inf')
+local sm = server_used(tonumber(ARGV[2]), st[2], st[3], st[4], now)
+local sh = server_used(tonumber(ARGV[3]), st[5], st[6], st[7], now)
+if sm > minute then minute = sm end
+if sh > hour then hour = sh end
+local blocked = st[1] or '0'
+if (tonumber(blocked) or 0) <= now then blocked = '0' end
+return {minute, hour, recent, blocked}
+`;
+
+/** The rate budget in Redis; see the key layout in `redis-stores.ts`. */
+export class RedisRateBudget implements RateBudget {
+  readonly limits: RateBudgetLimits;
+  readonly #keys: BudgetKeys;
+  readonly #now: Clock;
+  readonly #take: RedisScript;
+  readonly #observe: RedisScript;
+  readonly #backOff: RedisScript;
+  readonly #usage: RedisScript;
+
+  constructor(redis: RedisClient, keys: BudgetKeys, limits: RateBudgetLimits, now: Clock) {
+    this.limits = limits;
+    this.#keys = keys;
+    this.#now = now;
+    this.#take = defineScript(redis, 'servicedeskBudgetTake', 2, TAKE);
+    this.#observe = defineScript(redis, 'servicedeskBudgetObserve', 2, OBSERVE);
+    this.#backOff = defineScript(redis, 'servicedeskBudgetBackOff', 1, BACK_OFF);
+    this.#usage = defineScript(redis, 'servicedeskBudgetUsage', 2, USAGE);
+  }
+
+  async take(priority: BudgetPriority): Promise<BudgetGrant> {
+    const op = 'budget.take';
+    const now = this.#now();
+    const allow = allowance(this.limits, priority);
+    const reply = replyArray(
+      await this.#take(
+        op,
+        [this.#keys.log, this.#keys.state],
+        [
+          now,
+          allow.minute,
+          allow.hour,
+          this.limits.perMinute,
+          this.limits.perHour,
+          now - MINUTE_MS,
+          now - HOUR_MS,
+          // Two replicas may take in the same millisecond: each entry needs its own member.
+          `${now}:${randomUUID()}`,
+        ],
+      ),
+      op,
+    );
+    if (replyNumber(reply[0], op) === 1) return { granted: true };
+    const reason = replyString(reply[2], op) === 'backoff' ? 'backoff' : 'window';
+    return { granted: false, retryAt: replyNumber(reply[1], op), reason };
+  }
+
+  async observe(observation: RateLimitObservation): Promise<void> {
+    if (!isUsableObservation(observation)) return;
+    await this.#observe(
+      'budget.observe',
+      [this.#keys.log, this.#keys.state],
+      [
+        this.#now(),
+        observedWindow(observation, this.limits),
+        Math.floor(observation.remaining),
+        Math.floor(observation.observedAt),
+        Math.floor(observation.resetAt),
+      ],
+    );
+  }
+
+  async backOff(untilMs: number): Promise<void> {
+    const until = requireTime(Math.floor(untilMs), 'untilMs');
+    await this.#backOff('budget.backOff', [this.#keys.state], [until]);
+  }
+
+  async usage(recentMs = 600_000): Promise<BudgetUsage> {
+    const op = 'budget.usage';
+    const now = this.#now();
+    const reply = replyArray(
+      await this.#usage(
+        op,
+        [this.#keys.log, this.#keys.state],
+        [
+          now,
+          this.limits.perMinute,
+          this.limits.perHour,
+          now - MINUTE_MS,
+          now - HOUR_MS,
+          now - Math.max(1, Math.floor(recentMs)),
+        ],
+      ),
+      op,
+    );
+    const blocked = replyNumber(reply[3], op);
+    return {
+      minute: replyNumber(reply[0], op),
+      hour: replyNumber(reply[1], op),
+      recent: replyNumber(reply[2], op),
+      blockedUntil: blocked > now ? blocked : undefined,
+    };
+  }
+}

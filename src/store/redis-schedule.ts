@@ -1,0 +1,177 @@
+/**
+ * The poll schedule in Redis: a sorted set of tickets by due time, and a hash of the live
+ * claims (`token|expiresAt|pending`). A claimed ticket's score is its claim's expiry, so a
+ * crashed poller's ticket simply comes due again; `pending` keeps a hint that arrived during
+ * the claim until the holder reschedules. Both keys carry the `{poll}` tag because a claim
+ * touches many tickets in one script.
+ */
+import { randomUUID } from 'node:crypto';
+import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import type { RedisClient, RedisScript } from './redis-script.ts';
+import { defineScript, replyArray, replyNumber, replyString, runCommand } from './redis-script.ts';
+import type { Clock, PollClaim, PollSchedule } from './types.ts';
+
+/** The schedule's keys; both carry the `{poll}` tag. */
+export interface ScheduleKeys {
+  due: string;
+  leases: string;
+}
+
+const PARSE_LEASE = `
+local function parse_lease(value)
+  if not value then return nil end
+  local token, exp, pending = string.match(value, '^([^|]*)|([^|]*)|(.*)$')
+  return token, tonumber(exp), tonumber(pending)
+end
+`;
+
+// KEYS due, leases; ARGV ticket, at, now.
+const POLL_AT = `${PARSE_LEASE}
+local token, exp, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
+local at = tonumber(ARGV[2])
+if token and exp > tonumber(ARGV[3]) then
+  if not pending or at < pending then
+    redis.call('HSET', KEYS[2], ARGV[1], token .. '|' .. string.format('%d', exp) .. '|' .. ARGV[2])
+  end
+  return 1
+end
+local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
+if not score or at < score then redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+return 1
+`;
+
+// KEYS due, leases; ARGV now, limit, expiresAt, tokenBase.
+const CLAIM_DUE = `${PARSE_LEASE}
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[2])
+local out = {}
+for i = 1, #due, 2 do
+  local id = due[i]
+  local token = ARGV[4] .. ':' .. ((i + 1) / 2)
+  local _, _, pending = parse_lease(redis.call('HGET', KEYS[2], id))
+  local kept = ''
+  if pending then kept = string.format('%d', pending) end
+  redis.call('HSET', KEYS[2], id, token .. '|' .. ARGV[3] .. '|' .. kept)
+  redis.call('ZADD', KEYS[1], ARGV[3], id)
+  out[#out + 1] = id
+  out[#out + 1] = token
+  out[#out + 1] = due[i + 1]
+end
+return out
+`;
+
+// KEYS due, leases; ARGV ticket, token, at.
+const RESCHEDULE = `${PARSE_LEASE}
+local token, _, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
+if token ~= ARGV[2] then return 0 end
+local at = ARGV[3]
+if pending and pending < tonumber(at) then at = string.format('%d', pending) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[1], at, ARGV[1])
+return 1
+`;
+
+// KEYS due, leases; ARGV ticket, token ('' removes whatever holds the ticket).
+const REMOVE = `${PARSE_LEASE}
+if ARGV[2] ~= '' then
+  local token, _, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
+  if token ~= ARGV[2] then return 0 end
+  if pending then
+    redis.call('HDEL', KEYS[2], ARGV[1])
+    redis.call('ZADD', KEYS[1], string.format('%d', pending), ARGV[1])
+    return 0
+  end
+end
+redis.call('HDEL', KEYS[2], ARGV[1])
+return redis.call('ZREM', KEYS[1], ARGV[1])
+`;
+
+/** The poll schedule in Redis; see the key layout in `redis-stores.ts`. */
+export class RedisPollSchedule implements PollSchedule {
+  readonly #redis: RedisClient;
+  readonly #keys: ScheduleKeys;
+  readonly #now: Clock;
+  readonly #pollAt: RedisScript;
+  readonly #claimDue: RedisScript;
+  readonly #reschedule: RedisScript;
+  readonly #remove: RedisScript;
+
+  constructor(redis: RedisClient, keys: ScheduleKeys, now: Clock) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#now = now;
+    this.#pollAt = defineScript(redis, 'servicedeskSchedulePollAt', 2, POLL_AT);
+    this.#claimDue = defineScript(redis, 'servicedeskScheduleClaimDue', 2, CLAIM_DUE);
+    this.#reschedule = defineScript(redis, 'servicedeskScheduleReschedule', 2, RESCHEDULE);
+    this.#remove = defineScript(redis, 'servicedeskScheduleRemove', 2, REMOVE);
+  }
+
+  async pollAt(ticketId: string, atMs: number): Promise<void> {
+    requireKey(ticketId, 'ticket ID');
+    const at = requireTime(Math.floor(atMs), 'atMs');
+    await this.#pollAt('schedule.pollAt', this.#both(), [ticketId, at, this.#now()]);
+  }
+
+  async claimDue(limit: number, leaseMs: number): Promise<PollClaim[]> {
+    requireCount(limit, 'limit');
+    requireDuration(leaseMs, 'leaseMs');
+    const op = 'schedule.claimDue';
+    const now = this.#now();
+    const expiresAt = now + leaseMs;
+    const reply = replyArray(
+      await this.#claimDue(op, this.#both(), [now, limit, expiresAt, randomUUID()]),
+      op,
+    );
+    const claims: PollClaim[] = [];
+    for (let i = 0; i + 2 < reply.length; i += 3) {
+      claims.push({
+        ticketId: replyString(reply[i], op),
+        token: replyString(reply[i + 1], op),
+        dueAt: replyNumber(reply[i + 2], op),
+        leaseExpiresAt: expiresAt,
+      });
+    }
+    return claims;
+  }
+
+  async reschedule(claim: PollClaim, atMs: number): Promise<boolean> {
+    const at = requireTime(Math.floor(atMs), 'atMs');
+    const reply = await this.#reschedule('schedule.reschedule', this.#both(), [
+      claim.ticketId,
+      claim.token,
+      at,
+    ]);
+    return reply === 1;
+  }
+
+  async remove(ticketId: string, claim?: PollClaim): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    const reply = await this.#remove('schedule.remove', this.#both(), [
+      ticketId,
+      claim?.token ?? '',
+    ]);
+    return reply === 1;
+  }
+
+  async dueAt(ticketId: string): Promise<number | undefined> {
+    requireKey(ticketId, 'ticket ID');
+    const score = await runCommand('schedule.dueAt', () =>
+      this.#redis.zscore(this.#keys.due, ticketId),
+    );
+    return score === null ? undefined : Number(score);
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
+    const first = await runCommand('schedule.nextDueAt', () =>
+      this.#redis.zrange(this.#keys.due, '0', '0', 'WITHSCORES'),
+    );
+    return first[1] === undefined ? undefined : Number(first[1]);
+  }
+
+  async size(): Promise<number> {
+    return runCommand('schedule.size', () => this.#redis.zcard(this.#keys.due));
+  }
+
+  #both(): string[] {
+    return [this.#keys.due, this.#keys.leases];
+  }
+}

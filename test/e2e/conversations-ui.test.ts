@@ -1,0 +1,508 @@
+/**
+ * The interactive side of a ticket's conversation, end to end: the card's buttons and the
+ * update modal, the server-side permission checks behind them, edits, replies to closed and
+ * resolved tickets, "Talk to a person", Reopen from the requester's DM, and App Home.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
+
+const { alice, bob, agent, itHelp } = defaultIds;
+
+describe('conversations: the Slack side', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const workspace = () => stack.double.workspace;
+  const threadOf = (channel: string, ts: string) => workspace().thread(channel, ts) ?? [];
+  const ticket = (id: string) => stack.emulator.model.getTicket('acme', id);
+  const activity = (id: string) => stack.emulator.model.listActivity('acme', id);
+  const messages = (id: string) => stack.emulator.model.listMessages('acme', id);
+  const blocksOf = (message: { blocks?: unknown[] } | undefined) =>
+    JSON.stringify(message?.blocks ?? []);
+  const ephemeralFor = (userId: string, contains: string) =>
+    workspace()
+      .ephemerals({ user: userId })
+      .find((e) => e.text.includes(contains));
+  const outboxSettled = () =>
+    eventually(
+      async () => (await stack.app.stores.outbox.stats()).depth === 0,
+      5_000,
+      'the outbox to empty',
+    );
+
+  /** Alice files a ticket with a 🎫 on her message in #it-help; the card is in its thread. */
+  async function fileInItHelp(text: string) {
+    const parent = await stack.driver.userPosts({ userId: alice, channelId: itHelp, text });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    const card = await eventually(
+      () => threadOf(itHelp, parent.ts).find((m) => m.text?.includes('was filed')),
+      5_000,
+      'the card in the thread',
+    );
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, parent.ts),
+      5_000,
+      'the link',
+    );
+    const cardNow = () => workspace().message(itHelp, card.ts);
+    return { ticketId, threadTs: parent.ts, cardTs: card.ts, cardNow };
+  }
+
+  function clickCard(userId: string, actionId: string, cardTs: string) {
+    return stack.driver.blockAction({ userId, actionId, channelId: itHelp, messageTs: cardTs });
+  }
+
+  it('shows the requester’s and the agents’ buttons on a card in a channel', async () => {
+    const filed = await fileInItHelp('Docking station shows no display');
+    const blocks = blocksOf(filed.cardNow());
+    for (const action of ['mark_resolved', 'open_update_modal', 'assign_to_me']) {
+      expect(blocks).toContain(`"action_id":"${action}"`);
+    }
+  });
+
+  it('lets an agent change status, priority and assignee in the Update modal, and refreshes the card', async () => {
+    const filed = await fileInItHelp('Laptop fan is very loud');
+    const modal = await modalOpenedBy(stack, agent, () =>
+      clickCard(agent, 'open_update_modal', filed.cardTs),
+    );
+    expect(modal.callback_id).toBe('update_ticket');
+    const submitted = await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: agent,
+      values: { status_select: 'in_progress', priority_select: 'urgent', assignee_select: agent },
+    });
+    expect(submitted.status).toBe(200);
+    expect(submitted.responseAction).toBeUndefined();
+    expect(ticket(filed.ticketId)).toMatchObject({
+      status: 'in_progress',
+      priority: 'urgent',
+      assignee_email: 'sam.rivera@acme.example',
+    });
+    const card = await eventually(
+      () => {
+        const now = filed.cardNow();
+        return now?.text.includes('(in_progress)') ? now : undefined;
+      },
+      5_000,
+      'the refreshed card',
+    );
+    expect(blocksOf(card)).toContain('Urgent');
+    expect(blocksOf(card)).toContain('sam.rivera@acme.example');
+    expect(blocksOf(card)).toContain('was filed');
+  });
+
+  it('shows the platform’s refusal of an assignee who is not an agent on the assignee field', async () => {
+    const filed = await fileInItHelp('Need a second monitor');
+    const modal = await modalOpenedBy(stack, agent, () =>
+      clickCard(agent, 'open_update_modal', filed.cardTs),
+    );
+    const submitted = await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: agent,
+      values: { assignee_select: bob },
+    });
+    expect(submitted.responseAction).toBe('errors');
+    expect(submitted.responseActionError).toBeUndefined();
+    expect(JSON.stringify(submitted.body)).toContain('not an agent');
+    expect(ticket(filed.ticketId).assignee_email).toBeNull();
+  });
+
+  it('assigns the ticket to the agent who clicks Assign to me', async () => {
+    const filed = await fileInItHelp('Headset microphone is muted');
+    await clickCard(agent, 'assign_to_me', filed.cardTs);
+    await eventually(
+      () => ticket(filed.ticketId).assignee_email === 'sam.rivera@acme.example',
+      5_000,
+      'the assignment',
+    );
+    await eventually(
+      () => blocksOf(filed.cardNow()).includes('sam.rivera@acme.example'),
+      5_000,
+      'the refreshed card',
+    );
+  });
+
+  it('lets the requester mark the ticket resolved and then reopen it from the card', async () => {
+    const filed = await fileInItHelp('Calendar does not sync');
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await eventually(
+      () => blocksOf(filed.cardNow()).includes('"action_id":"reopen_ticket"'),
+      5_000,
+      'the card offering Reopen',
+    );
+    await clickCard(alice, 'reopen_ticket', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'open', 5_000, 'reopened');
+  });
+
+  it('tailors the private /ticket card to an agent and refreshes it after Assign to me', async () => {
+    const filed = await fileInItHelp('Scanner saves blank pages');
+    await stack.driver.slashCommand({ userId: agent, channelId: itHelp, text: filed.ticketId });
+    const card = await eventually(
+      () =>
+        workspace()
+          .ephemerals({ user: agent })
+          .find((e) => JSON.stringify(e.blocks ?? []).includes('Scanner saves blank pages')),
+      5_000,
+      'the private card',
+    );
+    expect(blocksOf(card)).toContain('"action_id":"assign_to_me"');
+    expect(blocksOf(card)).not.toContain('"action_id":"mark_resolved"');
+    await clickCard(agent, 'assign_to_me', card.ts);
+    await eventually(
+      () => blocksOf(workspace().ephemeral(card.ts)).includes('sam.rivera@acme.example'),
+      5_000,
+      'the private card refreshed',
+    );
+    expect(ticket(filed.ticketId).assignee_email).toBe('sam.rivera@acme.example');
+  });
+
+  it('keeps a change made while the platform is down and makes it once it is back', async () => {
+    const filed = await fileInItHelp('Projector remote is missing');
+    stack.emulator.setFaults({ down: true });
+    try {
+      await clickCard(agent, 'assign_to_me', filed.cardTs);
+      await eventually(
+        () => ephemeralFor(agent, `Your change to ${filed.ticketId} is saved`),
+        10_000,
+        'the agent told it is saved',
+      );
+    } finally {
+      stack.emulator.setFaults({ down: false });
+    }
+    await eventually(
+      () => ticket(filed.ticketId).assignee_email === 'sam.rivera@acme.example',
+      10_000,
+      'the assignment once the platform is back',
+    );
+  });
+
+  it('refuses a non-agent’s crafted Update click privately, opening and writing nothing', async () => {
+    const filed = await fileInItHelp('Badge reader rejects my badge');
+    const before = activity(filed.ticketId).length;
+    const opened = stack.double.callsTo('views.open').length;
+    const result = await clickCard(bob, 'open_update_modal', filed.cardTs);
+    expect(result.status).toBe(200);
+    await eventually(
+      () => ephemeralFor(bob, 'Only service-desk agents'),
+      5_000,
+      'the private refusal',
+    );
+    expect(stack.double.callsTo('views.open').length).toBe(opened);
+    expect(activity(filed.ticketId).length).toBe(before);
+  });
+
+  it('refuses a non-agent’s crafted submission of the Update modal and writes nothing', async () => {
+    const filed = await fileInItHelp('Shared drive is read-only');
+    const modal = await modalOpenedBy(stack, agent, () =>
+      clickCard(agent, 'open_update_modal', filed.cardTs),
+    );
+    const before = activity(filed.ticketId).length;
+    const submitted = await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: bob,
+      values: { status_select: 'closed' },
+    });
+    expect(submitted.responseAction).toBe('update');
+    expect(JSON.stringify(submitted.body)).toContain('Only service-desk agents');
+    await outboxSettled();
+    expect(activity(filed.ticketId).length).toBe(before);
+    expect(ticket(filed.ticketId).status).not.toBe('closed');
+  });
+
+  it('refuses Mark resolved from someone who is not the requester, privately and without a write', async () => {
+    const filed = await fileInItHelp('Mouse double-clicks');
+    const before = activity(filed.ticketId).length;
+    await clickCard(bob, 'mark_resolved', filed.cardTs);
+    await eventually(() => ephemeralFor(bob, 'You can’t change'), 5_000, 'the private refusal');
+    expect(activity(filed.ticketId).length).toBe(before);
+    expect(ticket(filed.ticketId).status).not.toBe('resolved');
+  });
+
+  it('adds an edit of a thread reply as one "edited:" message, however often Slack delivers it', async () => {
+    const filed = await fileInItHelp('Teams crashes on start');
+    const reply = await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'It crashes after the splash screen',
+      threadTs: filed.threadTs,
+    });
+    await eventually(
+      () => messages(filed.ticketId).some((m) => m.body === 'It crashes after the splash screen'),
+      5_000,
+      'the reply on the ticket',
+    );
+    const edited = await stack.driver.userEdits({
+      userId: alice,
+      channelId: itHelp,
+      ts: reply.ts,
+      text: 'It crashes right after the splash screen',
+    });
+    const delivery = edited.delivery;
+    if (!delivery) throw new Error('the edit was not delivered');
+    await stack.driver.event(delivery.envelope.event, {
+      eventId: delivery.eventId,
+      retryNum: 1,
+    });
+    await eventually(
+      () => messages(filed.ticketId).some((m) => m.body.startsWith('edited: ')),
+      5_000,
+      'the edit on the ticket',
+    );
+    await outboxSettled();
+    const edits = messages(filed.ticketId).filter((m) => m.body.startsWith('edited: '));
+    expect(edits.map((m) => m.body)).toEqual(['edited: It crashes right after the splash screen']);
+    expect(edits[0]?.author).toMatchObject({ type: 'requester', email: 'alice@acme.example' });
+  });
+
+  it('lists the files of a thread reply on the ticket by their permalinks', async () => {
+    const filed = await fileInItHelp('Error dialog on login');
+    const ts = workspace().nextTs();
+    await stack.driver.event({
+      type: 'message',
+      subtype: 'file_share',
+      channel: itHelp,
+      channel_type: 'channel',
+      user: alice,
+      text: 'Here is the screenshot',
+      ts,
+      event_ts: ts,
+      thread_ts: filed.threadTs,
+      files: [
+        {
+          id: 'F0SHOT',
+          name: 'login-error.png',
+          title: 'login-error.png',
+          permalink: 'https://acme.slack.com/files/U0ALICE/F0SHOT/login-error.png',
+        },
+      ],
+    });
+    const message = await eventually(
+      () => messages(filed.ticketId).find((m) => m.body.startsWith('Here is the screenshot')),
+      5_000,
+      'the reply on the ticket',
+    );
+    expect(message.body).toBe(
+      'Here is the screenshot\n\nFiles:\n- login-error.png: https://acme.slack.com/files/U0ALICE/F0SHOT/login-error.png',
+    );
+  });
+
+  it('prompts a reply to a closed ticket privately, and "Open a new ticket" files it and moves the thread', async () => {
+    const filed = await fileInItHelp('VPN certificate expired');
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'closed' });
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'The VPN fails again today',
+      threadTs: filed.threadTs,
+    });
+    const prompt = await eventually(
+      () => ephemeralFor(alice, 'is closed, so your reply was not added'),
+      5_000,
+      'the private prompt',
+    );
+    expect(JSON.stringify(prompt.blocks)).toContain('The VPN fails again today');
+    expect(messages(filed.ticketId).some((m) => m.body.includes('fails again'))).toBe(false);
+
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'closed_reply_new_ticket',
+      channelId: itHelp,
+      messageTs: prompt.ts,
+    });
+    const newTicket = await eventually(
+      () =>
+        ticketsOf(stack, 'alice@acme.example').find((t) => t.title === 'The VPN fails again today'),
+      5_000,
+      'the new ticket',
+    );
+    await eventually(
+      async () =>
+        (await stack.app.stores.links.ticketForThread(itHelp, filed.threadTs)) === newTicket.id,
+      5_000,
+      'the thread following the new ticket',
+    );
+    expect(workspace().ephemeral(prompt.ts)?.text).toContain('Filing your reply as a new ticket');
+    await eventually(
+      () =>
+        threadOf(itHelp, filed.threadTs).some((m) => m.text?.includes(`${newTicket.id} was filed`)),
+      5_000,
+      'the new ticket confirmed in the thread',
+    );
+    expect(newTicket.description).toContain(`Follow-up to ${filed.ticketId}, which is closed`);
+  });
+
+  it('removes the closed-ticket prompt on Dismiss', async () => {
+    const filed = await fileInItHelp('Old ticket');
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'closed' });
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'one more thing',
+      threadTs: filed.threadTs,
+    });
+    const prompt = await eventually(
+      () =>
+        workspace()
+          .ephemerals({ user: alice })
+          .find((e) => e.text.includes(`${filed.ticketId} is closed`)),
+      5_000,
+      'the prompt',
+    );
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'closed_reply_dismiss',
+      channelId: itHelp,
+      messageTs: prompt.ts,
+    });
+    expect(workspace().ephemeral(prompt.ts)).toBeUndefined();
+  });
+
+  it('says in the thread that the requester’s reply reopened a resolved ticket', async () => {
+    const filed = await fileInItHelp('Wifi drops in room 5');
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'It dropped again',
+      threadTs: filed.threadTs,
+    });
+    await eventually(() => ticket(filed.ticketId).status === 'open', 5_000, 'reopened');
+    await eventually(
+      () => threadOf(itHelp, filed.threadTs).some((m) => m.text?.includes('reply reopened')),
+      5_000,
+      'the thread told',
+    );
+  });
+
+  it('adds "Talk to a person" as the requester’s message and tells the thread; a stranger is refused', async () => {
+    const filed = await fileInItHelp('How do I reset my PIN?');
+    // What the mirror posts for an AI answer: the app's message with the button.
+    const ai = await stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      thread_ts: filed.threadTs,
+      text: 'AI: open Settings > PIN',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'AI: open Settings > PIN' } },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'talk_to_person',
+              text: { type: 'plain_text', text: 'Talk to a person' },
+              value: filed.ticketId,
+            },
+          ],
+        },
+      ],
+    });
+    const aiTs = ai.ts as string;
+    const before = messages(filed.ticketId).length;
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'talk_to_person',
+      channelId: itHelp,
+      messageTs: aiTs,
+    });
+    await eventually(() => ephemeralFor(bob, 'You can’t change'), 5_000, 'the refusal');
+    expect(messages(filed.ticketId).length).toBe(before);
+
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'talk_to_person',
+      channelId: itHelp,
+      messageTs: aiTs,
+    });
+    const asked = await eventually(
+      () => messages(filed.ticketId).find((m) => m.body.includes('talk to a person')),
+      5_000,
+      'the request on the ticket',
+    );
+    expect(asked.author).toMatchObject({ type: 'requester', email: 'alice@acme.example' });
+    await eventually(
+      () =>
+        threadOf(itHelp, filed.threadTs).some((m) => m.text?.includes('asked to talk to a person')),
+      5_000,
+      'the thread told',
+    );
+  });
+
+  it('reopens from the Reopen button of the requester’s “resolved” direct message', async () => {
+    const filed = await fileInItHelp('Printer jams on tray 2');
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });
+    const dm = workspace().openIm(alice);
+    // What the mirror sends the requester on resolved: a DM with Reopen.
+    const sent = await stack.app.slack.deps.client.chat.postMessage({
+      channel: dm,
+      text: `${filed.ticketId} was resolved`,
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: `${filed.ticketId} was resolved` } },
+        {
+          type: 'actions',
+          block_id: 'resolved_dm_actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'reopen_ticket',
+              text: { type: 'plain_text', text: 'Reopen' },
+              value: filed.ticketId,
+            },
+          ],
+        },
+      ],
+    });
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'reopen_ticket',
+      channelId: dm,
+      messageTs: sent.ts as string,
+    });
+    await eventually(() => ticket(filed.ticketId).status === 'open', 5_000, 'reopened');
+    const updated = await eventually(
+      () => {
+        const message = workspace().message(dm, sent.ts as string);
+        return blocksOf(message).includes('open again') ? message : undefined;
+      },
+      5_000,
+      'the DM updated',
+    );
+    expect(blocksOf(updated)).toContain(`${filed.ticketId} was resolved`);
+    expect(blocksOf(updated)).not.toContain('reopen_ticket');
+  });
+
+  it('lists the person’s open tickets in App Home, whose New ticket button opens the create modal', async () => {
+    const open = await fileInItHelp('Keyboard light stays off');
+    const closed = await fileInItHelp('Old laptop return');
+    stack.emulator.model.updateTicket('acme', closed.ticketId, { status: 'closed' });
+    await stack.driver.appHomeOpened({ userId: alice });
+    const home = await eventually(() => workspace().homeView(alice), 5_000, 'App Home');
+    const text = JSON.stringify(home.blocks);
+    expect(text).toContain(`${open.ticketId}> · Keyboard light stays off`);
+    expect(text).not.toContain('Old laptop return');
+    expect(text).toContain('new_ticket_button');
+
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'new_ticket_button',
+      viewId: home.id,
+    });
+    await eventually(
+      () => workspace().modalStack(alice).at(-1)?.callback_id === 'create_ticket',
+      5_000,
+      'the create modal',
+    );
+  });
+});

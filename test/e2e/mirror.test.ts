@@ -1,0 +1,274 @@
+/**
+ * The mirror end to end: the emulator's tickets change, and the real app (with its Redis
+ * schedule, rate budget and mirror worker) brings the changes into the Slack double's threads.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdaptivePlanner } from '../../src/mirror/index.ts';
+import type { Message } from '../../src/servicedesk/schemas.ts';
+import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
+import { eventually, type Stack, startStack } from './harness.ts';
+
+const { alice, bob } = defaultIds;
+const SAM = 'sam.rivera@acme.example';
+
+// Short intervals so a test waits seconds, not minutes; the rule itself is the production one.
+const planner = new AdaptivePlanner({
+  firstLookMs: 300,
+  minIntervalMs: 300,
+  growth: 0.2,
+  awaitGrowth: 0.2,
+  resolvedIntervalMs: 1_000,
+  retryBaseMs: 250,
+  retryMaxMs: 2_000,
+});
+
+function metadataOf(post: SlackMessage): { ticket_id?: unknown; message_id?: unknown } {
+  return (post.metadata?.event_payload ?? {}) as { ticket_id?: unknown; message_id?: unknown };
+}
+
+describe('the mirror', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      // The platform's AI agent answers new tickets and requester messages quickly.
+      emulator: { aiDelayMs: 300 },
+      budget: { perMinute: 5_000, perHour: 50_000 },
+      mirror: { planner },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** Files a ticket from a direct message; returns the DM, its thread and the ticket. */
+  async function fileTicket(userId: string, text: string) {
+    const dm = stack.double.workspace.openIm(userId);
+    const sent = await stack.driver.userPosts({ userId, channelId: dm, text });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      10_000,
+      'the ticket linked to the DM thread',
+    );
+    return { dm, threadTs: sent.ts, ticketId };
+  }
+
+  const threadOf = (dm: string, ts: string) => stack.double.workspace.thread(dm, ts) ?? [];
+  const postOf = (dm: string, ts: string, itemId: string) =>
+    threadOf(dm, ts).find((m) => metadataOf(m).message_id === itemId);
+  const postsOf = (itemId: string) =>
+    stack.double
+      .callsTo('chat.postMessage')
+      .filter((call) => String(call.args.metadata ?? '').includes(`"message_id":"${itemId}"`));
+
+  it('brings an agent’s reply into the thread, named and escaped, with its metadata', async () => {
+    const t = await fileTicket(alice, 'The projector in room 2 shows no picture');
+    const reply = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'I will bring a new cable <!channel> & check it',
+    });
+    const post = await eventually(
+      () => postOf(t.dm, t.threadTs, reply.id),
+      15_000,
+      'the reply in the thread',
+    );
+    const blocks = JSON.stringify(post.blocks);
+    expect(blocks).toContain('Sam Rivera');
+    expect(blocks).toContain('I will bring a new cable &lt;!channel&gt; &amp; check it');
+    expect(blocks).not.toContain('<!channel>');
+    expect(post.metadata).toEqual({
+      event_type: 'servicedesk_ticket',
+      event_payload: { ticket_id: t.ticketId, message_id: reply.id },
+    });
+  });
+
+  it('labels the AI agent’s answer, links its sources and offers a person', async () => {
+    const t = await fileTicket(bob, 'I forgot my password and I am locked out');
+    const answer = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', t.ticketId)
+          .find((m) => m.author.type === 'ai_agent'),
+      10_000,
+      'the AI agent’s answer on the platform',
+    );
+    const post = await eventually(
+      () => postOf(t.dm, t.threadTs, answer.id),
+      15_000,
+      'the answer in the thread',
+    );
+    const blocks = JSON.stringify(post.blocks);
+    const source = answer.sources[0];
+    if (!source) throw new Error('the AI answer has no source');
+    expect(blocks).toContain('AI');
+    expect(blocks).toContain(`<${source.url}|${source.title}>`);
+    expect(post.blocks).toContainEqual({
+      type: 'actions',
+      block_id: expect.any(String),
+      elements: [
+        expect.objectContaining({
+          type: 'button',
+          action_id: 'talk_to_person',
+          value: t.ticketId,
+        }),
+      ],
+    });
+  });
+
+  it('does not echo a reply written in the thread back into it', async () => {
+    const t = await fileTicket(alice, 'Docking station flickers at my desk');
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: t.dm,
+      text: 'It started after the update',
+      threadTs: t.threadTs,
+    });
+    const added = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', t.ticketId)
+          .find((m) => m.body === 'It started after the update'),
+      10_000,
+      'the reply on the platform',
+    );
+    const all = () => stack.emulator.model.listMessages('acme', t.ticketId);
+    // The mirror has read past the reply (and its answers) when its cursor has.
+    await eventually(
+      async () =>
+        ((await stack.app.stores.mirror.state(t.ticketId))?.messageCursor ?? 0) >= all().length,
+      15_000,
+      'the mirror reading past the reply',
+    );
+    expect(postsOf(added.id)).toHaveLength(0);
+    expect(
+      threadOf(t.dm, t.threadTs).filter((m) => m.bot_id && m.text.includes('It started')),
+    ).toEqual([]);
+  });
+
+  it('never posts an internal note', async () => {
+    const t = await fileTicket(bob, 'Keyboard is missing the E key');
+    const note = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'Internal: this user broke two keyboards already',
+      internal: true,
+    });
+    const reply = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'A new keyboard is on its way',
+    });
+    await eventually(() => postOf(t.dm, t.threadTs, reply.id), 15_000, 'the public reply');
+    expect(postsOf(note.id)).toHaveLength(0);
+    expect(JSON.stringify(threadOf(t.dm, t.threadTs))).not.toContain('broke two keyboards');
+  });
+
+  it('announces a status change in the thread and tells the requester directly, with Reopen', async () => {
+    const t = await fileTicket(alice, 'Monitor arm is loose');
+    const resolvedBefore = stack.double.workspace
+      .history(t.dm)
+      .filter((m) => m.text.includes('was resolved')).length;
+    stack.emulator.model.updateTicket('acme', t.ticketId, { status: 'resolved' }, SAM);
+    const change = stack.emulator.model
+      .listActivity('acme', t.ticketId)
+      .filter((a) => a.type === 'status_changed' && a.to === 'resolved')
+      .at(-1);
+    if (!change) throw new Error('no status change recorded');
+    const line = await eventually(
+      () => postOf(t.dm, t.threadTs, change.id),
+      15_000,
+      'the change in the thread',
+    );
+    expect(line.text).toContain('Resolved');
+    expect(line.text).toContain(SAM);
+    const notice = await eventually(
+      () =>
+        stack.double.workspace
+          .history(t.dm)
+          .filter((m) => m.text.includes('was resolved') && m.text.includes(t.ticketId))
+          .at(resolvedBefore),
+      15_000,
+      'the requester’s direct message',
+    );
+    expect(JSON.stringify(notice.blocks)).toContain('"action_id":"reopen_ticket"');
+    expect(JSON.stringify(notice.blocks)).toContain(`"value":"${t.ticketId}"`);
+  });
+
+  it('posts each message once with two mirror workers polling the same tickets', async () => {
+    await stack.addReplica();
+    const tickets = [
+      await fileTicket(alice, 'Two workers: badge reader at door 3'),
+      await fileTicket(bob, 'Two workers: desk phone has no tone'),
+    ];
+    const replies: { dm: string; threadTs: string; message: Message }[] = [];
+    for (let i = 0; i < 4; i++) {
+      for (const t of tickets) {
+        const message = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+          agentEmail: SAM,
+          body: `Update ${i + 1} on ${t.ticketId}`,
+        });
+        replies.push({ dm: t.dm, threadTs: t.threadTs, message });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    await eventually(
+      () => replies.every((r) => postOf(r.dm, r.threadTs, r.message.id)),
+      20_000,
+      'every reply in its thread',
+    );
+    // Both workers go on polling these tickets for a while; nothing may be posted again.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    for (const r of replies) expect(postsOf(r.message.id)).toHaveLength(1);
+    for (const t of tickets) {
+      const order = threadOf(t.dm, t.threadTs)
+        .map((m) => metadataOf(m).message_id)
+        .filter((id) => replies.some((r) => r.message.id === id));
+      expect(order).toEqual(
+        replies.filter((r) => r.dm === t.dm && r.threadTs === t.threadTs).map((r) => r.message.id),
+      );
+    }
+  });
+
+  it('loses nothing while the platform is down for a whole minute, and keeps the order', async () => {
+    const t = await fileTicket(bob, 'Conference room screen stays black');
+    stack.emulator.setFaults({ down: true });
+    const during: Message[] = [];
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) {
+      during.push(
+        stack.emulator.model.addAgentReply('acme', t.ticketId, {
+          agentEmail: SAM,
+          body: `While the platform was down, step ${i + 1}`,
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    }
+    const hidden = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'Internal: waiting for the vendor',
+      internal: true,
+    });
+    stack.emulator.model.updateTicket('acme', t.ticketId, { priority: 'high' }, SAM);
+    // A real minute: the mirror keeps failing and backing off all along.
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - started))),
+    );
+    expect(during.some((m) => postOf(t.dm, t.threadTs, m.id))).toBe(false);
+    expect(stack.logs.some((line) => line.includes('mirror poll failed; will retry'))).toBe(true);
+    stack.emulator.setFaults({ down: false });
+
+    await eventually(
+      () => during.every((m) => postOf(t.dm, t.threadTs, m.id)),
+      20_000,
+      'every reply once the platform is back',
+    );
+    const priority = stack.emulator.model
+      .listActivity('acme', t.ticketId)
+      .find((a) => a.type === 'priority_changed' && a.to === 'high');
+    if (!priority) throw new Error('no priority change recorded');
+    await eventually(() => postOf(t.dm, t.threadTs, priority.id), 20_000, 'the change');
+    const order = threadOf(t.dm, t.threadTs)
+      .map((m) => metadataOf(m).message_id)
+      .filter((id) => during.some((m) => m.id === id));
+    expect(order).toEqual(during.map((m) => m.id));
+    for (const m of during) expect(postsOf(m.id)).toHaveLength(1);
+    expect(postsOf(hidden.id)).toHaveLength(0);
+  }, 120_000);
+});

@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AdaptivePlanner,
+  BudgetDeferredError,
+  MirrorWorker,
+  type PostedItem,
+} from '../../src/mirror/index.ts';
+import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../../src/store/index.ts';
+import { emptyModel, ModelPlatform, RecordingPoster, SAM, serverError, TENANT } from './support.ts';
+
+const T0 = 1_767_225_600_000;
+const THREAD = { channel: 'C0HELP', threadTs: '1767225600.000100' };
+const OTHER = { channel: 'D0ALICE', threadTs: '1767225601.000200' };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function setUp() {
+  const clock = { now: T0 };
+  const now = () => clock.now;
+  const model = emptyModel(now);
+  const stores = createMemoryStores({ now });
+  const platform = new ModelPlatform(model);
+  const poster = new RecordingPoster();
+  const posted: PostedItem[] = [];
+  const worker = new MirrorWorker({
+    platform,
+    stores,
+    poster,
+    logger: silent,
+    planner: new AdaptivePlanner(),
+    now,
+    random: () => 0.5,
+    onPosted: (item) => void posted.push(item),
+  });
+
+  async function fileTicket(threads = [THREAD]) {
+    const ticket = model.createTicket(TENANT, {
+      title: 'Badge reader <broken> & beeping',
+      requester_email: 'alice@acme.example',
+      channel: 'slack',
+    });
+    for (const thread of threads) await stores.links.link(ticket.id, thread);
+    await worker.slackWrote(ticket.id);
+    return ticket.id;
+  }
+
+  /** Moves the clock to the next due poll and runs it. */
+  async function pollNext(): Promise<void> {
+    const due = await stores.schedule.nextDueAt();
+    if (due === undefined) throw new Error('nothing is scheduled');
+    clock.now = Math.max(clock.now, due);
+    await worker.runOnce();
+  }
+
+  /** Polls until the ticket's state says it has read everything the model holds. */
+  async function catchUp(ticketId: string): Promise<void> {
+    for (let round = 0; round < 20; round++) {
+      await pollNext();
+      const state = await stores.mirror.state(ticketId);
+      const activity = model.listActivity(TENANT, ticketId).length;
+      if (state && state.activityCursor >= activity && state.backoffStep === 0) return;
+    }
+    throw new Error('the mirror did not catch up');
+  }
+
+  const advance = (ms: number) => {
+    clock.now += ms;
+  };
+  return {
+    clock,
+    model,
+    stores,
+    platform,
+    poster,
+    posted,
+    worker,
+    fileTicket,
+    pollNext,
+    catchUp,
+    advance,
+  };
+}
+
+describe('mirror worker', () => {
+  it('finds the answer to a write from Slack with one request, two seconds after it', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    t.advance(1_500);
+    const answer = t.model.addAiMessage(TENANT, id, 'Try turning it off and on.', [
+      { title: 'Badges', url: 'https://kb.acme.example/badges' },
+    ]);
+    await t.pollNext();
+    expect(t.clock.now).toBe(T0 + 2_000);
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+    expect(t.poster.posts).toEqual([
+      { kind: 'message', thread: THREAD, ticketId: id, message: answer },
+    ]);
+    expect(t.posted).toEqual([
+      {
+        ticketId: id,
+        itemId: answer.id,
+        kind: 'message',
+        createdAt: T0 + 1_500,
+        postedAt: T0 + 2_000,
+      },
+    ]);
+  });
+
+  it('asks for messages only when the activity announced one', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.platform.calls.length = 0;
+    t.model.updateTicket(TENANT, id, { priority: 'high' }, SAM);
+    await t.catchUp(id);
+    expect(t.platform.count('listMessages')).toBe(0);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    await t.catchUp(id);
+    expect(t.platform.count('listMessages')).toBe(1);
+    expect(t.poster.bodies()).toEqual(['On my way']);
+  });
+
+  it('posts every public message into every linked thread, in order', async () => {
+    const t = setUp();
+    const id = await t.fileTicket([THREAD, OTHER]);
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'First' });
+    t.model.addAiMessage(TENANT, id, 'Second', []);
+    await t.catchUp(id);
+    const messages = t.poster.posts.flatMap((p) =>
+      p.kind === 'message' ? [`${p.thread.channel}:${p.message.body}`] : [],
+    );
+    expect(messages).toEqual(['C0HELP:First', 'D0ALICE:First', 'C0HELP:Second', 'D0ALICE:Second']);
+  });
+
+  it('never posts an internal note', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Internal only', internal: true });
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'For everyone' });
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['For everyone']);
+  });
+
+  it('does not echo a message the app added from Slack, by its id or, before that, by its text', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const byId = t.model.addMessage(TENANT, id, {
+      body: 'Still broken',
+      author_email: 'alice@acme.example',
+    });
+    await t.stores.mirror.rememberOwn(id, [ownMessageIdMark(byId.id)]);
+    // The add landed, but its answer (and id) has not come back yet: only the text is known.
+    await t.stores.mirror.rememberOwn(id, [ownMessageTextMark('alice@acme.example', 'Any news?')]);
+    t.model.addMessage(TENANT, id, { body: 'Any news?', author_email: 'alice@acme.example' });
+    t.model.addMessage(TENANT, id, {
+      body: 'Sent from my email',
+      author_email: 'alice@acme.example',
+    });
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['Sent from my email']);
+  });
+
+  it('posts status, priority and assignee changes, and tells the requester once resolved', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.updateTicket(TENANT, id, { assignee_email: SAM, priority: 'high' }, SAM);
+    t.model.updateTicket(TENANT, id, { status: 'resolved' }, SAM);
+    await t.catchUp(id);
+    const changes = t.poster.posts.flatMap((p) =>
+      p.kind === 'change' ? [`${p.activity.type}:${p.activity.to}`] : [],
+    );
+    expect(changes).toEqual([
+      'priority_changed:high',
+      `assigned:${SAM}`,
+      'status_changed:resolved',
+    ]);
+    expect(t.poster.posts.filter((p) => p.kind === 'notice')).toEqual([
+      {
+        kind: 'notice',
+        ticketId: id,
+        status: 'resolved',
+        email: 'alice@acme.example',
+        title: 'Badge reader <broken> & beeping',
+      },
+    ]);
+  });
+
+  it('slows down for a resolved ticket and stops polling a closed one, letting its memory go', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.updateTicket(TENANT, id, { status: 'resolved' }, SAM);
+    await t.catchUp(id);
+    expect(((await t.stores.schedule.dueAt(id)) ?? 0) - t.clock.now).toBeGreaterThanOrEqual(
+      1_800_000,
+    );
+    t.model.updateTicket(TENANT, id, { status: 'closed' }, SAM);
+    await t.catchUp(id);
+    expect(await t.stores.schedule.dueAt(id)).toBeUndefined();
+    t.advance(7 * 86_400_000);
+    expect(await t.stores.mirror.state(id)).toBeUndefined();
+    expect(
+      t.poster.posts.filter((p) => p.kind === 'notice').map((p) => p.kind === 'notice' && p.status),
+    ).toEqual(['resolved', 'closed']);
+  });
+
+  it('stops polling a ticket that no thread is linked to any more', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.stores.links.unlink(id, THREAD);
+    await t.pollNext();
+    expect(await t.stores.schedule.dueAt(id)).toBeUndefined();
+    expect(t.platform.calls).toEqual([]);
+  });
+
+  it('waits for the budget when it refuses, without reading anything twice', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Later' });
+    const retryAt = t.clock.now + 3_600_000;
+    t.platform.failWith = (operation) => new BudgetDeferredError(operation, retryAt, 'window');
+    const before = await t.stores.mirror.state(id);
+    await t.pollNext();
+    expect(await t.stores.mirror.state(id)).toEqual(before);
+    const due = (await t.stores.schedule.dueAt(id)) ?? 0;
+    expect(due).toBeGreaterThanOrEqual(retryAt);
+    expect(due).toBeLessThanOrEqual(retryAt + 1_000);
+    t.platform.failWith = undefined;
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['Later']);
+  });
+
+  it('backs off while the platform fails, then catches up losing and repeating nothing', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.platform.failWith = serverError;
+    const failedAt = t.clock.now;
+    for (let i = 0; i < 4; i++) {
+      t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: `Reply ${i + 1}` });
+      await t.pollNext();
+    }
+    expect((await t.stores.mirror.state(id))?.backoffStep).toBe(4);
+    expect(t.clock.now - failedAt).toBeGreaterThan(30_000);
+    t.platform.failWith = undefined;
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['Reply 1', 'Reply 2', 'Reply 3', 'Reply 4']);
+  });
+
+  it('posts again on the next poll what Slack refused, and only once', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'One' });
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Two' });
+    t.poster.failures = 1;
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['One', 'Two']);
+  });
+
+  it('looks for a post in the thread before sending it again after a poller died mid-post', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const reply = t.model.addAgentReply(TENANT, id, {
+      agentEmail: SAM,
+      body: 'Posted just before a crash',
+    });
+    // A poller claimed the post, sent it, and died before recording it.
+    const key = JSON.stringify([reply.id, THREAD.channel, THREAD.threadTs]);
+    await t.stores.mirror.claimPost(id, key, 30_000);
+    t.poster.alreadyThere.add(reply.id);
+    t.advance(30_000);
+    await t.catchUp(id);
+    expect(t.poster.lookups).toEqual([reply.id]);
+    expect(t.poster.bodies()).toEqual([]);
+    expect(await t.stores.mirror.claimPost(id, key, 30_000)).toEqual({ state: 'done' });
+  });
+
+  it('unlinks a thread that can no longer take posts', async () => {
+    const t = setUp();
+    const id = await t.fileTicket([THREAD, OTHER]);
+    await t.catchUp(id);
+    t.poster.gone.add(OTHER.channel);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Hello' });
+    await t.catchUp(id);
+    expect(await t.stores.links.threadsForTicket(id)).toEqual([THREAD]);
+  });
+
+  it('stops and forgets a ticket the platform no longer shows', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.stores.links.link('IT-999', OTHER);
+    await t.worker.slackWrote('IT-999');
+    await t.pollNext();
+    expect(await t.stores.schedule.dueAt('IT-999')).toBeUndefined();
+    expect(await t.stores.schedule.dueAt(id)).toBeDefined();
+  });
+
+  it('records a write from Slack and looks for its answer soon', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.advance(3_600_000);
+    await t.stores.schedule.remove(id);
+    await t.stores.schedule.pollAt(id, t.clock.now + 3_600_000);
+    await t.worker.slackWrote(id);
+    expect(await t.stores.schedule.dueAt(id)).toBe(t.clock.now + 2_000);
+    expect((await t.stores.mirror.state(id))?.slackWriteAt).toBe(t.clock.now);
+  });
+});

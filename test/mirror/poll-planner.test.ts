@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AdaptivePlanner,
+  FixedPlanner,
+  initialMirrorState,
+  type Pace,
+} from '../../src/mirror/index.ts';
+import type { MirrorState } from '../../src/store/types.ts';
+
+const NOW = 1_767_225_600_000;
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const PACE: Pace = { stretch: 1, idleIntervalMs: HOUR };
+
+function state(overrides: Partial<MirrorState> = {}): MirrorState {
+  return {
+    ...initialMirrorState(),
+    lastPolledAt: NOW - MINUTE,
+    status: 'open',
+    ...overrides,
+  };
+}
+
+const planner = new AdaptivePlanner();
+const waitOf = (s: MirrorState, pace = PACE) => {
+  const next = planner.next(s, NOW, pace);
+  return next === 'stop' ? 'stop' : next - NOW;
+};
+
+describe('adaptive poll planner', () => {
+  it('looks for the answer two seconds after a write from Slack', () => {
+    expect(planner.afterSlackWrite(NOW)).toBe(NOW + 2_000);
+  });
+
+  it('asks for the messages alone while a write from Slack waits for its answer', () => {
+    const waiting = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
+    expect(planner.kind(waiting, NOW)).toBe('messages');
+    expect(planner.kind({ ...waiting, lastAnswerAt: NOW - 500 }, NOW)).toBe('activity');
+  });
+
+  it('asks for the activity once the write is answered, or has waited longer than the window', () => {
+    expect(planner.kind(state(), NOW)).toBe('activity');
+    const stale = state({ slackWriteAt: NOW - 20 * MINUTE, lastAnswerAt: NOW - HOUR });
+    expect(planner.kind(stale, NOW)).toBe('activity');
+  });
+
+  it('polls a ticket more rarely the longer it has been quiet', () => {
+    expect(waitOf(state({ lastActivityAt: NOW - 5_000 }))).toBe(10_000);
+    expect(waitOf(state({ lastActivityAt: NOW - 2 * MINUTE }))).toBe(2 * MINUTE);
+    expect(waitOf(state({ lastActivityAt: NOW - 20 * MINUTE }))).toBe(20 * MINUTE);
+  });
+
+  it('never waits longer than the idle interval for an open ticket', () => {
+    const quiet = state({ lastActivityAt: NOW - 3 * 86_400_000 });
+    expect(waitOf(quiet)).toBe(HOUR);
+    expect(waitOf(quiet, { stretch: 1, idleIntervalMs: 4 * HOUR })).toBe(4 * HOUR);
+  });
+
+  it('stretches its intervals when the budget is tight and shrinks them when it is idle', () => {
+    const s = state({ lastActivityAt: NOW - 10 * MINUTE });
+    expect(waitOf(s, { stretch: 3, idleIntervalMs: HOUR })).toBe(30 * MINUTE);
+    expect(waitOf(s, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(5 * MINUTE);
+  });
+
+  it('spends budget left over on recently active tickets, never on quiet ones', () => {
+    const quiet = state({ lastActivityAt: NOW - 3 * 86_400_000 });
+    expect(waitOf(quiet, { stretch: 0.25, idleIntervalMs: HOUR })).toBe(HOUR);
+    expect(waitOf(quiet, { stretch: 2, idleIntervalMs: HOUR })).toBe(2 * HOUR);
+  });
+
+  it('stretches even the shortest interval when the budget is tight, but never the first look', () => {
+    const busy = state({ lastActivityAt: NOW - 1_000 });
+    expect(waitOf(busy, { stretch: 3, idleIntervalMs: HOUR })).toBe(30_000);
+    expect(planner.afterSlackWrite(NOW)).toBe(NOW + 2_000);
+  });
+
+  it('counts a write from Slack as activity', () => {
+    expect(
+      waitOf(
+        state({ lastActivityAt: NOW - HOUR, slackWriteAt: NOW - 4 * MINUTE, lastAnswerAt: NOW }),
+      ),
+    ).toBe(4 * MINUTE);
+  });
+
+  it('looks again and again for an unanswered write, further apart each time', () => {
+    const waiting = (ago: number) =>
+      waitOf(state({ slackWriteAt: NOW - ago, lastActivityAt: NOW - ago, lastAnswerAt: 0 }));
+    expect(waiting(2_000)).toBe(10_000);
+    expect(waiting(60_000)).toBe(30_000);
+    expect(waiting(8 * MINUTE)).toBe(4 * MINUTE);
+  });
+
+  it('polls a resolved ticket at least half an hour apart, and stops after three days', () => {
+    const resolved = state({
+      status: 'resolved',
+      settledAt: NOW - HOUR,
+      lastActivityAt: NOW - 10_000,
+    });
+    expect(waitOf(resolved)).toBe(30 * MINUTE);
+    expect(waitOf({ ...resolved, settledAt: NOW - 3 * 86_400_000 })).toBe('stop');
+  });
+
+  it('stops polling a closed ticket', () => {
+    expect(waitOf(state({ status: 'closed', lastActivityAt: NOW }))).toBe('stop');
+  });
+
+  it('backs off after failures, doubling up to a cap, with jitter', () => {
+    const at = (step: number, random: number) =>
+      planner.retryAt(state({ backoffStep: step }), NOW, random) - NOW;
+    expect(at(1, 0)).toBe(2_500);
+    expect(at(1, 1)).toBe(5_000);
+    expect(at(3, 1)).toBe(20_000);
+    expect(at(20, 1)).toBe(300_000);
+  });
+});
+
+describe('fixed poll planner', () => {
+  const fixed = new FixedPlanner(45 * MINUTE);
+
+  it('polls every ticket on one timer, whatever happens to it', () => {
+    expect(fixed.next(state({ lastActivityAt: NOW }), NOW)).toBe(NOW + 45 * MINUTE);
+    expect(fixed.afterSlackWrite(NOW)).toBe(NOW + 45 * MINUTE);
+    expect(fixed.kind()).toBe('activity');
+  });
+
+  it('still stops at a closed ticket', () => {
+    expect(fixed.next(state({ status: 'closed' }), NOW)).toBe('stop');
+  });
+});

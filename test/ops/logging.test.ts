@@ -1,0 +1,109 @@
+/**
+ * Logs: pino JSON unless LOG_PRETTY asks for pretty lines, and every line about a ticket names
+ * the ticket, the channel and the thread, so one grep follows a request end to end.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually } from '../e2e/harness.ts';
+import { type OpsStack, startOpsStack } from './support.ts';
+
+const run = promisify(execFile);
+const { alice } = defaultIds;
+
+const LOG_ONE_LINE = [
+  '--input-type=module',
+  '-e',
+  "import { loadConfig } from './src/config.ts'; import { createLogger } from './src/logger.ts';" +
+    "const c = loadConfig(); createLogger({ pretty: c.log.pretty }).info({ ticket_id: 'IT-7' }, 'hello');",
+];
+const BASE_ENV = {
+  PATH: process.env.PATH ?? '',
+  SLACK_BOT_TOKEN: 'xoxb-1',
+  SLACK_SIGNING_SECRET: 's',
+  SERVICE_DESK_URL: 'http://127.0.0.1:9',
+  SERVICE_DESK_API_KEY: 'k',
+};
+
+function parsed(lines: string[]): Record<string, unknown>[] {
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('logs', () => {
+  let stack: OpsStack | undefined;
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  it('writes one JSON object per line by default', async () => {
+    const { stdout } = await run(process.execPath, LOG_ONE_LINE, { env: BASE_ENV });
+    expect(JSON.parse(stdout.trim())).toMatchObject({ level: 30, ticket_id: 'IT-7', msg: 'hello' });
+  });
+
+  it('writes pretty lines with LOG_PRETTY=1', async () => {
+    const { stdout } = await run(process.execPath, LOG_ONE_LINE, {
+      env: { ...BASE_ENV, LOG_PRETTY: '1' },
+    });
+    expect(stdout).toMatch(/INFO.*hello/);
+    expect(stdout).toContain('ticket_id: "IT-7"');
+    expect(stdout.trimStart().startsWith('{')).toBe(false);
+  });
+
+  it('names the ticket, channel and thread on every line about filing and replying', async () => {
+    const logs: string[] = [];
+    stack = await startOpsStack({ logs });
+    const current = stack;
+    const dm = current.double.workspace.openIm(alice);
+    const sent = await current.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Dock is dead',
+    });
+    const ticketId = await eventually(
+      () => current.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    await current.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Tried another cable',
+      threadTs: sent.ts,
+    });
+    await eventually(
+      () => parsed(logs).some((l) => l.msg === 'thread reply added to ticket'),
+      5_000,
+      'the reply',
+    );
+    const aboutTicket = parsed(logs).filter(
+      (l) => l.ticket_id !== undefined || l.kind !== undefined,
+    );
+    expect(aboutTicket.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        'ticket filed from Slack',
+        'outbox entry done',
+        'thread reply added to ticket',
+      ]),
+    );
+    for (const line of aboutTicket) {
+      expect(line).toMatchObject({ ticket_id: ticketId, channel: dm, thread_ts: sent.ts });
+    }
+  });
+
+  it('names the channel and thread on the retry lines of a ticket not yet filed', async () => {
+    const logs: string[] = [];
+    stack = await startOpsStack({ logs });
+    const current = stack;
+    current.emulator.setFaults({ down: true });
+    const dm = current.double.workspace.openIm(alice);
+    const sent = await current.driver.userPosts({ userId: alice, channelId: dm, text: 'No Wi-Fi' });
+    const retry = await eventually(
+      () => parsed(logs).find((l) => l.msg === 'outbox entry will be retried'),
+      5_000,
+      'a retry line',
+    );
+    expect(retry).toMatchObject({ kind: 'create_ticket', channel: dm, thread_ts: sent.ts });
+  });
+});

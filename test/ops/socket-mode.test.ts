@@ -1,0 +1,65 @@
+/** In Socket Mode the app still serves /healthz, /readyz and /metrics on its HTTP port. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { APP_TOKEN, type OpsStack, sample, startOpsStack } from './support.ts';
+
+const { alice, itHelp } = defaultIds;
+
+describe('operations endpoints in Socket Mode', () => {
+  let stack: OpsStack;
+  beforeAll(async () => {
+    stack = await startOpsStack({ mode: 'socket' });
+    await stack.double.socketMode.waitForConnection();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('opens its connection with the app-level token through apps.connections.open', () => {
+    const opens = stack.double.callsTo('apps.connections.open');
+    expect(opens.length).toBeGreaterThan(0);
+    expect(opens.at(-1)?.response.ok).toBe(true);
+    expect(stack.double.socketMode.connections).toBe(1);
+    expect(JSON.stringify(stack.double.calls)).not.toContain(APP_TOKEN);
+  });
+
+  it('answers /healthz on its HTTP port', async () => {
+    const health = await stack.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.text)).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz on its HTTP port', async () => {
+    const ready = await stack.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready' });
+  });
+
+  it('answers /ticket help in the acknowledgement of a slash command envelope', async () => {
+    const ack = await stack.socketDriver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: 'help',
+    });
+    expect(ack.payload).toMatchObject({ response_type: 'ephemeral' });
+    expect(JSON.stringify(ack.payload)).toContain('/ticket');
+  });
+
+  it('opens the create modal for a plain /ticket sent over the WebSocket', async () => {
+    const before = stack.double.callsTo('views.open').length;
+    const ack = await stack.socketDriver.slashCommand({ userId: alice, channelId: itHelp });
+    expect(ack.envelopeId).toBeTruthy();
+    const call = await stack.double.waitForCall(
+      'views.open',
+      () => stack.double.callsTo('views.open').length > before,
+    );
+    expect(call.response.ok).toBe(true);
+  });
+
+  it('counts Socket Mode requests in /metrics', async () => {
+    const text = (await stack.get('/metrics')).text;
+    expect(
+      sample(text, 'servicedesk_slack_requests_total', { kind: 'command', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(2);
+  });
+});

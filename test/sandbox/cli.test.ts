@@ -1,0 +1,51 @@
+/** `npm run sandbox`: one process, one printed URL, a clean stop on SIGTERM. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+
+const CLI = new URL('../../src/sandbox/cli.ts', import.meta.url).pathname;
+
+describe('npm run sandbox', () => {
+  it('prints one URL that serves the simulator, and stops cleanly on SIGTERM', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn' };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, [CLI], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      const lines = createInterface({ input: child.stdout });
+      const [first] = (await once(lines, 'line')) as [string];
+      const urls = first.match(/https?:\/\/\S+/g) ?? [];
+      expect(urls).toHaveLength(1);
+      expect(first).toContain('in-memory store');
+      const response = await fetch(urls[0] ?? '');
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('Slack simulator');
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a PORT that is not a port, naming the variable', async () => {
+    const child = spawn(process.execPath, [CLI], {
+      env: { ...process.env, PORT: 'eighty' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += String(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(78);
+      expect(stderr).toContain('PORT must be a whole number');
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+});

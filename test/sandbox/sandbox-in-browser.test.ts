@@ -1,0 +1,446 @@
+/**
+ * The sandbox in a real browser: a visitor files tickets, talks in threads and acts as an
+ * agent on the simulator page, and the real app (over signed HTTP, with Slack's ack and retry
+ * rules) and the emulated platform answer. Each test files its own ticket, so none depends on
+ * another. Set SANDBOX_SCREENSHOTS=docs/screenshots to refresh the README's screenshots.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/sandbox.ts';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually } from '../e2e/harness.ts';
+import { callApi } from '../slack-double/call-api.ts';
+import {
+  actAs,
+  CHROMIUM,
+  fileTicketWithCommand,
+  hasChromium,
+  launchBrowser,
+  messageWith,
+  regions,
+  screenshot,
+  type TestBrowser,
+} from './browser.ts';
+
+if (!hasChromium) {
+  it.skip(`needs Debian’s chromium at ${CHROMIUM} (.ci/run installs it; apt-get install chromium)`);
+}
+
+describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
+  let sandbox: RunningSandbox;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] });
+    browser = await launchBrowser();
+  }, 40_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+  }, 20_000);
+
+  beforeEach(async () => {
+    // A test that failed with a modal open must not leave it over the next test's page.
+    for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
+      sandbox.double.workspace.clearModals(user);
+    }
+    page = await browser.context.newPage();
+    await page.goto(sandbox.url);
+    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  /** A title no other test uses. */
+  const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;
+
+  /** The AI agent's first answer on a ticket; waiting for it keeps it from racing an agent. */
+  const aiAnswer = (ticketId: string) =>
+    eventually(
+      () =>
+        sandbox.emulator.model
+          .listMessages('acme', ticketId)
+          .find((m) => m.author.type === 'ai_agent'),
+      10_000,
+      'the AI agent’s answer on the platform',
+    );
+
+  const ticketTitled = (title: string) =>
+    eventually(
+      () =>
+        sandbox.emulator.model
+          .listTickets('acme', { page: 1, pageSize: 1_000 })
+          .items.find((ticket) => ticket.title === title),
+      10_000,
+      `the ticket "${title}"`,
+    );
+
+  it('shows /ticket’s usage hint from the manifest while the command is typed', async () => {
+    const { composer } = regions(page);
+    await composer.fill('/tic');
+    const hint = page.locator('#command-hint');
+    await hint.getByText('[what you need] | ABC-123 | mine | help').waitFor();
+    expect(await hint.textContent()).toContain('File a ticket, or look one up');
+    await composer.fill('/ticket My laptop will not start');
+  });
+
+  it('files a ticket with /ticket through the modal the app opens, and shows it on the platform', async () => {
+    const title = unique('Laptop will not start');
+    const { composer, modal, messages, platform } = regions(page);
+    await composer.fill(`/ticket ${title}`);
+    await composer.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Desk').waitFor();
+    expect(await dialog.getByLabel('Title').inputValue()).toBe(title);
+    await dialog.getByLabel('Description').fill('Black screen since this morning.');
+    await screenshot(page, '01-create-modal');
+    await dialog.getByRole('button', { name: 'File ticket' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    const card = messageWith(messages, title);
+    await card.getByText(/filed IT-\d+/).waitFor();
+    const ticket = await ticketTitled(title);
+    expect(ticket.requester_email).toBe('alice@acme.example');
+    expect(ticket.description).toBe('Black screen since this morning.');
+    await platform.getByRole('heading', { name: `${ticket.id} ${title}` }).waitFor();
+    await screenshot(page, '02-ticket-filed');
+  });
+
+  it('shows the field error the app answers with when the title is blank', async () => {
+    const { composer, modal } = regions(page);
+    await composer.fill('/ticket');
+    await composer.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Title').fill('   ');
+    await dialog.getByRole('button', { name: 'File ticket' }).click();
+    await dialog.getByText('Give the ticket a title.').waitFor();
+    expect(await dialog.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    await eventually(
+      () => sandbox.double.workspace.modalStack(defaultIds.alice).length === 0,
+      5_000,
+      'the modal closed in Slack',
+    );
+  });
+
+  it('shows the app’s private answer to /ticket help as only visible to you', async () => {
+    const { composer, messages } = regions(page);
+    await composer.fill('/ticket help');
+    await composer.press('Enter');
+    const answer = messages.locator('li.ephemeral').last();
+    await answer.getByText('Only visible to you').waitFor();
+    expect(await answer.textContent()).toContain('/ticket');
+  });
+
+  it('takes a reply in the ticket’s thread to the platform as the requester’s message', async () => {
+    const title = unique('Monitor flickers');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { thread, platform } = regions(page);
+    const reply = thread.getByRole('textbox', { name: 'Reply in thread' });
+    await reply.fill('It flickers only on the HDMI port.');
+    await reply.press('Enter');
+    await platform.getByText('It flickers only on the HDMI port.').waitFor();
+    const message = await eventually(
+      () =>
+        sandbox.emulator.model
+          .listMessages('acme', ticket.id)
+          .find((m) => m.body.includes('It flickers only on the HDMI port.')),
+      5_000,
+      'the reply on the ticket',
+    );
+    expect(message.author.type).toBe('requester');
+    await screenshot(page, '03-thread-reply');
+  });
+
+  it('takes an edit of a thread reply, made from More actions, to the ticket', async () => {
+    const title = unique('Docking station');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { thread, threadMessages, platform } = regions(page);
+    const reply = thread.getByRole('textbox', { name: 'Reply in thread' });
+    await reply.fill('The dock charges but shows no screen.');
+    await reply.press('Enter');
+    const mine = messageWith(threadMessages, 'The dock charges but shows no screen.');
+    await mine.getByRole('button', { name: 'More actions' }).click();
+    await mine.getByRole('menuitem', { name: 'Edit message' }).click();
+    const editor = thread.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('The dock charges but shows no picture on either screen.');
+    await editor.press('Enter');
+    await messageWith(threadMessages, 'no picture on either screen')
+      .getByText('(edited)')
+      .waitFor();
+    await platform.getByText('no picture on either screen', { exact: false }).waitFor();
+    const bodies = sandbox.emulator.model.listMessages('acme', ticket.id).map((m) => m.body);
+    expect(bodies.some((body) => body.includes('no picture on either screen'))).toBe(true);
+  });
+
+  it('shows the AI agent’s answer in the ticket’s thread', async () => {
+    const title = unique('How do I request a new laptop');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    const answer = await aiAnswer(ticket.id);
+    await card
+      .getByRole('button', { name: /repl(y|ies)/ })
+      .first()
+      .click();
+    const { threadMessages } = regions(page);
+    await messageWith(threadMessages, answer.body.slice(0, 40)).waitFor({ timeout: 30_000 });
+    await screenshot(page, '04-ai-answer');
+  }, 40_000);
+
+  it('shows a human agent’s reply from the platform in the ticket’s thread', async () => {
+    const title = unique('Keyboard missing keys');
+    const card = await fileTicketWithCommand(page, title);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { platform, threadMessages } = regions(page);
+    await platform.getByRole('heading', { name: new RegExp(title) }).waitFor();
+    await platform.getByLabel('Reply', { exact: true }).fill('A new keyboard is on its way.');
+    await platform.getByRole('button', { name: 'Send reply' }).click();
+    await messageWith(threadMessages, 'A new keyboard is on its way.').waitFor({ timeout: 30_000 });
+  }, 40_000);
+
+  it('announces in the thread a status a human agent sets on the platform', async () => {
+    const title = unique('Outlook keeps asking for a password');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await aiAnswer(ticket.id);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { platform, threadMessages } = regions(page);
+    await platform.getByRole('heading', { name: new RegExp(title) }).waitFor();
+    await platform.getByLabel('Set status').selectOption({ label: 'Waiting on requester' });
+    await platform.getByRole('button', { name: 'Change status' }).click();
+    await platform
+      .locator('dd[data-field="status"]', { hasText: 'Waiting on requester' })
+      .waitFor();
+    await messageWith(threadMessages, /status: .*Waiting on requester/).waitFor({
+      timeout: 30_000,
+    });
+  }, 40_000);
+
+  it('lets the agent change the status with the card’s Update modal', async () => {
+    const title = unique('VPN drops every hour');
+    await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await aiAnswer(ticket.id);
+    await actAs(page, /Sam Rivera/);
+    const { messages, platform, modal } = regions(page);
+    const card = messageWith(messages, title);
+    await card.getByRole('button', { name: 'Update' }).click();
+    const dialog = page.getByRole('dialog', { name: `Update ${ticket.id}` });
+    await dialog.getByLabel('Status').selectOption({ label: 'Resolved' });
+    await screenshot(page, '05-update-modal');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await eventually(
+      () => sandbox.emulator.model.findTicket('acme', ticket.id)?.status === 'resolved',
+      10_000,
+      'the ticket resolved on the platform',
+    );
+    await platform.locator('dd[data-field="status"]', { hasText: 'Resolved' }).waitFor();
+  });
+
+  it('tells the requester in their direct message with the app when the ticket is resolved', async () => {
+    const title = unique('Cannot open shared drive');
+    await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await aiAnswer(ticket.id);
+    await actAs(page, /Sam Rivera/);
+    const { messages } = regions(page);
+    await messageWith(messages, title).getByRole('button', { name: 'Update' }).click();
+    const dialog = page.getByRole('dialog', { name: `Update ${ticket.id}` });
+    await dialog.getByLabel('Status').selectOption({ label: 'Resolved' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await actAs(page, /Alice Archer/);
+    await page.getByRole('button', { name: 'App Service Desk' }).click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await messageWith(messages, ticket.id).waitFor({ timeout: 45_000 });
+    await screenshot(page, '06-requester-dm');
+  }, 60_000);
+
+  it('files a ticket from a direct message to the app', async () => {
+    const title = unique('Printer on floor 3 jams');
+    await page.getByRole('button', { name: 'App Service Desk' }).click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    const { composer, messages } = regions(page);
+    await composer.fill(title);
+    await composer.press('Enter');
+    const ticket = await ticketTitled(title);
+    expect(ticket.requester_email).toBe('alice@acme.example');
+    await messageWith(messages, title).getByRole('button', { name: '1 reply' }).waitFor();
+  });
+
+  it('files a ticket for a message’s author with Create ticket from More actions', async () => {
+    const words = unique('The projector in room 2 shows no picture');
+    await actAs(page, /Bob Baker/);
+    const { composer, messages, modal } = regions(page);
+    await composer.fill(words);
+    await composer.press('Enter');
+    await actAs(page, /Alice Archer/);
+    const message = messageWith(messages, words);
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('menuitem', { name: 'Create ticket' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Desk').waitFor();
+    expect(await dialog.getByLabel('Title').inputValue()).toBe(words);
+    await dialog.getByRole('button', { name: 'File ticket' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    const ticket = await ticketTitled(words);
+    expect(ticket.requester_email).toBe('bob@acme.example');
+  });
+
+  it('files a ticket when someone reacts to a message with :ticket:', async () => {
+    const words = unique('Cannot print from my laptop');
+    const { composer, messages } = regions(page);
+    await composer.fill(words);
+    await composer.press('Enter');
+    const message = messageWith(messages, words);
+    await message.getByRole('button', { name: 'Add reaction' }).click();
+    await message.getByRole('menuitem', { name: 'React with :ticket:' }).click();
+    await message.getByRole('button', { name: /^:ticket: 1/ }).waitFor();
+    const ticket = await ticketTitled(words);
+    expect(ticket.requester_email).toBe('alice@acme.example');
+  });
+
+  it('files a ticket with the keyboard alone', async () => {
+    const title = unique('Headset crackles');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(`/ticket ${title}`);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Desk').waitFor();
+    // Focus starts in the first field and stays there when the app fills in the modal.
+    const titleId = await dialog.getByLabel('Title').getAttribute('id');
+    expect(await page.evaluate('document.activeElement.id')).toBe(titleId);
+    await page.keyboard.press('Enter');
+    await regions(page).modal.waitFor({ state: 'hidden' });
+    await ticketTitled(title);
+  });
+
+  it('answers a command the app does not have as Slack does', async () => {
+    const { composer, notices } = regions(page);
+    await composer.fill('/tickets mine');
+    await composer.press('Enter');
+    await notices.getByText('/tickets is not a valid command').waitFor();
+  });
+
+  it('shows markup in app text as text: a title cannot inject HTML or ping the channel', async () => {
+    const markup = '<img src=x onerror=window.pwned=1> <!channel>';
+    const card = await fileTicketWithCommand(page, unique(`${markup} *urgent*`), markup);
+    // Slack's own syntax still works: the asterisks make the word bold.
+    await card.locator('strong', { hasText: 'urgent' }).first().waitFor();
+    expect(await card.locator('img').count()).toBe(0);
+    expect(await card.locator('.broadcast').count()).toBe(0);
+    expect(await page.evaluate('window.pwned')).toBe(undefined);
+  });
+
+  it('renders the Block Kit a modal is made of, and views.push stacks a view with a way back', async () => {
+    const trigger = sandbox.double.issueTrigger(defaultIds.alice);
+    const opened = await callApi(sandbox.double, 'views.open', {
+      trigger_id: trigger,
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Every block' },
+        submit: { type: 'plain_text', text: 'Send' },
+        blocks: [
+          { type: 'header', text: { type: 'plain_text', text: 'A header :ticket:' } },
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: `*Bold* _italic_ \`code\` <https://example.com|a link> <@${defaultIds.bob}> <!date^1700000000^{date_num}|2023-11-14>`,
+            },
+          },
+          { type: 'divider' },
+          { type: 'context', elements: [{ type: 'mrkdwn', text: 'Some context' }] },
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'go', text: { type: 'plain_text', text: 'Go' } },
+            ],
+          },
+          {
+            type: 'input',
+            block_id: 'one',
+            label: { type: 'plain_text', text: 'One line' },
+            element: { type: 'plain_text_input', action_id: 'one_input' },
+          },
+          {
+            type: 'input',
+            block_id: 'many',
+            label: { type: 'plain_text', text: 'Many lines' },
+            element: { type: 'plain_text_input', action_id: 'many_input', multiline: true },
+          },
+          {
+            type: 'input',
+            block_id: 'pick',
+            label: { type: 'plain_text', text: 'Pick one' },
+            element: {
+              type: 'static_select',
+              action_id: 'pick_select',
+              options: [
+                { text: { type: 'plain_text', text: 'First' }, value: 'first' },
+                { text: { type: 'plain_text', text: 'Second' }, value: 'second' },
+              ],
+            },
+          },
+          {
+            type: 'input',
+            block_id: 'who',
+            label: { type: 'plain_text', text: 'Someone' },
+            element: { type: 'users_select', action_id: 'who_select' },
+          },
+        ],
+      },
+    });
+    expect(opened.ok).toBe(true);
+    const dialog = page.getByRole('dialog', { name: 'Every block' });
+    await dialog.getByRole('heading', { name: 'A header 🎫' }).waitFor();
+    await dialog.locator('strong', { hasText: 'Bold' }).waitFor();
+    await dialog.locator('em', { hasText: 'italic' }).waitFor();
+    await dialog.locator('code', { hasText: 'code' }).waitFor();
+    expect(await dialog.getByRole('link', { name: 'a link' }).getAttribute('href')).toBe(
+      'https://example.com/',
+    );
+    await dialog.getByText('@Bob Baker').waitFor();
+    await dialog.locator('time', { hasText: '2023-11-1' }).waitFor();
+    expect(await dialog.locator('hr').count()).toBe(1);
+    await dialog.getByText('Some context').waitFor();
+    await dialog.getByRole('button', { name: 'Go' }).waitFor();
+    expect(await dialog.getByLabel('One line').evaluate((el) => el.tagName)).toBe('INPUT');
+    expect(await dialog.getByLabel('Many lines').evaluate((el) => el.tagName)).toBe('TEXTAREA');
+    expect(await dialog.getByLabel('Pick one').locator('option').allTextContents()).toContain(
+      'Second',
+    );
+    expect(await dialog.getByLabel('Someone').locator('option').allTextContents()).toContain(
+      'Sam Rivera',
+    );
+    const pushed = await callApi(sandbox.double, 'views.push', {
+      trigger_id: sandbox.double.issueTrigger(defaultIds.alice),
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Pushed view' },
+        blocks: [{ type: 'section', text: { type: 'plain_text', text: 'On top' } }],
+      },
+    });
+    expect(pushed.ok).toBe(true);
+    const top = page.getByRole('dialog', { name: 'Pushed view' });
+    await top.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('dialog', { name: 'Every block' }).getByLabel('One line').waitFor();
+  });
+
+  it('opens App Home, and its New ticket button opens the create modal', async () => {
+    await page.getByRole('button', { name: 'App Service Desk' }).click();
+    const home = page.getByRole('tabpanel', { name: 'Home' });
+    await home.getByRole('button', { name: 'New ticket' }).click();
+    await page.getByRole('dialog', { name: 'New ticket' }).getByLabel('Title').waitFor();
+  });
+});

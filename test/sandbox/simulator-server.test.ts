@@ -1,0 +1,88 @@
+/** The simulator's web server, over plain HTTP: the page, snapshots, actions and dashboard links. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/sandbox.ts';
+import type { SimulatorSnapshot } from '../../src/sandbox/simulator-state.ts';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually } from '../e2e/harness.ts';
+
+describe('the simulator server', () => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ eventRetryDelaysMs: [0, 200, 400] });
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  const act = (body: unknown, contentType = 'application/json') =>
+    fetch(`${sandbox.url}/api/actions`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: JSON.stringify(body),
+    });
+
+  it('serves the page under a policy that lets no inline script run', async () => {
+    const response = await fetch(sandbox.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await response.text()).toContain('<script type="module" src="/assets/app.js">');
+  });
+
+  it('refuses an action that is not sent as JSON', async () => {
+    const response = await act(
+      { type: 'openAppHome', as: defaultIds.alice, tab: 'home' },
+      'text/plain',
+    );
+    expect(response.status).toBe(415);
+  });
+
+  it('refuses to act as someone a visitor cannot be', async () => {
+    const response = await act({ type: 'openAppHome', as: defaultIds.noEmail, tab: 'home' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ ok: false, code: 'unknown_identity' });
+  });
+
+  it('gives the page a person’s channels and DM with the app, and the platform’s newest ticket', async () => {
+    const response = await fetch(`${sandbox.url}/api/state?as=${defaultIds.bob}`);
+    const snapshot = (await response.json()) as SimulatorSnapshot;
+    expect(snapshot.me).toBe(defaultIds.bob);
+    expect(snapshot.conversations.map((c) => c.name)).toEqual([
+      'it-help',
+      'general',
+      'Service Desk',
+    ]);
+    expect(snapshot.platform.selected?.ticket.id).toBe(snapshot.platform.tickets[0]?.id);
+    expect(snapshot.platform.pinned).toBe(false);
+  });
+
+  it('files a ticket from a visitor’s direct message, delivered to the app as Slack would', async () => {
+    const dm = sandbox.double.workspace.openIm(defaultIds.bob);
+    const response = await act({
+      type: 'message',
+      as: defaultIds.bob,
+      channel: dm,
+      text: 'The printer on floor 3 jams on every page',
+    });
+    expect(await response.json()).toEqual({ ok: true });
+    const ticket = await eventually(
+      () =>
+        sandbox.emulator.model
+          .listTickets('acme', { page: 1, pageSize: 100, requesterEmail: 'bob@acme.example' })
+          .items.find((t) => t.title.startsWith('The printer on floor 3')),
+      10_000,
+      'the ticket from the DM',
+    );
+    expect(ticket.channel).toBe('slack');
+  });
+
+  it('serves the platform’s ticket page that the card’s dashboard links lead to', async () => {
+    const [ticket] = sandbox.emulator.model.listTickets('acme', { page: 1, pageSize: 1 }).items;
+    if (!ticket?.url) throw new Error('the seed has no ticket with a url');
+    expect(ticket.url.startsWith(`${sandbox.url}/platform/dashboard/acme/tickets/`)).toBe(true);
+    const response = await fetch(ticket.url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`<h1>${ticket.id}:`);
+  });
+});

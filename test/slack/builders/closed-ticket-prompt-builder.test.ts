@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildClosedTicketPrompt,
+  parseClosedReply,
+} from '../../../src/slack/builders/closed-ticket-prompt-builder.ts';
+
+const reply = { ticketId: 'IT-4', channel: 'C1', ts: '2.2', threadTs: '1.1' };
+
+describe('closed-ticket prompt', () => {
+  it('shows the reply in full with a new-ticket and a dismiss button', () => {
+    const prompt = buildClosedTicketPrompt(reply, 'Still broken after the update');
+    const all = JSON.stringify(prompt);
+    expect(all).toContain('*IT-4* is closed');
+    expect(all).toContain('Still broken after the update');
+    expect(all).toContain('"action_id":"closed_reply_new_ticket"');
+    expect(all).toContain('"action_id":"closed_reply_dismiss"');
+  });
+
+  it('carries the reply in its button so the click can file it', () => {
+    const prompt = buildClosedTicketPrompt(reply, 'text');
+    const actions = prompt.blocks.find((b) => b.type === 'actions');
+    const value =
+      actions && 'elements' in actions
+        ? (actions.elements[0] as { value?: string }).value
+        : undefined;
+    expect(parseClosedReply(value)).toEqual(reply);
+  });
+
+  it('reads a value that is not its own as nothing', () => {
+    expect(parseClosedReply('IT-4')).toBeUndefined();
+  });
+
+  it('escapes the reply', () => {
+    expect(JSON.stringify(buildClosedTicketPrompt(reply, '<!here> fix it'))).not.toContain(
+      '<!here>',
+    );
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { Activity, Message } from '../../../src/servicedesk/schemas.ts';
+import {
+  buildRequesterNotice,
+  buildTicketChangeLine,
+  buildTicketMessagePost,
+} from '../../../src/slack/builders/ticket-message-builder.ts';
+
+function message(overrides: Partial<Message> = {}): Message {
+  return {
+    id: 'msg_7',
+    ticket_id: 'IT-12',
+    body: 'Please restart the dock.',
+    created_at: '2026-11-20T09:30:00Z',
+    internal: false,
+    author: { type: 'agent', name: 'Sam Rivera', email: 'sam.rivera@acme.example' },
+    sources: [],
+    ...overrides,
+  };
+}
+
+function change(overrides: Partial<Activity>): Activity {
+  return {
+    id: 'act_3',
+    ticket_id: 'IT-12',
+    type: 'status_changed',
+    from: 'open',
+    to: 'resolved',
+    actor: 'sam.rivera@acme.example',
+    created_at: '2026-11-20T09:31:00Z',
+    ...overrides,
+  };
+}
+
+const allText = (value: unknown) => JSON.stringify(value);
+
+describe('ticket message builder', () => {
+  it('names a human agent and their kind, without buttons', () => {
+    const post = buildTicketMessagePost('IT-12', message());
+    expect(allText(post.blocks)).toContain('*Sam Rivera* · Service desk');
+    expect(allText(post.blocks)).toContain('Please restart the dock.');
+    expect(post.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect(post.text).toBe('Sam Rivera: Please restart the dock.');
+  });
+
+  it('labels the AI agent, links its sources and offers a person', () => {
+    const post = buildTicketMessagePost(
+      'IT-12',
+      message({
+        author: { type: 'ai_agent', name: 'AI Agent', email: null },
+        sources: [
+          { title: 'Docks & <cables>', url: 'https://kb.acme.example/docks' },
+          { title: 'Not a link', url: 'javascript:alert(1)' },
+        ],
+      }),
+    );
+    const text = allText(post.blocks);
+    expect(text).toContain('*AI Agent* · AI');
+    expect(text).toContain('Sources: <https://kb.acme.example/docks|Docks &amp; &lt;cables&gt;>');
+    expect(text).not.toContain('javascript:');
+    expect(post.blocks.at(-1)).toEqual({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: 'talk_to_person',
+          text: { type: 'plain_text', text: 'Talk to a person', emoji: true },
+          value: 'IT-12',
+        },
+      ],
+    });
+    expect(post.text).toBe('AI Agent (AI): Please restart the dock.');
+  });
+
+  it('makes platform text ping nobody', () => {
+    const post = buildTicketMessagePost(
+      'IT-12',
+      message({
+        body: '<!channel> look <@U0001> & <https://evil.example|here>',
+        author: { type: 'agent', name: '<!here>', email: null },
+      }),
+    );
+    const text = allText(post);
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<!here>');
+    expect(text).not.toContain('<@U0001>');
+    expect(text).toContain('&lt;!channel&gt; look &lt;@U0001&gt; &amp;');
+  });
+
+  it('splits a long message over sections within Slack’s limits instead of cutting it', () => {
+    const body = Array.from({ length: 400 }, (_, i) => `Line ${i}: ${'x'.repeat(20)}`).join('\n');
+    const post = buildTicketMessagePost('IT-12', message({ body }));
+    const sections = post.blocks.filter((b) => b.type === 'section');
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections) {
+      expect((section as { text: { text: string } }).text.text.length).toBeLessThanOrEqual(3000);
+    }
+    const joined = sections.map((s) => (s as { text: { text: string } }).text.text).join('\n');
+    expect(joined).toBe(body);
+    expect(post.text.length).toBeLessThanOrEqual(4000);
+  });
+
+  it('shows a message without text or author name rather than failing', () => {
+    const post = buildTicketMessagePost(
+      'IT-12',
+      message({ body: '   ', author: { type: 'system', name: null, email: null } }),
+    );
+    expect(allText(post.blocks)).toContain('*System* · System');
+    expect(allText(post.blocks)).toContain('(no text)');
+  });
+
+  it('writes a status change as one line with the labels and who made it', () => {
+    const line = buildTicketChangeLine('IT-12', change({}));
+    expect(line.blocks).toHaveLength(1);
+    expect(line.blocks[0]?.type).toBe('context');
+    expect(line.text).toContain(
+      '*IT-12* status: :large_blue_circle: Open → *:white_check_mark: Resolved*',
+    );
+    expect(line.text).toContain('by sam.rivera@acme.example');
+  });
+
+  it('writes priority, assignee and team changes, naming the AI agent when it acted', () => {
+    expect(
+      buildTicketChangeLine(
+        'IT-12',
+        change({ type: 'priority_changed', from: 'medium', to: 'high', actor: 'ai_agent' }),
+      ).text,
+    ).toBe(
+      ':triangular_flag_on_post: *IT-12* priority: Medium → *:small_orange_diamond: High* by the AI agent',
+    );
+    expect(
+      buildTicketChangeLine(
+        'IT-12',
+        change({ type: 'assigned', from: null, to: 'sam.rivera@acme.example', actor: 'api' }),
+      ).text,
+    ).toBe(':bust_in_silhouette: *IT-12* is assigned to *sam.rivera@acme.example*');
+    expect(
+      buildTicketChangeLine('IT-12', {
+        ...change({ type: 'assigned', from: null, to: 'Hardware' }),
+        field: 'team',
+      }).text,
+    ).toContain('is with the *Hardware* team');
+    expect(
+      buildTicketChangeLine(
+        'IT-12',
+        change({ type: 'assigned', from: 'x@acme.example', to: null, actor: 'api' }),
+      ).text,
+    ).toBe(':bust_in_silhouette: *IT-12* is no longer assigned');
+  });
+
+  it('escapes a status the platform invented', () => {
+    const line = buildTicketChangeLine('IT-12', change({ to: '<!channel>_state' }));
+    expect(line.text).not.toContain('<!channel>');
+  });
+
+  it('tells the requester their ticket was resolved, with a Reopen button', () => {
+    const notice = buildRequesterNotice('IT-12', 'resolved', 'Dock <flickers>');
+    expect(notice.text).toContain('*IT-12* · Dock &lt;flickers&gt; was resolved');
+    expect(allText(notice.blocks)).toContain('"action_id":"reopen_ticket"');
+    expect(allText(notice.blocks)).toContain('"value":"IT-12"');
+  });
+
+  it('tells the requester their ticket is closed, offering no reopen', () => {
+    const notice = buildRequesterNotice('IT-12', 'closed', undefined);
+    expect(notice.text).toContain('Your ticket *IT-12* is closed');
+    expect(allText(notice.blocks)).not.toContain('reopen_ticket');
+  });
+});

@@ -1,0 +1,65 @@
+import type { BlockAction } from '@slack/bolt';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { SlackDeps } from '../../../../src/slack/deps.ts';
+import { refusedEarly } from '../../../../src/slack/listeners/actions/button-click.ts';
+import { TicketStatusMemo } from '../../../../src/slack/ticket-status-memo.ts';
+
+const people: Record<string, { email: string; agent: boolean }> = {
+  U0ALICE: { email: 'alice@acme.example', agent: false },
+  U0BOB: { email: 'bob@acme.example', agent: false },
+  U0AGENT: { email: 'sam.rivera@acme.example', agent: true },
+};
+
+function fakeDeps(told: unknown[], known: boolean): SlackDeps {
+  const statuses = new TicketStatusMemo();
+  if (known)
+    statuses.remember({ id: 'IT-9', status: 'open', requester_email: 'alice@acme.example' });
+  return {
+    statuses,
+    stores: { mirror: { state: async () => undefined } },
+    logger: pino({ level: 'silent' }),
+    people: {
+      person: async (id: string) => ({ id, name: id, email: people[id]?.email, isBot: false }),
+      isAgent: async (id: string) => people[id]?.agent ?? false,
+    },
+    client: {
+      chat: {
+        postEphemeral: async (args: unknown) => {
+          told.push(args);
+          return { ok: true };
+        },
+      },
+    },
+  } as unknown as SlackDeps;
+}
+
+const click = (userId: string) =>
+  ({
+    user: { id: userId },
+    channel: { id: 'C0ITHELP' },
+    container: { type: 'message', channel_id: 'C0ITHELP', message_ts: '1.1' },
+    actions: [{ action_id: 'mark_resolved', value: 'IT-9' }],
+  }) as unknown as BlockAction;
+
+describe('early refusal of requester buttons', () => {
+  it('refuses someone who is neither requester nor agent, privately, when the requester is known', async () => {
+    const told: unknown[] = [];
+    expect(await refusedEarly(fakeDeps(told, true), click('U0BOB'), 'IT-9')).toBe(true);
+    expect(JSON.stringify(told)).toContain('You can’t change');
+  });
+
+  it('lets the requester and agents through', async () => {
+    const told: unknown[] = [];
+    const deps = fakeDeps(told, true);
+    expect(await refusedEarly(deps, click('U0ALICE'), 'IT-9')).toBe(false);
+    expect(await refusedEarly(deps, click('U0AGENT'), 'IT-9')).toBe(false);
+    expect(told).toEqual([]);
+  });
+
+  it('leaves the decision to the intent when the requester is not known yet', async () => {
+    const told: unknown[] = [];
+    expect(await refusedEarly(fakeDeps(told, false), click('U0BOB'), 'IT-9')).toBe(false);
+    expect(told).toEqual([]);
+  });
+});

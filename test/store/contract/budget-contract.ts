@@ -1,0 +1,134 @@
+/** The rate-budget contract: every backend's RateBudget must pass it. */
+import { describe, expect, it } from 'vitest';
+import type { BudgetGrant, BudgetPriority, RateBudget } from '../../../src/store/types.ts';
+import type { StoresBackend } from './harness.ts';
+import { fakeClock } from './harness.ts';
+
+const SMALL = { perMinute: 10, perHour: 25, reserve: 0.2 };
+
+async function takeMany(budget: RateBudget, priority: BudgetPriority, count: number) {
+  const grants: BudgetGrant[] = [];
+  for (let i = 0; i < count; i++) grants.push(await budget.take(priority));
+  return grants;
+}
+
+const granted = (grants: BudgetGrant[]) => grants.filter((g) => g.granted).length;
+
+/** Registers the rate-budget contract against a backend. */
+export function describeBudgetContract(backend: StoresBackend): void {
+  describe('rate budget', () => {
+    it('grants interactive requests up to the per-minute limit and then says when to retry', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock, { budget: SMALL }).open();
+      const start = clock.now();
+      for (let i = 0; i < 10; i++) {
+        expect(await budget.take('interactive')).toEqual({ granted: true });
+        clock.advance(1_000);
+      }
+      expect(await budget.take('interactive')).toEqual({
+        granted: false,
+        retryAt: start + 60_000,
+        reason: 'window',
+      });
+      clock.advance(start + 60_000 - clock.now());
+      expect(await budget.take('interactive')).toEqual({ granted: true });
+    });
+
+    it('never lets background work take the reserve', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock, { budget: SMALL }).open();
+      expect(granted(await takeMany(budget, 'background', 10))).toBe(8);
+      expect(granted(await takeMany(budget, 'interactive', 3))).toBe(2);
+    });
+
+    it('counts the hour across minutes and refuses until its oldest request is an hour old', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock, { budget: SMALL }).open();
+      const start = clock.now();
+      for (let minute = 0; minute < 3; minute++) {
+        await takeMany(budget, 'interactive', minute < 2 ? 10 : 5);
+        clock.advance(60_000);
+      }
+      const refused = await budget.take('interactive');
+      expect(refused).toEqual({ granted: false, retryAt: start + 3_600_000, reason: 'window' });
+      clock.advance(start + 3_600_000 - clock.now());
+      expect((await budget.take('interactive')).granted).toBe(true);
+    });
+
+    it('two replicas taking at once never exceed the limit together', async () => {
+      const ns = backend.namespace(fakeClock(), { budget: SMALL });
+      const grants = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => ns.open(i).budget.take('interactive')),
+      );
+      expect(granted(grants)).toBe(10);
+    });
+
+    it('adopts a stricter remaining count from the platform until its window resets', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock).open();
+      const resetAt = clock.now() + 30_000;
+      await budget.observe({ limit: 100, remaining: 3, resetAt, observedAt: clock.now() });
+      expect(await budget.take('background')).toEqual({
+        granted: false,
+        retryAt: resetAt,
+        reason: 'window',
+      });
+      expect(granted(await takeMany(budget, 'interactive', 5))).toBe(3);
+      clock.advance(30_000);
+      expect((await budget.take('background')).granted).toBe(true);
+    });
+
+    it('adopts an hour window named by its limit', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock).open();
+      const resetAt = clock.now() + 600_000;
+      await budget.observe({ limit: 1000, remaining: 150, resetAt, observedAt: clock.now() });
+      expect((await budget.usage()).hour).toBe(850);
+      expect(await budget.take('background')).toEqual({
+        granted: false,
+        retryAt: resetAt,
+        reason: 'window',
+      });
+      expect((await budget.take('interactive')).granted).toBe(true);
+    });
+
+    it('keeps the lower count of one window and ignores an older window', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock).open();
+      const now = clock.now();
+      await budget.observe({ limit: 100, remaining: 10, resetAt: now + 30_000, observedAt: now });
+      await budget.observe({ limit: 100, remaining: 60, resetAt: now + 30_000, observedAt: now });
+      await budget.observe({ limit: 100, remaining: 90, resetAt: now + 20_000, observedAt: now });
+      expect((await budget.usage()).minute).toBe(90);
+    });
+
+    it('holds every replica back after a 429 until the reset, whatever the priority', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      const until = clock.now() + 45_000;
+      await ns.open(0).budget.backOff(until);
+      await ns.open(0).budget.backOff(clock.now() + 5_000);
+      const refusal = { granted: false, retryAt: until, reason: 'backoff' };
+      expect(await ns.open(1).budget.take('interactive')).toEqual(refusal);
+      expect(await ns.open(1).budget.take('background')).toEqual(refusal);
+      expect((await ns.open(1).budget.usage()).blockedUntil).toBe(until);
+      clock.advance(45_000);
+      expect(await ns.open(1).budget.take('background')).toEqual({ granted: true });
+      expect((await ns.open(1).budget.usage()).blockedUntil).toBeUndefined();
+    });
+
+    it('reports what each window has used, and a recent window of the caller’s choosing', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock).open();
+      await takeMany(budget, 'interactive', 4);
+      clock.advance(120_000);
+      await takeMany(budget, 'background', 2);
+      expect(await budget.usage(60_000)).toEqual({
+        minute: 2,
+        hour: 6,
+        recent: 2,
+        blockedUntil: undefined,
+      });
+    });
+  });
+}

@@ -1,0 +1,131 @@
+/** The mirror-store contract: every backend's MirrorStore must pass it. */
+import { describe, expect, it } from 'vitest';
+import type { MirrorState } from '../../../src/store/types.ts';
+import type { StoresBackend } from './harness.ts';
+import { fakeClock } from './harness.ts';
+
+const LEASE = 30_000;
+
+function state(overrides: Partial<MirrorState> = {}): MirrorState {
+  return {
+    activityCursor: 4,
+    messageCursor: 2,
+    messagesAnnounced: 2,
+    lastActivityAt: 1_700_000_000_000,
+    lastAnswerAt: 1_699_999_000_000,
+    lastPolledAt: 1_700_000_001_000,
+    backoffStep: 0,
+    status: 'open',
+    settledAt: undefined,
+    requesterEmail: 'alice@acme.example',
+    slackWriteAt: 0,
+    ...overrides,
+  };
+}
+
+/** Registers the mirror-store contract against a backend. */
+export function describeMirrorContract(backend: StoresBackend): void {
+  describe('mirror store', () => {
+    it('knows nothing of a ticket it never saw', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      expect(await mirror.state('IT-1')).toBeUndefined();
+    });
+
+    it('gives back the state it saved', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      const saved = state({ status: 'resolved', settledAt: 1_700_000_002_000, backoffStep: 3 });
+      await mirror.saveState('IT-1', saved);
+      expect(await mirror.state('IT-1')).toEqual(saved);
+    });
+
+    it('keeps an unknown status and requester as unknown', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      const saved = state({ status: undefined, requesterEmail: undefined });
+      await mirror.saveState('IT-1', saved);
+      expect(await mirror.state('IT-1')).toEqual(saved);
+    });
+
+    it('never moves cursors or times back, while the other fields follow the last save', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.saveState('IT-1', state({ activityCursor: 9, messageCursor: 5 }));
+      await mirror.saveState(
+        'IT-1',
+        state({ activityCursor: 7, messageCursor: 6, lastActivityAt: 1, backoffStep: 2 }),
+      );
+      expect(await mirror.state('IT-1')).toMatchObject({
+        activityCursor: 9,
+        messageCursor: 6,
+        lastActivityAt: 1_700_000_000_000,
+        backoffStep: 2,
+      });
+    });
+
+    it('records the latest write from Slack, which a save does not overwrite', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.noteSlackWrite('IT-1', 1_700_000_005_000);
+      await mirror.noteSlackWrite('IT-1', 1_700_000_004_000);
+      expect((await mirror.state('IT-1'))?.slackWriteAt).toBe(1_700_000_005_000);
+      await mirror.saveState('IT-1', state());
+      expect((await mirror.state('IT-1'))?.slackWriteAt).toBe(1_700_000_005_000);
+    });
+
+    it('claims a post once, and reports it done once completed', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      const claim = await mirror.claimPost('IT-1', 'msg_1 C1 1.2', LEASE);
+      expect(claim).toEqual({ state: 'claimed', token: expect.any(String), retaken: false });
+      expect(await mirror.claimPost('IT-1', 'msg_1 C1 1.2', LEASE)).toEqual({ state: 'busy' });
+      if (claim.state !== 'claimed') throw new Error('expected the claim');
+      expect(await mirror.completePost('IT-1', 'msg_1 C1 1.2', claim.token)).toBe(true);
+      expect(await mirror.claimPost('IT-1', 'msg_1 C1 1.2', LEASE)).toEqual({ state: 'done' });
+    });
+
+    it('gives one post to exactly one of two replicas claiming it at once', async () => {
+      const ns = backend.namespace(fakeClock());
+      const outcomes = await Promise.all([
+        ns.open(0).mirror.claimPost('IT-1', 'msg_1', LEASE),
+        ns.open(1).mirror.claimPost('IT-1', 'msg_1', LEASE),
+      ]);
+      expect(outcomes.map((o) => o.state).sort()).toEqual(['busy', 'claimed']);
+    });
+
+    it('retakes a post whose holder’s lease lapsed, saying it may be posted already', async () => {
+      const clock = fakeClock();
+      const { mirror } = backend.namespace(clock).open();
+      const stale = await mirror.claimPost('IT-1', 'msg_1', LEASE);
+      clock.advance(LEASE);
+      const fresh = await mirror.claimPost('IT-1', 'msg_1', LEASE);
+      expect(fresh).toMatchObject({ state: 'claimed', retaken: true });
+      if (stale.state !== 'claimed') throw new Error('expected the claim');
+      expect(await mirror.completePost('IT-1', 'msg_1', stale.token)).toBe(false);
+    });
+
+    it('after a release the next claim is told the post may be there already', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      const claim = await mirror.claimPost('IT-1', 'msg_1', LEASE);
+      if (claim.state !== 'claimed') throw new Error('expected the claim');
+      expect(await mirror.releasePost('IT-1', 'msg_1', claim.token)).toBe(true);
+      expect(await mirror.claimPost('IT-1', 'msg_1', LEASE)).toMatchObject({
+        state: 'claimed',
+        retaken: true,
+      });
+      expect(await mirror.releasePost('IT-1', 'msg_1', claim.token)).toBe(false);
+    });
+
+    it('remembers the app’s own messages per ticket', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.rememberOwn('IT-1', ['id:msg_7', 'text:abc']);
+      expect(await mirror.isOwn('IT-1', ['id:msg_8', 'text:abc'])).toBe(true);
+      expect(await mirror.isOwn('IT-1', ['id:msg_7'])).toBe(true);
+      expect(await mirror.isOwn('IT-1', ['id:msg_8'])).toBe(false);
+      expect(await mirror.isOwn('IT-2', ['id:msg_7'])).toBe(false);
+      expect(await mirror.isOwn('IT-1', [])).toBe(false);
+    });
+
+    it('keeps what it knows of a ticket it is told to forget until the time is up', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.saveState('IT-1', state());
+      await mirror.forget('IT-1', 60_000);
+      expect(await mirror.state('IT-1')).toEqual(state());
+    });
+  });
+}
