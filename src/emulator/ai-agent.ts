@@ -100,7 +100,16 @@ export class AiAgent {
 
   #handle(tenant: string, ticketId: string, key: string): void {
     const ticket = this.#model.findTicket(tenant, ticketId);
-    if (!ticket || ticket.status === 'closed' || ticket.assignee_email) return;
+    // Resolved by someone else while this run waited: a requester's message would have reopened
+    // it first, so there is nothing left to answer.
+    if (
+      !ticket ||
+      ticket.status === 'closed' ||
+      ticket.status === 'resolved' ||
+      ticket.assignee_email
+    ) {
+      return;
+    }
     const outcome = this.#outcomes.get(key);
     if (outcome === 'handed_off') return;
     if (outcome === 'resolved') {

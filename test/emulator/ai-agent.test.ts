@@ -130,6 +130,16 @@ describe('emulator AI agent', () => {
     expect(aiMessages(ticket.id)).toEqual([]);
   });
 
+  it('leaves alone a ticket someone resolved before it acted', async () => {
+    const scheduler = new ManualScheduler();
+    emu = await emulator({ scheduler });
+    const ticket = emu.model.createTicket('acme', { title: 'Printer jams', requester_email: ANA });
+    emu.model.updateTicket('acme', ticket.id, { status: 'resolved' });
+    scheduler.runAll();
+    expect(aiMessages(ticket.id)).toEqual([]);
+    expect(emu.model.getTicket('acme', ticket.id).status).toBe('resolved');
+  });
+
   it('stays out of a conversation it handed to humans', async () => {
     const scheduler = new ManualScheduler();
     emu = await emulator({ scheduler });
