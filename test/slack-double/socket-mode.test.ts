@@ -43,7 +43,10 @@ describe('Socket Mode in the double', () => {
 
   it('hands out a WebSocket URL for the app-level token only', async () => {
     const opened = await callApi(double, 'apps.connections.open', {}, APP_TOKEN);
-    expect(opened).toMatchObject({ ok: true, url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\//) });
+    expect(opened).toMatchObject({
+      ok: true,
+      url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\//),
+    });
     const withBotToken = await callApi(double, 'apps.connections.open');
     expect(withBotToken).toMatchObject({ ok: false, error: 'not_allowed_token_type' });
     const wrong = await callApi(double, 'apps.connections.open', {}, 'xapp-1-wrong');

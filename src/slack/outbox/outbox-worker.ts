@@ -100,10 +100,13 @@ export class OutboxWorker {
 
   /** Makes idle loops look at the outbox now (called right after an enqueue). */
   wake(): void {
-    // One new entry needs one loop; waking every idle loop only sends empty reserves to Redis.
-    const sleeper = this.#sleepers.values().next().value;
-    if (sleeper) sleeper();
-    else this.#wakePending = true;
+    // A turn later, so the ack of the request that enqueued is written before the work starts.
+    setImmediate(() => {
+      // One new entry needs one loop; waking every idle loop only sends empty reserves to Redis.
+      const sleeper = this.#sleepers.values().next().value;
+      if (sleeper) sleeper();
+      else this.#wakePending = true;
+    });
   }
 
   /** Stops taking entries and waits for the ones under way; unfinished ones stay in the outbox. */
