@@ -48,6 +48,17 @@ const list = optional.transform((v) =>
         .filter(Boolean),
 );
 
+// A positive whole number with a default; the reason says where the default comes from.
+const wholeNumber = (fallback: number, why: string) =>
+  optional
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(
+      z
+        .number()
+        .int({ error: `must be a whole number (${why})` })
+        .min(1, { error: `must be 1 or more (${why})` }),
+    );
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const envSchema = z
@@ -79,6 +90,16 @@ const envSchema = z
       .transform((v) => v?.toLowerCase() ?? 'a')
       .pipe(z.enum(['a', 'b'], { error: 'must be a (per-organization host) or b (shared host)' })),
     SERVICE_DESK_DASHBOARD_URL: optionalHttpUrl('https://acme.servicedesk.example'),
+    SERVICE_DESK_RATE_PER_MINUTE: wholeNumber(100, 'the platform allows 100 a minute per key'),
+    SERVICE_DESK_RATE_PER_HOUR: wholeNumber(1000, 'the platform allows 1,000 an hour per key'),
+    SERVICE_DESK_RATE_RESERVE: optional
+      .transform((v) => (v === undefined ? 0.2 : Number(v)))
+      .pipe(
+        z
+          .number({ error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' })
+          .min(0, { error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' })
+          .max(0.9, { error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' }),
+      ),
     REDIS_URL: optional.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
       error: 'must be a redis:// or rediss:// URL, or unset for the embedded in-memory store',
     }),
@@ -159,6 +180,8 @@ export interface Config {
     apiKey: string;
     variant: 'a' | 'b';
     dashboardUrl: string | undefined;
+    /** The key's rate limits and the share kept for people waiting (the poller never takes it). */
+    rateLimits: { perMinute: number; perHour: number; reserve: number };
   };
   redisUrl: string | undefined;
   /** REDIS_URL names a seed node of a Redis Cluster. */
@@ -197,6 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.SERVICE_DESK_API_KEY,
       variant: e.SERVICE_DESK_VARIANT,
       dashboardUrl: e.SERVICE_DESK_DASHBOARD_URL,
+      rateLimits: {
+        perMinute: e.SERVICE_DESK_RATE_PER_MINUTE,
+        perHour: e.SERVICE_DESK_RATE_PER_HOUR,
+        reserve: e.SERVICE_DESK_RATE_RESERVE,
+      },
     },
     redisUrl: e.REDIS_URL,
     redisCluster: e.REDIS_CLUSTER,

@@ -51,8 +51,12 @@ async function main(): Promise<void> {
     );
   }
   const stores = redis
-    ? createRedisStores({ redis, prefix: config.redisKeyPrefix })
-    : createMemoryStores();
+    ? createRedisStores({
+        redis,
+        prefix: config.redisKeyPrefix,
+        budget: config.serviceDesk.rateLimits,
+      })
+    : createMemoryStores({ budget: config.serviceDesk.rateLimits });
   const metrics = createMetrics({
     registry: new Registry(),
     sources: {
@@ -60,6 +64,21 @@ async function main(): Promise<void> {
       rateLimit: () => serviceDesk.rateLimit,
     },
   });
+  // Shared figures (every replica reports the same), refreshed in the background so a scrape
+  // never waits on Redis for them. Linked tickets are counted as those the mirror still polls.
+  const { perMinute, perHour } = config.serviceDesk.rateLimits;
+  const refreshSharedMetrics = async () => {
+    const usage = await stores.budget.usage();
+    metrics.setRateBudgetRemaining('minute', Math.max(0, perMinute - usage.minute));
+    metrics.setRateBudgetRemaining('hour', Math.max(0, perHour - usage.hour));
+    metrics.setLinkedTickets({ polled: await stores.schedule.size() });
+  };
+  setInterval(() => {
+    refreshSharedMetrics().catch((error: unknown) =>
+      logger.debug({ err: error }, 'shared metrics not refreshed'),
+    );
+  }, 10_000).unref();
+
   // Every request of every replica inside the platform's limits, with a reserve for people.
   const budgetHooks = createBudgetHooks({
     budget: stores.budget,

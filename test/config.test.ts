@@ -81,4 +81,24 @@ describe('loadConfig', () => {
     expect([...config.slack.agentEmails]).toEqual(['alex.agent@acme.example']);
     expect(config.slack.ticketEmoji).toBe('admission_tickets');
   });
+
+  it('reads the rate limits and the reserve, defaulting to the platform’s 100/min, 1,000/h and 20%', () => {
+    expect(loadConfig(base).serviceDesk.rateLimits).toEqual({
+      perMinute: 100,
+      perHour: 1000,
+      reserve: 0.2,
+    });
+    const custom = loadConfig({
+      ...base,
+      SERVICE_DESK_RATE_PER_HOUR: '500',
+      SERVICE_DESK_RATE_RESERVE: '0.3',
+    });
+    expect(custom.serviceDesk.rateLimits).toEqual({ perMinute: 100, perHour: 500, reserve: 0.3 });
+  });
+
+  it('refuses a reserve that would starve the poller', () => {
+    expect(problemsOf({ ...base, SERVICE_DESK_RATE_RESERVE: '1' })[0]).toMatch(
+      /^SERVICE_DESK_RATE_RESERVE must be a fraction/,
+    );
+  });
 });
