@@ -162,6 +162,16 @@ export class MirrorWorker {
     if (at < this.#idleUntil) this.#idle?.abort();
   }
 
+  /**
+   * A person changed the ticket from Slack (status, priority, assignee): its announcement and
+   * the requester's notice should follow within seconds, read from the activity.
+   */
+  async slackChanged(ticketId: string): Promise<void> {
+    const at = this.#planner.afterSlackWrite(this.#o.now());
+    await this.#stores.schedule.pollAt(ticketId, at);
+    if (at < this.#idleUntil) this.#idle?.abort();
+  }
+
   /** Starts polling until `stop()`. */
   start(): void {
     if (this.#running) return;

@@ -107,11 +107,13 @@ export class AdaptivePlanner implements PollPlanner {
   }
 
   kind(state: MirrorState, now: number): PollKind {
-    // While a write from Slack waits for its answer, a message is what is awaited and the
-    // write itself is already known: the messages alone are the cheaper question (one request
-    // finds and fetches the answer, where activity would need a second). Changes wait for the
-    // first poll after the answer.
-    return this.#awaiting(state, now) ? 'messages' : 'activity';
+    // The first look after a write from Slack asks for the messages alone: the AI agent's answer
+    // is what is awaited, and one request finds and fetches it (activity would need a second).
+    // Later looks read the activity, so a change made meanwhile (an agent resolving the ticket
+    // while the requester waits) is announced at once instead of after the answer.
+    return this.#awaiting(state, now) && state.lastPolledAt < state.slackWriteAt
+      ? 'messages'
+      : 'activity';
   }
 
   #awaiting(state: MirrorState, now: number): boolean {

@@ -22,6 +22,8 @@ export interface SlackSettings {
 export interface MirrorHints {
   /** A person just wrote to the ticket from Slack: its answer is looked for soon. */
   slackWrote(ticketId: string): Promise<void>;
+  /** A person just changed the ticket from Slack: the change is looked for soon. */
+  slackChanged(ticketId: string): Promise<void>;
 }
 
 /** The dependencies of every listener and intent handler. */

@@ -37,3 +37,19 @@ export async function afterSlackWrite(
     deps.logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a write');
   }
 }
+
+/**
+ * After a change made from Slack (status, priority, assignee): has the mirror read the ticket's
+ * activity soon, so the change is announced and the requester told within seconds. Best effort,
+ * like `afterSlackWrite`.
+ */
+export async function afterSlackChange(
+  deps: Pick<SlackDeps, 'mirror' | 'logger'>,
+  ticketId: string,
+): Promise<void> {
+  try {
+    await deps.mirror?.slackChanged(ticketId);
+  } catch (error) {
+    deps.logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a change');
+  }
+}

@@ -38,6 +38,15 @@ describe('adaptive poll planner', () => {
     expect(planner.kind({ ...waiting, lastAnswerAt: NOW - 500 }, NOW)).toBe('activity');
   });
 
+  it('reads the activity on later looks while the answer is awaited, so a change made meanwhile is seen', () => {
+    const looked = state({
+      slackWriteAt: NOW - 4_000,
+      lastPolledAt: NOW - 2_000,
+      lastAnswerAt: NOW - HOUR,
+    });
+    expect(planner.kind(looked, NOW)).toBe('activity');
+  });
+
   it('asks for the activity once the write is answered, or has waited longer than the window', () => {
     expect(planner.kind(state(), NOW)).toBe('activity');
     const stale = state({ slackWriteAt: NOW - 20 * MINUTE, lastAnswerAt: NOW - HOUR });

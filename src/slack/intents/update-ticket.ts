@@ -20,7 +20,7 @@ import { cardRefSchema } from '../card-ref.ts';
 import { refreshCard } from '../card-refresh.ts';
 import type { SlackDeps } from '../deps.ts';
 import { ChangeRefusedError, InvalidIntentError, PersonWithoutEmailError } from '../errors.ts';
-import { afterSlackWrite } from '../mirror-hints.ts';
+import { afterSlackChange } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
 import { tellPrivately } from '../private-notice.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../ticket-access.ts';
@@ -134,7 +134,7 @@ export function updateTicketIntent(deps: SlackDeps): IntentHandler {
         });
         deps.statuses.remember(updated);
         // The change's announcement and the requester's DM come from the mirror: look soon.
-        await afterSlackWrite(deps, ticket.id);
+        await afterSlackChange(deps, ticket.id);
         deps.logger.info(
           {
             ticket_id: ticket.id,
