@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { EmulatorError, type EmulatorModel } from '../emulator/index.ts';
+import { TICKET_STATUSES } from '../servicedesk/schemas.ts';
 import {
   type AppAnswer,
   AppTimeoutError,
@@ -22,7 +23,6 @@ import { submissionState } from '../slack-double/view-state.ts';
 import type { AppProfile } from './app-manifest.ts';
 import { InvalidActionError, UnknownIdentityError } from './errors.ts';
 import type { VisitorIdentity } from './simulator-state.ts';
-import { TICKET_STATUSES } from './simulator-state.ts';
 
 const id = z.string().min(1).max(200);
 const inputValue = z.union([

@@ -4,8 +4,10 @@
  * view of its tickets. Built fresh on every fetch from the Slack double's workspace and the
  * emulator's model, so the page shows exactly what the app and the platform hold.
  */
+
 import type { EmulatorModel } from '../emulator/index.ts';
 import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
+import { TICKET_STATUSES } from '../servicedesk/schemas.ts';
 import type {
   EphemeralMessage,
   SlackMessage,
@@ -98,16 +100,6 @@ export interface SnapshotSources {
   revision: number;
   notices: readonly Notice[];
 }
-
-/** The platform statuses an agent can set, in the order a ticket moves through them. */
-export const TICKET_STATUSES = [
-  'new',
-  'open',
-  'in_progress',
-  'waiting_on_requester',
-  'resolved',
-  'closed',
-] as const;
 
 // The newest tickets are the ones a visitor is following; older seed data only adds noise.
 const TICKET_LIST_SIZE = 30;
