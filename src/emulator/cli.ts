@@ -25,13 +25,14 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const emulator = await startEmulator(options);
-  console.log(
-    `service-desk emulator (variant ${emulator.variant}, seed ${options.seed}) listening on ${emulator.url}`,
-  );
-  console.log(`access keys (tenant/role=key): ${emulator.keys.map(describeKey).join(', ')}`);
+  // Handlers first, and kept for every signal: a signal that comes while starting, or a second
+  // one while closing, must still end in a clean exit rather than the default kill.
+  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+  let stopping = false;
   const stop = () => {
-    emulator.close().then(
+    if (stopping) return;
+    stopping = true;
+    (emulator?.close() ?? Promise.resolve()).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error('emulator: failed to stop cleanly', error);
@@ -39,8 +40,17 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  emulator = await startEmulator(options);
+  if (stopping) {
+    await emulator.close();
+    process.exit(0);
+  }
+  console.log(
+    `service-desk emulator (variant ${emulator.variant}, seed ${options.seed}) listening on ${emulator.url}`,
+  );
+  console.log(`access keys (tenant/role=key): ${emulator.keys.map(describeKey).join(', ')}`);
 }
 
 await main();
