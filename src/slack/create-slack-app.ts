@@ -13,6 +13,7 @@ import {
   HTTPReceiver,
   type Middleware,
   type Receiver,
+  type ReceiverEvent,
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
@@ -194,7 +195,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiver {
   const logger = boltLogger(options.logger);
   if (options.appToken) {
-    return new SocketModeReceiver({
+    const socket = new SocketModeReceiver({
       appToken: options.appToken,
       logger,
       customRoutes: routes,
@@ -204,6 +205,9 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
         ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
       },
     });
+    const init = socket.init.bind(socket);
+    socket.init = (app: App) => init(holdAcks(app));
+    return socket;
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
   return new HTTPReceiver({
@@ -222,4 +226,27 @@ async function listening(server: Server | undefined): Promise<Server | undefined
   if (!server || server.listening) return server;
   await once(server, 'listening');
   return server;
+}
+
+/**
+ * Socket Mode's acks held until the listeners are done, as `processBeforeResponse` does over
+ * HTTP: Bolt acks an event before its listeners run, which would tell Slack an intent was
+ * taken before it is stored. Held, a failure leaves the envelope unacked and Slack redelivers.
+ */
+function holdAcks(app: App): App {
+  return new Proxy(app, {
+    get(target, property, receiver) {
+      if (property !== 'processEvent') return Reflect.get(target, property, receiver);
+      return async (event: ReceiverEvent) => {
+        let held: { body: Parameters<ReceiverEvent['ack']>[0] } | undefined;
+        await target.processEvent({
+          ...event,
+          ack: async (body) => {
+            held = { body };
+          },
+        });
+        if (held) await event.ack(held.body);
+      };
+    },
+  });
 }

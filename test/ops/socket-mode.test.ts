@@ -63,3 +63,31 @@ describe('operations endpoints in Socket Mode', () => {
     ).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('acknowledgements in Socket Mode', () => {
+  let stack: OpsStack;
+  beforeAll(async () => {
+    stack = await startOpsStack({ mode: 'socket' });
+    await stack.double.socketMode.waitForConnection();
+  });
+  afterAll(async () => {
+    if (stack.redis.status !== 'ready') await stack.redis.connect().catch(() => undefined);
+    await stack.close();
+  });
+
+  it('leaves an event unacknowledged when its intent cannot be stored, so Slack delivers it again', async () => {
+    const dm = stack.double.workspace.openIm(alice);
+    const message = stack.double.workspace.postMessage(dm, {
+      user: alice,
+      text: 'Stored before acked',
+    });
+    stack.redis.disconnect();
+    const delivery = stack.socketDriver.event({
+      ...message,
+      channel: dm,
+      channel_type: 'im',
+      event_ts: message.ts,
+    });
+    await expect(delivery).rejects.toThrow(/ack/i);
+  });
+});
