@@ -16,6 +16,8 @@ export function buildHelp(emoji: string): SlackMessage {
     '• `/ticket ABC-123` shows where a ticket is: status, priority, who has it.',
     '• `/ticket mine` lists your open tickets.',
     '• Replies in a ticket’s thread go to the ticket, and the service desk’s answers appear there.',
+    '• The ticket’s card has buttons: *Mark resolved* and *Reopen* for the requester; *Update* and *Assign to me* for agents.',
+    '• My *Home* tab lists your open tickets, with a button to file a new one.',
   ];
   const text = lines.join('\n');
   return { text, blocks: [{ type: 'section', text: md(text) }] };
