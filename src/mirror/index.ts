@@ -1,5 +1,6 @@
 /** The mirror (platform → Slack) and the shared rate budget's client hooks: the public surface. */
 
+export { initialMirrorState } from '../store/mirror-rules.ts';
 export {
   type BudgetHooks,
   type BudgetHooksOptions,
@@ -8,12 +9,7 @@ export {
 } from './budget-hooks.ts';
 export { BudgetPacer, type BudgetPacerOptions } from './budget-pacer.ts';
 export * from './errors.ts';
-export {
-  initialMirrorState,
-  type MirrorLogger,
-  MirrorWorker,
-  type MirrorWorkerOptions,
-} from './mirror-worker.ts';
+export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 export {
   AdaptivePlanner,
   type AdaptivePlannerOptions,

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Activity, type Message, NotFoundError, type Ticket } from '../servicedesk/index.ts';
-import { ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
+import { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
 import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { BudgetDeferredError, PostBusyError } from './errors.ts';
@@ -76,23 +76,6 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 function timeOf(iso: string | null | undefined): number {
   const ms = iso ? Date.parse(iso) : Number.NaN;
   return Number.isNaN(ms) ? 0 : ms;
-}
-
-/** A ticket the mirror has not seen yet. */
-export function initialMirrorState(): MirrorState {
-  return {
-    activityCursor: 0,
-    messageCursor: 0,
-    messagesAnnounced: 0,
-    lastActivityAt: 0,
-    lastAnswerAt: 0,
-    lastPolledAt: 0,
-    backoffStep: 0,
-    status: undefined,
-    settledAt: undefined,
-    requesterEmail: undefined,
-    slackWriteAt: 0,
-  };
 }
 
 /** Polls linked tickets by the schedule and posts what changed; see the file comment. */

@@ -2,7 +2,7 @@
 export * from './errors.ts';
 export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
-export { ownMessageIdMark, ownMessageTextMark } from './mirror-rules.ts';
+export { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';
 export type { RedisClient } from './redis-script.ts';
 export type { RedisStoresOptions } from './redis-stores.ts';

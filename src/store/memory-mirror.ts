@@ -1,7 +1,7 @@
 /** The mirror's per-ticket memory held in this process: the twin of `redis-mirror.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
-import { OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
+import { initialMirrorState, OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
 import type { Clock, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
 
 type Post =
@@ -30,7 +30,7 @@ export class MemoryMirrorStore implements MirrorStore {
   async state(ticketId: string): Promise<MirrorState | undefined> {
     const memory = this.#live(ticketId);
     if (!memory || (!memory.state && memory.slackWriteAt === 0)) return undefined;
-    const base = memory.state ?? emptyState();
+    const base = memory.state ?? initialMirrorState();
     return { ...base, slackWriteAt: memory.slackWriteAt };
   }
 
@@ -129,20 +129,4 @@ export class MemoryMirrorStore implements MirrorStore {
     }
     return memory;
   }
-}
-
-function emptyState(): MirrorState {
-  return {
-    activityCursor: 0,
-    messageCursor: 0,
-    messagesAnnounced: 0,
-    lastActivityAt: 0,
-    lastAnswerAt: 0,
-    lastPolledAt: 0,
-    backoffStep: 0,
-    status: undefined,
-    settledAt: undefined,
-    requesterEmail: undefined,
-    slackWriteAt: 0,
-  };
 }

@@ -1,8 +1,9 @@
 /**
  * What both mirror-store backends and their callers agree on: how long the app's own messages
- * are remembered, and the marks that name them.
+ * are remembered, the marks that name them, and the state of a ticket not yet read.
  */
 import { createHash } from 'node:crypto';
+import type { MirrorState } from './types.ts';
 
 /**
  * How long a message the app added from Slack is remembered as its own: long enough for any
@@ -25,4 +26,21 @@ export function ownMessageTextMark(authorEmail: string | undefined, body: string
     .update(`${(authorEmail ?? '').trim().toLowerCase()}\n${body}`)
     .digest('hex');
   return `text:${digest.slice(0, 32)}`;
+}
+
+/** The mirror state of a ticket nothing has been read of yet. */
+export function initialMirrorState(): MirrorState {
+  return {
+    activityCursor: 0,
+    messageCursor: 0,
+    messagesAnnounced: 0,
+    lastActivityAt: 0,
+    lastAnswerAt: 0,
+    lastPolledAt: 0,
+    backoffStep: 0,
+    status: undefined,
+    settledAt: undefined,
+    requesterEmail: undefined,
+    slackWriteAt: 0,
+  };
 }
