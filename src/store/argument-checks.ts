@@ -1,5 +1,7 @@
 /** Checks on what callers pass, shared by both backends so they refuse the same things. */
 import { InvalidStoreArgumentError } from './errors.ts';
+import { encodeJson } from './json-codec.ts';
+import { DAY_MS, type EnqueueOptions, type JsonValue } from './types.ts';
 
 /** A key or identifier must be a non-empty string. */
 export function requireKey(value: string, what: string): string {
@@ -31,4 +33,21 @@ export function requireCount(value: number, what: string): number {
     throw new InvalidStoreArgumentError(`${what} must be a positive whole number`);
   }
   return value;
+}
+
+/** An enqueue's arguments, checked and resolved the same way by both outbox backends. */
+export function checkedEnqueue(
+  deliveryKey: string,
+  kind: string,
+  payload: JsonValue,
+  opts: EnqueueOptions,
+  now: number,
+): { encoded: string; rememberMs: number; runAt: number } {
+  requireKey(deliveryKey, 'delivery key');
+  requireKey(kind, 'kind');
+  return {
+    encoded: encodeJson(payload, 'outbox payload'),
+    rememberMs: requireDuration(opts.rememberMs ?? DAY_MS, 'rememberMs'),
+    runAt: requireTime(opts.runAt ?? now, 'runAt'),
+  };
 }

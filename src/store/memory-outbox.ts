@@ -1,6 +1,12 @@
 /** The outbox held in this process's memory: the twin of `redis-outbox.ts`. */
 import { randomUUID } from 'node:crypto';
-import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import {
+  checkedEnqueue,
+  requireCount,
+  requireDuration,
+  requireKey,
+  requireTime,
+} from './argument-checks.ts';
 import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
 import type {
   Clock,
@@ -15,7 +21,6 @@ import type {
   OutboxStats,
   ReservedEntry,
 } from './types.ts';
-import { DAY_MS } from './types.ts';
 
 interface Stored {
   id: string;
@@ -64,12 +69,8 @@ export class MemoryOutbox implements Outbox {
     payload: JsonValue,
     opts: EnqueueOptions = {},
   ): Promise<EnqueueOutcome> {
-    requireKey(deliveryKey, 'delivery key');
-    requireKey(kind, 'kind');
-    const encoded = encodeJson(payload, 'outbox payload');
-    const rememberMs = requireDuration(opts.rememberMs ?? DAY_MS, 'rememberMs');
     const now = this.#now();
-    const runAt = requireTime(opts.runAt ?? now, 'runAt');
+    const { encoded, rememberMs, runAt } = checkedEnqueue(deliveryKey, kind, payload, opts, now);
     const known = this.#deliveries.get(deliveryKey);
     if (known && (known.expiresAt === undefined || known.expiresAt > now)) {
       const outcome: EnqueueOutcome = { enqueued: false, id: known.id, state: known.state };

@@ -6,7 +6,13 @@
  * nothing about them changes on the way through.
  */
 import { randomUUID } from 'node:crypto';
-import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import {
+  checkedEnqueue,
+  requireCount,
+  requireDuration,
+  requireKey,
+  requireTime,
+} from './argument-checks.ts';
 import { StoreDataError } from './errors.ts';
 import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
@@ -30,7 +36,6 @@ import type {
   OutboxStats,
   ReservedEntry,
 } from './types.ts';
-import { DAY_MS } from './types.ts';
 
 /** The outbox's keys; every one carries the `{outbox}` tag. */
 export interface OutboxKeys {
@@ -192,12 +197,8 @@ export class RedisOutbox implements Outbox {
     payload: JsonValue,
     opts: EnqueueOptions = {},
   ): Promise<EnqueueOutcome> {
-    requireKey(deliveryKey, 'delivery key');
-    requireKey(kind, 'kind');
-    const encoded = encodeJson(payload, 'outbox payload');
-    const rememberMs = requireDuration(opts.rememberMs ?? DAY_MS, 'rememberMs');
     const now = this.#now();
-    const runAt = requireTime(opts.runAt ?? now, 'runAt');
+    const { encoded, rememberMs, runAt } = checkedEnqueue(deliveryKey, kind, payload, opts, now);
     const op = 'outbox.enqueue';
     const k = this.#keys;
     const reply = replyArray(
