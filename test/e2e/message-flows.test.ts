@@ -17,6 +17,18 @@ describe('tickets from messages', () => {
   const threadOf = (channel: string, ts: string) =>
     stack.double.workspace.thread(channel, ts) ?? [];
 
+  /** A person files a ticket by direct message; resolves once its thread is linked. */
+  async function fileByDm(userId: string, text: string) {
+    const dm = stack.double.workspace.openIm(userId);
+    const sent = await stack.driver.userPosts({ userId, channelId: dm, text });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    return { dm, threadTs: sent.ts, ticketId };
+  }
+
   it('opens the modal from a message shortcut prefilled with the message, its author, permalink and replies', async () => {
     const parent = await stack.driver.userPosts({
       userId: bob,
@@ -163,19 +175,12 @@ describe('tickets from messages', () => {
   });
 
   it('adds a reply in a linked thread to the ticket as a message from its author', async () => {
-    const dm = stack.double.workspace.openIm(bob);
-    const sent = await stack.driver.userPosts({
-      userId: bob,
-      channelId: dm,
-      text: 'Need a new mouse',
-    });
-    await eventually(() => stack.app.stores.links.ticketForThread(dm, sent.ts), 5_000, 'the link');
-    const ticketId = (await stack.app.stores.links.ticketForThread(dm, sent.ts)) as string;
+    const { dm, threadTs, ticketId } = await fileByDm(bob, 'Need a new mouse');
     await stack.driver.userPosts({
       userId: bob,
       channelId: dm,
       text: 'A wireless one if possible',
-      threadTs: sent.ts,
+      threadTs,
     });
     const message = await eventually(
       () =>
@@ -189,21 +194,11 @@ describe('tickets from messages', () => {
   });
 
   it('makes one ticket message from four deliveries of one event', async () => {
-    const dm = stack.double.workspace.openIm(alice);
-    const sent = await stack.driver.userPosts({
-      userId: alice,
-      channelId: dm,
-      text: 'Monitor flickers',
-    });
-    const ticketId = await eventually(
-      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
-      5_000,
-      'the link',
-    );
+    const { dm, threadTs, ticketId } = await fileByDm(alice, 'Monitor flickers');
     const reply = stack.double.workspace.postMessage(dm, {
       user: alice,
       text: 'It is the left one',
-      thread_ts: sent.ts,
+      thread_ts: threadTs,
     });
     const deliveries = await stack.driver.deliverWithRetries(
       { ...reply, channel: dm, channel_type: 'im', event_ts: reply.ts },
@@ -227,23 +222,13 @@ describe('tickets from messages', () => {
   });
 
   it('ignores the app’s own posts and other bots in linked threads', async () => {
-    const dm = stack.double.workspace.openIm(alice);
-    const sent = await stack.driver.userPosts({
-      userId: alice,
-      channelId: dm,
-      text: 'Dock does not charge',
-    });
-    const ticketId = await eventually(
-      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
-      5_000,
-      'the link',
-    );
+    const { dm, threadTs, ticketId } = await fileByDm(alice, 'Dock does not charge');
     const count = () => stack.emulator.model.listMessages('acme', ticketId).length;
     const before = count();
     const botReply = stack.double.workspace.postMessage(dm, {
       bot_id: 'B0DEPLOY',
       text: 'deploy finished',
-      thread_ts: sent.ts,
+      thread_ts: threadTs,
     });
     await stack.driver.event({
       ...botReply,
