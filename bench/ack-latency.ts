@@ -24,6 +24,7 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
@@ -43,6 +44,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     // One kind only, to see where the time goes: help, dm or lookup.
     only: { type: 'string' },
+    // A file to copy the app's log lines into, to see what it did during the run.
+    'app-log': { type: 'string' },
   },
 });
 const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
@@ -317,8 +320,12 @@ async function startApp(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    // Every log line is read (and dropped), as a log shipper would.
+    // Every log line is read (and dropped unless --app-log names a file), as a log shipper would.
+    const copy = values['app-log']
+      ? createWriteStream(values['app-log'], { flags: 'a' })
+      : undefined;
     lines(child, (line) => {
+      copy?.write(`${line}\n`);
       if (!line.includes('listening')) return;
       const parsed = JSON.parse(line) as { port?: unknown };
       if (typeof parsed.port === 'number') resolve(parsed.port);

@@ -1,7 +1,8 @@
 /** Checks on what callers pass, shared by both backends so they refuse the same things. */
+import { randomUUID } from 'node:crypto';
 import { InvalidStoreArgumentError } from './errors.ts';
-import { encodeJson } from './json-codec.ts';
-import { DAY_MS, type EnqueueOptions, type JsonValue } from './types.ts';
+import { decodeJson, encodeJson } from './json-codec.ts';
+import { DAY_MS, type EnqueueOptions, type JsonValue, type ReservedEntry } from './types.ts';
 
 /** A key or identifier must be a non-empty string. */
 export function requireKey(value: string, what: string): string {
@@ -35,6 +36,13 @@ export function requireCount(value: number, what: string): number {
   return value;
 }
 
+/** The lease an enqueue with `leaseTo` gives its new entry. */
+export interface EnqueueLease {
+  workerId: string;
+  leaseToken: string;
+  leaseExpiresAt: number;
+}
+
 /** An enqueue's arguments, checked and resolved the same way by both outbox backends. */
 export function checkedEnqueue(
   deliveryKey: string,
@@ -42,12 +50,40 @@ export function checkedEnqueue(
   payload: JsonValue,
   opts: EnqueueOptions,
   now: number,
-): { encoded: string; rememberMs: number; runAt: number } {
+): { encoded: string; rememberMs: number; runAt: number; lease: EnqueueLease | undefined } {
   requireKey(deliveryKey, 'delivery key');
   requireKey(kind, 'kind');
+  const leaseTo = opts.leaseTo;
   return {
     encoded: encodeJson(payload, 'outbox payload'),
     rememberMs: requireDuration(opts.rememberMs ?? DAY_MS, 'rememberMs'),
     runAt: requireTime(opts.runAt ?? now, 'runAt'),
+    lease: leaseTo && {
+      workerId: requireKey(leaseTo.workerId, 'workerId'),
+      leaseToken: randomUUID(),
+      leaseExpiresAt: now + requireDuration(leaseTo.leaseMs, 'leaseMs'),
+    },
+  };
+}
+
+/** The entry an enqueue with `leaseTo` made, as its holder sees it (payload decoded anew). */
+export function reservedAtEnqueue(
+  id: string,
+  deliveryKey: string,
+  kind: string,
+  encoded: string,
+  createdAt: number,
+  runAt: number,
+  lease: EnqueueLease,
+): ReservedEntry {
+  return {
+    id,
+    deliveryKey,
+    kind,
+    payload: decodeJson(encoded, 'outbox payload'),
+    attempts: 0,
+    createdAt,
+    nextAttemptAt: runAt,
+    ...lease,
   };
 }

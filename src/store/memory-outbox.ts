@@ -6,6 +6,7 @@ import {
   requireDuration,
   requireKey,
   requireTime,
+  reservedAtEnqueue,
 } from './argument-checks.ts';
 import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
 import type {
@@ -57,6 +58,7 @@ export class MemoryOutbox implements Outbox {
   #dead: string[] = [];
   #seq = 0;
   #finished = 0;
+  readonly #watchers = new Set<() => void>();
 
   constructor(now: Clock, deadLetterCap: number) {
     this.#now = now;
@@ -70,7 +72,13 @@ export class MemoryOutbox implements Outbox {
     opts: EnqueueOptions = {},
   ): Promise<EnqueueOutcome> {
     const now = this.#now();
-    const { encoded, rememberMs, runAt } = checkedEnqueue(deliveryKey, kind, payload, opts, now);
+    const { encoded, rememberMs, runAt, lease } = checkedEnqueue(
+      deliveryKey,
+      kind,
+      payload,
+      opts,
+      now,
+    );
     const known = this.#deliveries.get(deliveryKey);
     if (known && (known.expiresAt === undefined || known.expiresAt > now)) {
       const outcome: EnqueueOutcome = { enqueued: false, id: known.id, state: known.state };
@@ -89,9 +97,36 @@ export class MemoryOutbox implements Outbox {
       createdAt: now,
       nextAttemptAt: runAt,
       rememberMs,
+      ...(lease
+        ? {
+            lease: {
+              token: lease.leaseToken,
+              workerId: lease.workerId,
+              expiresAt: lease.leaseExpiresAt,
+            },
+          }
+        : {}),
     });
     this.#deliveries.set(deliveryKey, { state: 'pending', id });
+    if (lease) {
+      return {
+        enqueued: true,
+        id,
+        reserved: reservedAtEnqueue(id, deliveryKey, kind, encoded, now, runAt, lease),
+      };
+    }
+    // A turn later, like a message from Redis: the enqueuing caller finishes its step first.
+    if (runAt <= now) for (const listener of this.#watchers) setImmediate(listener);
     return { enqueued: true, id };
+  }
+
+  watch(listener: () => void): () => Promise<void> {
+    // A wrapper of its own, so one listener watching twice is two watches.
+    const watcher = () => listener();
+    this.#watchers.add(watcher);
+    return async () => {
+      this.#watchers.delete(watcher);
+    };
   }
 
   async reserve(workerId: string, leaseMs: number): Promise<ReservedEntry | undefined> {

@@ -6,12 +6,14 @@
  * nothing about them changes on the way through.
  */
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import {
   checkedEnqueue,
   requireCount,
   requireDuration,
   requireKey,
   requireTime,
+  reservedAtEnqueue,
 } from './argument-checks.ts';
 import { StoreDataError } from './errors.ts';
 import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
@@ -46,24 +48,35 @@ export interface OutboxKeys {
   leased: string;
   all: string;
   dead: string;
+  /** The Pub/Sub channel new due entries are announced on (a channel, not a key). */
+  enqueued: string;
   delivery(deliveryKey: string): string;
 }
 
 // Lua 5.1 prints large numbers in exponent form; %d keeps millisecond times exact.
 const INT = `local function int(n) return string.format('%d', n) end`;
 
-// KEYS base, seq, due, all, delivery; ARGV deliveryKey, kind, payload, now, runAt, rememberMs.
+// KEYS base, seq, due, all, delivery, leased; ARGV deliveryKey, kind, payload, now, runAt,
+// rememberMs, leaseToken, workerId, leaseExpiresAt (the lease three empty without leaseTo), channel.
 // The delivery record has no expiry while pending: its key cannot be reused while queued.
+// A new entry due now and free is announced on the channel, so idle workers anywhere wake.
 const ENQUEUE = `
 local d = redis.call('HMGET', KEYS[5], 'state', 'id', 'result', 'error', 'expiresAt')
 if d[1] and (not d[5] or tonumber(d[5]) > tonumber(ARGV[4])) then
   return {0, d[2], d[1], d[3], d[4]}
 end
 local id = string.format('%012d', redis.call('INCR', KEYS[2]))
-redis.call('HSET', KEYS[1] .. 'entry:' .. id, 'deliveryKey', ARGV[1], 'kind', ARGV[2],
+local key = KEYS[1] .. 'entry:' .. id
+redis.call('HSET', key, 'deliveryKey', ARGV[1], 'kind', ARGV[2],
   'payload', ARGV[3], 'attempts', '0', 'createdAt', ARGV[4], 'nextAttemptAt', ARGV[5],
   'rememberMs', ARGV[6])
-redis.call('ZADD', KEYS[3], ARGV[5], id)
+if ARGV[7] ~= '' then
+  redis.call('HSET', key, 'leaseToken', ARGV[7], 'workerId', ARGV[8], 'leaseExpiresAt', ARGV[9])
+  redis.call('ZADD', KEYS[6], ARGV[9], id)
+else
+  redis.call('ZADD', KEYS[3], ARGV[5], id)
+  if tonumber(ARGV[5]) <= tonumber(ARGV[4]) then redis.call('PUBLISH', ARGV[10], id) end
+end
 redis.call('ZADD', KEYS[4], ARGV[4], id)
 redis.call('DEL', KEYS[5])
 redis.call('HSET', KEYS[5], 'state', 'pending', 'id', id)
@@ -177,13 +190,15 @@ export class RedisOutbox implements Outbox {
   readonly #retry: RedisScript;
   readonly #fail: RedisScript;
   readonly #stats: RedisScript;
+  readonly #watchers = new Set<() => void>();
+  #subscriber: RedisClient | undefined;
 
   constructor(redis: RedisClient, keys: OutboxKeys, now: Clock, deadLetterCap: number) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;
     this.#deadLetterCap = requireCount(deadLetterCap, 'deadLetterCap');
-    this.#enqueue = defineScript(redis, 'servicedeskOutboxEnqueue', 5, ENQUEUE);
+    this.#enqueue = defineScript(redis, 'servicedeskOutboxEnqueue', 6, ENQUEUE);
     this.#reserve = defineScript(redis, 'servicedeskOutboxReserve', 4, RESERVE);
     this.#complete = defineScript(redis, 'servicedeskOutboxComplete', 4, COMPLETE);
     this.#retry = defineScript(redis, 'servicedeskOutboxRetry', 3, RETRY);
@@ -198,19 +213,44 @@ export class RedisOutbox implements Outbox {
     opts: EnqueueOptions = {},
   ): Promise<EnqueueOutcome> {
     const now = this.#now();
-    const { encoded, rememberMs, runAt } = checkedEnqueue(deliveryKey, kind, payload, opts, now);
+    const { encoded, rememberMs, runAt, lease } = checkedEnqueue(
+      deliveryKey,
+      kind,
+      payload,
+      opts,
+      now,
+    );
     const op = 'outbox.enqueue';
     const k = this.#keys;
     const reply = replyArray(
       await this.#enqueue(
         op,
-        [k.base, k.seq, k.due, k.all, k.delivery(deliveryKey)],
-        [deliveryKey, kind, encoded, now, runAt, rememberMs],
+        [k.base, k.seq, k.due, k.all, k.delivery(deliveryKey), k.leased],
+        [
+          deliveryKey,
+          kind,
+          encoded,
+          now,
+          runAt,
+          rememberMs,
+          lease?.leaseToken ?? '',
+          lease?.workerId ?? '',
+          lease?.leaseExpiresAt ?? '',
+          k.enqueued,
+        ],
       ),
       op,
     );
     const id = replyString(reply[1], op);
-    if (reply[0] === 1) return { enqueued: true, id };
+    if (reply[0] === 1) {
+      return lease
+        ? {
+            enqueued: true,
+            id,
+            reserved: reservedAtEnqueue(id, deliveryKey, kind, encoded, now, runAt, lease),
+          }
+        : { enqueued: true, id };
+    }
     const outcome: EnqueueOutcome = { enqueued: false, id, state: deliveryState(reply[2], op) };
     const result = replyOptionalString(reply[3], op);
     if (result !== undefined) outcome.result = decodeJson(result, 'outbox result');
@@ -304,6 +344,38 @@ export class RedisOutbox implements Outbox {
       this.#redis.lrange(this.#keys.dead, 0, limit - 1),
     );
     return texts.map(decodeDeadLetter);
+  }
+
+  watch(listener: () => void): () => Promise<void> {
+    // A wrapper of its own, so one listener watching twice is two watches.
+    const watcher = () => listener();
+    this.#watchers.add(watcher);
+    this.#subscriber ??= this.#subscribe();
+    return async () => {
+      if (!this.#watchers.delete(watcher) || this.#watchers.size > 0) return;
+      const subscriber = this.#subscriber;
+      this.#subscriber = undefined;
+      await subscriber?.quit().catch(() => subscriber.disconnect());
+    };
+  }
+
+  #subscribe(): RedisClient {
+    // A subscribed connection can run no other command, so it is one of its own.
+    const redis = this.#redis;
+    const subscriber: RedisClient =
+      redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
+    const channel = this.#keys.enqueued;
+    // A lost connection only loses wake-ups, which the workers' polling covers. Subscribing on
+    // every ready (re)connection also covers a first attempt that failed.
+    subscriber.on('error', () => undefined);
+    subscriber.on('ready', () => {
+      subscriber.subscribe(channel).catch(() => undefined);
+    });
+    subscriber.on('message', (from: string) => {
+      if (from === channel) for (const watcher of this.#watchers) watcher();
+    });
+    if (subscriber.status === 'wait') subscriber.connect().catch(() => undefined);
+    return subscriber;
   }
 }
 

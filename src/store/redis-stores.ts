@@ -109,6 +109,7 @@ export function redisKeys(prefix: string): RedisKeys {
       leased: `${outbox}leased`,
       all: `${outbox}all`,
       dead: `${outbox}dead`,
+      enqueued: `${outbox}enqueued`,
       delivery: (deliveryKey) => `${outbox}delivery:${deliveryKey}`,
     },
     links: {

@@ -52,6 +52,11 @@ export interface EnqueueOptions {
   runAt?: number;
   /** How long the delivery key is remembered once the entry completes or fails (default 24 h). */
   rememberMs?: number;
+  /**
+   * Leases the new entry to this worker in the same step: the process that enqueued it runs it
+   * at once, ahead of any backlog; should it die, the lease lapses and any worker takes it.
+   */
+  leaseTo?: { workerId: string; leaseMs: number };
 }
 
 /** The state of a delivery key the outbox already knows. */
@@ -59,7 +64,8 @@ export type DeliveryState = 'pending' | 'done' | 'failed';
 
 /** The answer to an enqueue: a new entry, or the one (or its outcome) already there. */
 export type EnqueueOutcome =
-  | { enqueued: true; id: string }
+  /** `reserved` is the new entry's lease when `leaseTo` was given. */
+  | { enqueued: true; id: string; reserved?: ReservedEntry }
   | { enqueued: false; id: string; state: DeliveryState; result?: JsonValue; error?: string };
 
 /** A durable intent waiting for the worker. */
@@ -133,6 +139,13 @@ export interface Outbox {
   stats(now?: number): Promise<OutboxStats>;
   /** The most recent dead letters, newest first. */
   deadLetters(limit?: number): Promise<DeadLetter[]>;
+  /**
+   * Calls `listener` soon after any process (any replica on the same backend) enqueues an
+   * entry that is due at once and not leased, so idle workers need not poll for it. A hint,
+   * not a delivery: one may be missed (a reconnect), so workers still poll now and then.
+   * Returns the function that stops the calls.
+   */
+  watch(listener: () => void): () => Promise<void>;
 }
 
 /** A Slack thread: the channel and the `ts` of its parent message. */

@@ -1,6 +1,8 @@
 /** The outbox contract: every backend's Outbox must pass it. */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { ReservedEntry } from '../../../src/store/types.ts';
+import type { Outbox, ReservedEntry } from '../../../src/store/types.ts';
 import type { StoresBackend } from './harness.ts';
 import { fakeClock } from './harness.ts';
 
@@ -19,6 +21,50 @@ const AWKWARD_PAYLOAD = {
 function reserved(entry: ReservedEntry | undefined): ReservedEntry {
   if (!entry) throw new Error('expected an entry');
   return entry;
+}
+
+/** A watch on an outbox, counting what it hears from the moment `watching` returns. */
+interface Watching {
+  count(): number;
+  /** Waits (at most 5 s) until `n` announcements were heard, then a little longer, and checks. */
+  heard(n: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Watches each outbox once every watch is live. A subscription takes a moment to reach Redis
+ * and nothing says when, so probes are enqueued until every watch heard one; counting starts
+ * after that.
+ */
+async function watching(...outboxes: Outbox[]): Promise<Watching[]> {
+  const calls = outboxes.map(() => 0);
+  const stops = outboxes.map((outbox, i) =>
+    outbox.watch(() => {
+      calls[i] = (calls[i] ?? 0) + 1;
+    }),
+  );
+  const deadline = Date.now() + 5_000;
+  for (let probe = 0; calls.some((n) => n === 0); probe++) {
+    if (Date.now() > deadline) throw new Error('a watch never heard anything');
+    await outboxes[0]?.enqueue(`probe:${probe}`, 'probe', {});
+    await sleep(20);
+  }
+  // Late echoes of the probes settle before counting starts.
+  await sleep(50);
+  return outboxes.map((_, i) => {
+    const start = calls[i] ?? 0;
+    const count = () => (calls[i] ?? 0) - start;
+    return {
+      count,
+      async heard(n) {
+        const until = Date.now() + 5_000;
+        while (count() < n && Date.now() < until) await sleep(10);
+        await sleep(50);
+        expect(count()).toBe(n);
+      },
+      stop: stops[i] ?? (async () => undefined),
+    };
+  });
 }
 
 /** Registers the outbox contract against a backend. */
@@ -241,6 +287,120 @@ export function describeOutboxContract(backend: StoresBackend): void {
         oldestAgeMs: 5_000 + LEASE,
         inFlight: 0,
       });
+    });
+
+    it('an entry enqueued with leaseTo comes back already leased to that worker', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      const outcome = await ns.open(0).outbox.enqueue('view:V1', 'createTicket', AWKWARD_PAYLOAD, {
+        leaseTo: { workerId: 'web-1', leaseMs: LEASE },
+      });
+      if (!outcome.enqueued) throw new Error('expected a new entry');
+      expect(outcome.reserved).toMatchObject({
+        id: outcome.id,
+        deliveryKey: 'view:V1',
+        kind: 'createTicket',
+        payload: AWKWARD_PAYLOAD,
+        attempts: 0,
+        createdAt: clock.now(),
+        nextAttemptAt: clock.now(),
+        workerId: 'web-1',
+        leaseExpiresAt: clock.now() + LEASE,
+        leaseToken: expect.any(String),
+      });
+      expect(await ns.open(1).outbox.reserve('other', LEASE)).toBeUndefined();
+      expect(await ns.open(0).outbox.stats()).toMatchObject({ depth: 1, inFlight: 1 });
+    });
+
+    it('the worker an entry was enqueued to can complete it', async () => {
+      const ns = backend.namespace(fakeClock());
+      const outcome = await ns.open(0).outbox.enqueue(
+        'view:V1',
+        'createTicket',
+        {},
+        {
+          leaseTo: { workerId: 'web-1', leaseMs: LEASE },
+        },
+      );
+      const entry = outcome.enqueued ? reserved(outcome.reserved) : reserved(undefined);
+      expect(await ns.open(0).outbox.complete(entry, { ticketId: 'IT-1' })).toBe(true);
+      expect(await ns.open(1).outbox.enqueue('view:V1', 'createTicket', {})).toMatchObject({
+        enqueued: false,
+        state: 'done',
+        result: { ticketId: 'IT-1' },
+      });
+    });
+
+    it('an entry enqueued with leaseTo goes to another worker once that lease lapses', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      const outcome = await ns.open(0).outbox.enqueue(
+        'view:V1',
+        'createTicket',
+        {},
+        {
+          leaseTo: { workerId: 'crashed', leaseMs: LEASE },
+        },
+      );
+      clock.advance(LEASE);
+      expect(await ns.open(1).outbox.reserve('survivor', LEASE)).toMatchObject({
+        id: outcome.id,
+        workerId: 'survivor',
+        attempts: 0,
+      });
+    });
+
+    it('an enqueue refuses a leaseTo without a worker or a lease time', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      await expect(
+        outbox.enqueue('ev:1', 'addMessage', {}, { leaseTo: { workerId: '', leaseMs: LEASE } }),
+      ).rejects.toThrow(/workerId/);
+      await expect(
+        outbox.enqueue('ev:1', 'addMessage', {}, { leaseTo: { workerId: 'w', leaseMs: 0 } }),
+      ).rejects.toThrow(/leaseMs/);
+      expect((await outbox.stats()).depth).toBe(0);
+    });
+
+    it('watchers on every replica hear of a new entry that is due at once', async () => {
+      const ns = backend.namespace(fakeClock());
+      const [first, second] = await watching(ns.open(0).outbox, ns.open(1).outbox);
+      await ns.open(0).outbox.enqueue('ev:1', 'addMessage', {});
+      await first?.heard(1);
+      await second?.heard(1);
+      await Promise.all([first?.stop(), second?.stop()]);
+    });
+
+    it('watchers do not hear of an entry due later, a leased one or a known delivery key', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      const { outbox } = ns.open(0);
+      await outbox.enqueue('ev:known', 'addMessage', {});
+      const [watcher] = await watching(ns.open(1).outbox);
+      await outbox.enqueue('ev:later', 'addMessage', {}, { runAt: clock.now() + 1_000 });
+      await outbox.enqueue(
+        'view:V1',
+        'createTicket',
+        {},
+        {
+          leaseTo: { workerId: 'web-1', leaseMs: LEASE },
+        },
+      );
+      await outbox.enqueue('ev:known', 'addMessage', {});
+      // Announcements arrive in order, so once this one is heard none of the above can follow.
+      await outbox.enqueue('ev:now', 'addMessage', {});
+      await watcher?.heard(1);
+      await watcher?.stop();
+    });
+
+    it('a stopped watch hears nothing more while another goes on', async () => {
+      const ns = backend.namespace(fakeClock());
+      const { outbox } = ns.open(0);
+      const [stopped, going] = await watching(outbox, outbox);
+      await stopped?.stop();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      await going?.heard(1);
+      expect(stopped?.count()).toBe(0);
+      await going?.stop();
     });
 
     if (backend.durable) {
