@@ -61,6 +61,14 @@ const wholeNumber = (fallback: number, why: string) =>
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * What one process does: everything (`all`), only answer Slack and queue its requests (`web`),
+ * or only run the queued requests and the mirror (`worker`).
+ */
+export const APP_ROLES = ['all', 'web', 'worker'] as const;
+/** One of `APP_ROLES`. */
+export type AppRole = (typeof APP_ROLES)[number];
+
 const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z
@@ -120,6 +128,14 @@ const envSchema = z
           .min(0, { error: 'must be a whole number between 0 and 65535' })
           .max(65535, { error: 'must be a whole number between 0 and 65535' }),
       ),
+    APP_ROLE: optional
+      .transform((v) => v?.toLowerCase() ?? 'all')
+      .pipe(
+        z.enum(APP_ROLES, {
+          error:
+            'must be all (one process does everything), web (answers Slack and queues its requests) or worker (runs the queue and the mirror)',
+        }),
+      ),
     LOG_LEVEL: optional
       .transform((v) => v?.toLowerCase() ?? 'info')
       .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
@@ -150,7 +166,18 @@ const envSchema = z
     }),
   })
   .superRefine((env, ctx) => {
-    if (env.SLACK_APP_TOKEN === undefined && env.SLACK_SIGNING_SECRET === undefined) {
+    if (env.APP_ROLE !== 'all' && env.REDIS_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_ROLE'],
+        message: `is ${env.APP_ROLE}, which needs REDIS_URL: web and worker processes share their queue through Redis`,
+      });
+    }
+    if (
+      env.APP_ROLE !== 'worker' &&
+      env.SLACK_APP_TOKEN === undefined &&
+      env.SLACK_SIGNING_SECRET === undefined
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['SLACK_SIGNING_SECRET'],
@@ -189,6 +216,8 @@ export interface Config {
   /** Prefix of every Redis key, so several deployments can share one Redis. */
   redisKeyPrefix: string;
   port: number;
+  /** What this process does; see APP_ROLES. */
+  role: AppRole;
   log: { level: (typeof LOG_LEVELS)[number]; pretty: boolean };
 }
 
@@ -230,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisCluster: e.REDIS_CLUSTER,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     port: e.PORT,
+    role: e.APP_ROLE,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },
   };
 }

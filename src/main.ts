@@ -112,6 +112,7 @@ async function main(): Promise<void> {
     appToken: config.slack.appToken,
     apiUrl: config.slack.apiUrl,
     port: config.port,
+    role: config.role,
     agentEmails: config.slack.agentEmails,
     agentUsergroup: config.slack.agentUsergroup,
     settings: {
@@ -152,9 +153,15 @@ async function main(): Promise<void> {
       'Slack auth.test did not pass: not ready until it does; run `npm run doctor` to see what to fix',
     );
   }
+  const mode = config.slack.appToken ? 'socket' : 'http';
+  const serves = {
+    all: mode === 'socket' ? 'Socket Mode' : 'HTTP mode, /slack/events',
+    web: mode === 'socket' ? 'Socket Mode, web role' : 'HTTP mode, /slack/events, web role',
+    worker: 'worker role: /healthz, /readyz and /metrics only',
+  }[config.role];
   logger.info(
-    { port, mode: config.slack.appToken ? 'socket' : 'http', store: redis ? 'redis' : 'memory' },
-    `servicedesk-slack listening on http://0.0.0.0:${port} (${config.slack.appToken ? 'Socket Mode' : 'HTTP mode, /slack/events'})`,
+    { port, mode, role: config.role, store: redis ? 'redis' : 'memory' },
+    `servicedesk-slack listening on http://0.0.0.0:${port} (${serves})`,
   );
 }
 

@@ -26,6 +26,28 @@ describe('loadConfig', () => {
     expect(config.slack.ticketEmoji).toBe('ticket');
     expect(config.redisUrl).toBeUndefined();
     expect(config.log.level).toBe('info');
+    expect(config.role).toBe('all');
+  });
+
+  it('reads the process role, and refuses one it does not know', () => {
+    const redis = { ...base, REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(loadConfig({ ...redis, APP_ROLE: 'Web' }).role).toBe('web');
+    expect(loadConfig({ ...redis, APP_ROLE: 'worker' }).role).toBe('worker');
+    expect(problemsOf({ ...redis, APP_ROLE: 'both' })[0]).toMatch(
+      /^APP_ROLE must be all .*web .*worker/,
+    );
+  });
+
+  it('refuses a split role without Redis, which the roles share their queue through', () => {
+    expect(problemsOf({ ...base, APP_ROLE: 'web' })[0]).toMatch(
+      /^APP_ROLE is web, which needs REDIS_URL/,
+    );
+  });
+
+  it('does not need the signing secret for a worker, which takes no Slack requests', () => {
+    const { SLACK_SIGNING_SECRET: _, ...env } = base;
+    const config = loadConfig({ ...env, REDIS_URL: 'redis://127.0.0.1:6379', APP_ROLE: 'worker' });
+    expect(config.slack.signingSecret).toBeUndefined();
   });
 
   it('names a missing variable and says where to find its value', () => {

@@ -60,7 +60,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   checks.push(token.check);
   checks.push(await checkScopes(token.scopes, token.check.status, options.manifestPath));
   checks.push(await checkAppToken(env.SLACK_APP_TOKEN, slackApi, timeoutMs));
-  checks.push(checkSigningSecret(env.SLACK_SIGNING_SECRET, env.SLACK_APP_TOKEN !== undefined));
+  checks.push(
+    checkSigningSecret(
+      env.SLACK_SIGNING_SECRET,
+      env.SLACK_APP_TOKEN !== undefined,
+      env.APP_ROLE?.toLowerCase() === 'worker',
+    ),
+  );
   checks.push(...(await checkPlatform(env, timeoutMs)));
   checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
@@ -257,10 +263,17 @@ async function checkAppToken(
   }
 }
 
-function checkSigningSecret(secret: string | undefined, socketMode: boolean): DoctorCheck {
+function checkSigningSecret(
+  secret: string | undefined,
+  socketMode: boolean,
+  worker: boolean,
+): DoctorCheck {
   const name = 'Slack signing secret';
   if (socketMode) {
     return { name, status: 'skip', summary: 'not used in Socket Mode' };
+  }
+  if (worker && !secret) {
+    return { name, status: 'skip', summary: 'not used by a worker (APP_ROLE=worker)' };
   }
   const fix =
     'copy the Signing Secret from Basic Information > App Credentials into SLACK_SIGNING_SECRET';

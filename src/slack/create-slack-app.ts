@@ -1,7 +1,8 @@
 /**
  * The Bolt app with everything attached: receivers (HTTP or Socket Mode), listeners, the
  * outbox worker and the error path. Transport only in the receivers; the guarantees live in
- * the listeners and the outbox.
+ * the listeners and the outbox. One process may do everything, or only its part: a web
+ * process answers Slack, a worker process runs the outbox and the mirror.
  */
 
 import { once } from 'node:events';
@@ -36,6 +37,7 @@ import { registerViews } from './listeners/views/index.ts';
 import { SlackMirrorPoster } from './mirror-poster.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
+import { serveRoutes } from './route-server.ts';
 import { TicketStatusMemo } from './ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
@@ -61,6 +63,12 @@ export interface SlackAppOptions {
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** Builds the mirror (platform → Slack) around this app's poster; started and stopped with it. */
   mirror?: (poster: MirrorPoster) => SlackMirror;
+  /**
+   * What this process runs (default all). `web`: the receiver and listeners, and the modal
+   * submissions it waits on; the outbox's loops and the mirror run elsewhere. `worker`: the
+   * outbox's loops and the mirror, and the routes on a plain HTTP server; no Slack requests.
+   */
+  role?: 'all' | 'web' | 'worker';
 }
 
 /** The mirror as the app runs it: told about writes from Slack, started and stopped with it. */
@@ -73,7 +81,10 @@ export interface SlackMirror extends MirrorHints {
 export interface SlackApp {
   app: App;
   deps: SlackDeps;
-  /** Starts listening (HTTP server or Socket Mode connection) and the outbox worker; returns the HTTP port. */
+  /**
+   * Starts what the role runs: listening (HTTP server or Socket Mode connection, or for a
+   * worker only the routes), the outbox worker and the mirror; returns the HTTP port.
+   */
   start(): Promise<number>;
   /** Stops taking requests, finishes in-flight work, leaves unfinished outbox entries stored. */
   stop(): Promise<void>;
@@ -156,6 +167,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerActions(app, deps);
   registerEvents(app, deps);
 
+  async function listen(): Promise<Server | undefined> {
+    const started = await app.start(options.port);
+    // Socket Mode serves the routes from the receiver's own HTTP server (a field Bolt's types
+    // keep private), not from start()'s result.
+    return receiver instanceof SocketModeReceiver
+      ? listening((receiver as unknown as { httpServer?: Server }).httpServer)
+      : (started as Server | undefined);
+  }
+
   app.error(async (error) => {
     const original = (error as { original?: unknown }).original ?? error;
     logger.error({ err: original, code: error.code }, 'unhandled error in a Slack listener');
@@ -164,28 +184,31 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     throw error;
   });
 
+  const role = options.role ?? 'all';
+  // The worker role's own server for the routes; the receivers serve them in the other roles.
+  let routeServer: Server | undefined;
   return {
     app,
     deps,
     async start() {
-      const started = await app.start(options.port);
-      worker.start();
-      mirror?.start();
-      // Socket Mode serves the routes from the receiver's own HTTP server (a field Bolt's types
-      // keep private), not from start()'s result.
-      const server =
-        receiver instanceof SocketModeReceiver
-          ? await listening((receiver as unknown as { httpServer?: Server }).httpServer)
-          : started;
-      const address = (server as { address?: () => unknown } | undefined)?.address?.();
-      return typeof address === 'object' && address && 'port' in address
-        ? Number(address.port)
-        : options.port;
+      const server = role === 'worker' ? await serveRoutes(routes, options.port) : await listen();
+      routeServer = role === 'worker' ? server : undefined;
+      if (role !== 'web') {
+        worker.start();
+        mirror?.start();
+      }
+      const address = server?.address();
+      return typeof address === 'object' && address ? address.port : options.port;
     },
     async stop() {
-      await app
-        .stop()
-        .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+      if (routeServer) {
+        routeServer.closeIdleConnections();
+        await new Promise((resolve) => routeServer?.close(resolve));
+      } else {
+        await app
+          .stop()
+          .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
+      }
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
       await Promise.all([tasks.drain(8_000), worker.stop(), mirror?.stop()]);
     },
@@ -193,6 +216,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 }
 
 function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiver {
+  // A worker takes no Slack requests; Bolt still wants a receiver to build the app around.
+  if (options.role === 'worker') return noSlackRequests;
   const logger = boltLogger(options.logger);
   if (options.appToken) {
     const socket = new SocketModeReceiver({
@@ -220,6 +245,12 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
     processBeforeResponse: true,
   });
 }
+
+const noSlackRequests: Receiver = {
+  init: () => undefined,
+  start: async () => undefined,
+  stop: async () => undefined,
+};
 
 // The receiver calls listen() without waiting for it; the port is known once it listens.
 async function listening(server: Server | undefined): Promise<Server | undefined> {

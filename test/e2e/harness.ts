@@ -3,10 +3,12 @@
  * Slack, a real Redis, and the real Bolt app over real HTTP. Each stack uses its own Redis key
  * prefix and deletes only its own keys.
  */
+
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import type { AppRole } from '../../src/config.ts';
 import {
   type EmulatorOptions,
   type RunningEmulator,
@@ -53,8 +55,8 @@ export interface Stack {
   /** Every log line the app wrote, for redaction checks. */
   logs: string[];
   prefix: string;
-  /** Starts another replica on the same Redis prefix, platform and Slack. */
-  addReplica(): Promise<Replica>;
+  /** Starts another replica (doing everything, unless `role` says) on the same Redis prefix, platform and Slack. */
+  addReplica(role?: AppRole): Promise<Replica>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,10 @@ export interface StackOptions {
   submitWaitMs?: number;
   /** Puts every request inside the shared rate budget (off by default: tests send bursts). */
   budget?: Partial<RateBudgetLimits>;
+  /** What the first replica does (default all). */
+  role?: AppRole;
+  /** The outbox worker's poll when idle (default 50 ms); new entries wake it sooner. */
+  workerIdleMs?: number;
   /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
   mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
 }
@@ -128,7 +134,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const replicas: Replica[] = [];
   const { mirror } = options;
 
-  async function addReplica(): Promise<Replica> {
+  async function addReplica(role: AppRole = 'all'): Promise<Replica> {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
       lazyConnect: false,
     });
@@ -150,6 +156,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       signingSecret: SIGNING_SECRET,
       apiUrl: double.apiUrl,
       port: 0,
+      role,
       agentEmails: new Set(['sam.rivera@acme.example']),
       agentUsergroup: undefined,
       settings: {
@@ -161,7 +168,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       logger,
       serviceDesk,
       stores,
-      worker: { idleMs: 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
+      worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
       ...(mirror
         ? {
             mirror: (poster: ConstructorParameters<typeof MirrorWorker>[0]['poster']) =>
@@ -207,7 +214,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return replica;
   }
 
-  const app = await addReplica();
+  const app = await addReplica(options.role);
   return {
     emulator,
     double,

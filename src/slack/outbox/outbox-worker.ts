@@ -2,10 +2,11 @@
  * The outbox worker: takes durable intents from the outbox and performs them, retrying with
  * backoff until they succeed or fail for good, and then telling the person. Several workers
  * (in one process or across replicas) share one outbox safely: each entry is leased to one.
+ * A process that only answers Slack never starts the loops; it still runs what it `submit`s.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
+import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
 import { isExpected, isTransient } from './transient-errors.ts';
@@ -45,7 +46,7 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** Lease per attempt; longer than the client's own deadline so a live attempt keeps it. */
   leaseMs?: number;
-  /** Wait between polls when the outbox is empty (a wake() cuts it short). */
+  /** Wait between polls when the outbox is empty (an entry the outbox announces cuts it short). */
   idleMs?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -64,7 +65,10 @@ export class OutboxWorker {
   readonly #report: ErrorReporter;
   readonly #waiters = new Map<string, Set<(s: Settlement) => void>>();
   readonly #loops = new Set<Promise<void>>();
+  // Entries submitted in this process and still being worked on.
+  readonly #submitted = new Set<Promise<void>>();
   #running = false;
+  #unwatch: (() => Promise<void>) | undefined;
   readonly #sleepers = new Set<() => void>();
   // A wake that came while every loop was busy: the next idle returns at once instead of losing it.
   #wakePending = false;
@@ -87,10 +91,11 @@ export class OutboxWorker {
     };
   }
 
-  /** Starts the worker's loops. */
+  /** Starts the worker's loops, woken by every new due entry the outbox announces. */
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#unwatch = this.#outbox.watch(() => this.#wake());
     for (let i = 0; i < this.#o.concurrency; i++) {
       const loop = this.#loop();
       this.#loops.add(loop);
@@ -98,29 +103,57 @@ export class OutboxWorker {
     }
   }
 
-  /** Makes idle loops look at the outbox now (called right after an enqueue). */
-  wake(): void {
-    // A turn later, so the ack of the request that enqueued is written before the work starts.
-    setImmediate(() => {
-      // One new entry needs one loop; waking every idle loop only sends empty reserves to Redis.
-      const sleeper = this.#sleepers.values().next().value;
-      if (sleeper) sleeper();
-      else this.#wakePending = true;
-    });
-  }
-
-  /** Stops taking entries and waits for the ones under way; unfinished ones stay in the outbox. */
+  /**
+   * Stops taking entries and waits for the ones under way (submitted ones included);
+   * unfinished ones stay in the outbox.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     for (const sleeper of [...this.#sleepers]) sleeper();
-    await Promise.allSettled([...this.#loops]);
+    const unwatch = this.#unwatch;
+    this.#unwatch = undefined;
+    await Promise.allSettled([...this.#loops, ...this.#submitted, unwatch?.()]);
   }
 
   /**
-   * Waits for the next settlement of a delivery key in this process, for at most `timeoutMs`.
-   * Used by a Slack request that can still show the outcome itself (a modal's field errors).
+   * Makes an intent durable, leased to this worker, and runs it here at once, ahead of any
+   * backlog and whether or not the loops run. For a Slack request that can still show the
+   * outcome itself (a modal's field errors): resolves with the enqueue's outcome and, when the
+   * entry settles within `waitMs`, its settlement. The work goes on after that; should this
+   * process die first, the lease lapses and another worker takes the entry.
    */
-  waitFor(deliveryKey: string, timeoutMs: number): Promise<Settlement | undefined> {
+  async submit(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    waitMs: number,
+  ): Promise<{ outcome: EnqueueOutcome; settled?: Settlement }> {
+    const outcome = await this.#outbox.enqueue(deliveryKey, kind, payload, {
+      leaseTo: { workerId: this.#o.workerId, leaseMs: this.#o.leaseMs },
+    });
+    if (!outcome.enqueued || !outcome.reserved) return { outcome };
+    // The waiter first, so the handler knows someone is there to show a failure.
+    const settlement = this.#waitFor(deliveryKey, waitMs);
+    const work = this.#process(outcome.reserved).catch((error: unknown) =>
+      // The store failed while recording the outcome; the lease lapses and it is tried again.
+      this.#report(error, { task: 'outbox-submitted', entry_id: outcome.id, kind }),
+    );
+    this.#submitted.add(work);
+    void work.finally(() => this.#submitted.delete(work));
+    const settled = await settlement;
+    return settled ? { outcome, settled } : { outcome };
+  }
+
+  // Makes an idle loop look at the outbox now.
+  #wake(): void {
+    // One new entry needs one loop; waking every idle loop only sends empty reserves to Redis.
+    const sleeper = this.#sleepers.values().next().value;
+    if (sleeper) sleeper();
+    else this.#wakePending = true;
+  }
+
+  // The next settlement of a delivery key in this process, for at most `timeoutMs`.
+  #waitFor(deliveryKey: string, timeoutMs: number): Promise<Settlement | undefined> {
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(deliveryKey) ?? new Set();
       this.#waiters.set(deliveryKey, waiters);

@@ -78,7 +78,7 @@ export async function tellClicker(
   );
 }
 
-/** Makes the intent durable (one per key) and wakes the worker. */
+/** Makes the intent durable (one per key); the outbox wakes a worker. */
 export async function enqueueIntent(
   deps: SlackDeps,
   key: string,
@@ -86,8 +86,8 @@ export async function enqueueIntent(
   payload: object,
 ): Promise<EnqueueOutcome> {
   const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
-  if (outcome.enqueued) deps.worker.wake();
-  else deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate click suppressed');
+  if (!outcome.enqueued)
+    deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate click suppressed');
   return outcome;
 }
 

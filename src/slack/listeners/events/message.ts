@@ -71,7 +71,6 @@ export function messageEvent(deps: SlackDeps) {
 
 async function enqueue(deps: SlackDeps, key: string, kind: string, payload: object): Promise<void> {
   const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
-  if (outcome.enqueued) deps.worker.wake();
-  else
+  if (!outcome.enqueued)
     deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate delivery suppressed');
 }

@@ -35,10 +35,7 @@ export function reactionAdded(deps: SlackDeps) {
       CREATE_TICKET,
       payload as unknown as JsonValue,
     );
-    if (outcome.enqueued) {
-      deps.worker.wake();
-      return;
-    }
+    if (outcome.enqueued) return;
     const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
     if (outcome.state === 'done' && ticketId) {
       // A second person reacting learns the ticket exists instead of wondering whether it worked.

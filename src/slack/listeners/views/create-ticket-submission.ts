@@ -23,6 +23,7 @@ import { CREATE_FIELDS } from '../../ids.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
 import { describeFailure } from '../../intents/failure-reasons.ts';
 import { type CreateModalMetadata, decodeModalMetadata } from '../../modal-metadata.ts';
+import { submitModalIntent } from '../../modal-submission.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -43,21 +44,13 @@ export function createTicketSubmission(deps: SlackDeps) {
     const baseKey = metadata.message
       ? messageKey(metadata.message.channel, metadata.message.ts)
       : `view:${view.id}`;
-    let key = baseKey;
-    let outcome = await deps.stores.outbox.enqueue(
-      key,
+    const { outcome, settled } = await submitModalIntent(
+      deps,
+      baseKey,
       CREATE_TICKET,
-      payload as unknown as JsonValue,
+      payload,
+      form,
     );
-    if (!outcome.enqueued && outcome.state === 'failed') {
-      // The earlier submission was refused; a corrected one (other values) is a new request.
-      key = `${baseKey}:${valuesHash(form)}`;
-      outcome = await deps.stores.outbox.enqueue(
-        key,
-        CREATE_TICKET,
-        payload as unknown as JsonValue,
-      );
-    }
     if (!outcome.enqueued && outcome.state === 'done') {
       const ticketId =
         (outcome.result as { ticketId?: string } | undefined)?.ticketId ?? 'a ticket';
@@ -77,8 +70,6 @@ export function createTicketSubmission(deps: SlackDeps) {
       });
       return;
     }
-    deps.worker.wake();
-    const settled = await deps.worker.waitFor(key, deps.settings.submitWaitMs);
     if (settled?.state === 'done') {
       await ack({ response_action: 'clear' });
       return;
@@ -146,10 +137,6 @@ function intentPayload(
       : { kind: 'card', channel: metadata.channel ?? userId },
     viewId,
   };
-}
-
-function valuesHash(form: CreateForm): string {
-  return createHash('sha256').update(JSON.stringify(form)).digest('hex').slice(0, 16);
 }
 
 function truncatedReason(error: string | undefined): string {

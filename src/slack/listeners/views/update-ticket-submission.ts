@@ -21,6 +21,7 @@ import { ChangeRefusedError, PersonWithoutEmailError } from '../../errors.ts';
 import { UPDATE_FIELDS } from '../../ids.ts';
 import { describeFailure } from '../../intents/failure-reasons.ts';
 import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+import { submitModalIntent } from '../../modal-submission.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -55,13 +56,13 @@ export function updateTicketSubmission(deps: SlackDeps) {
       ...(metadata.card ? { card: metadata.card } : {}),
       viewId: view.id,
     };
-    let key = `view:${view.id}`;
-    let outcome = await deps.stores.outbox.enqueue(key, UPDATE_TICKET, payload as JsonValue);
-    if (!outcome.enqueued && outcome.state === 'failed') {
-      // The earlier submission was refused; a corrected one (other values) is a new request.
-      key = `${key}:${createHash('sha256').update(JSON.stringify(changed)).digest('hex').slice(0, 16)}`;
-      outcome = await deps.stores.outbox.enqueue(key, UPDATE_TICKET, payload as JsonValue);
-    }
+    const { outcome, settled } = await submitModalIntent(
+      deps,
+      `view:${view.id}`,
+      UPDATE_TICKET,
+      payload,
+      changed,
+    );
     if (!outcome.enqueued && outcome.state === 'done') {
       await ack();
       return;
@@ -75,8 +76,6 @@ export function updateTicketSubmission(deps: SlackDeps) {
       });
       return;
     }
-    deps.worker.wake();
-    const settled = await deps.worker.waitFor(key, deps.settings.submitWaitMs);
     if (settled?.state === 'done') {
       await ack();
       return;
