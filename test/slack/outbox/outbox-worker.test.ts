@@ -150,7 +150,7 @@ describe('outbox worker', () => {
   });
 
   it('finishes a submitted entry that outlasts the wait, and stop waits for it', async () => {
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });

@@ -4,10 +4,8 @@
  * the answer to Slack waits briefly for the ticket: a platform 422 can then still be shown on
  * the field its `loc` names; a slow or down platform gets a "filing…" view instead.
  */
-import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { ValidationError } from '../../../servicedesk/index.ts';
-import type { JsonValue } from '../../../store/types.ts';
 import {
   buildStatusModal,
   type CreateForm,

@@ -4,10 +4,8 @@
  * The change is made durable in the outbox (keyed by the modal), and the answer to Slack waits
  * briefly for it, so a platform 422 (an assignee who is not an agent there) shows on its field.
  */
-import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { ValidationError } from '../../../servicedesk/index.ts';
-import type { JsonValue } from '../../../store/types.ts';
 import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import { buildStatusModal, type ViewStateValues } from '../../builders/create-modal-builder.ts';
 import {
