@@ -186,6 +186,38 @@ describe('outbox worker', () => {
     expect(contexts).toEqual([true]);
   });
 
+  it('gathers entries announced close together and starts them after the window, not one by one', async () => {
+    const stores = createMemoryStores();
+    const started: number[] = [];
+    const worker = new OutboxWorker({
+      outbox: stores.outbox,
+      handlers: {
+        test: {
+          run: async () => {
+            started.push(Date.now());
+            return null;
+          },
+          failed: async () => undefined,
+        },
+      },
+      logger: silent,
+      report: () => undefined,
+      idleMs: 60_000,
+      gatherMs: 200,
+    });
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const announced = Date.now();
+    for (const n of [1, 2, 3]) await stores.outbox.enqueue(`k${n}`, 'test', {});
+    for (let i = 0; i < 200 && started.length < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await worker.stop();
+    expect(started).toHaveLength(3);
+    // Timers may fire a millisecond early; none of the three started inside the window.
+    expect(Math.min(...started) - announced).toBeGreaterThanOrEqual(195);
+  });
+
   it('wakes when the outbox announces a new entry, without waiting for its next poll', async () => {
     const stores = createMemoryStores();
     const worker = new OutboxWorker({
