@@ -20,9 +20,18 @@ export function buildLinkedThreadNotice(
 }
 
 /** Told once when the platform is not answering: the request is kept and will go through. */
-export function buildDelayedNotice(what: string): SlackMessage {
-  const text = `:hourglass_flowing_sand: The service desk is not answering right now. Your ${what} is saved and will be sent as soon as it is back; you don't need to do anything.`;
+export function buildDelayedNotice(what: string, busyForMs?: number): SlackMessage {
+  // A known wait is the rate limit at work: the desk is busy, not down, and the time is known.
+  const text =
+    busyForMs === undefined
+      ? `:hourglass_flowing_sand: The service desk is not answering right now. Your ${what} is saved and will be sent as soon as it is back; you don't need to do anything.`
+      : `:hourglass_flowing_sand: Many requests are reaching the service desk right now. Your ${what} is saved and will be sent ${inAbout(busyForMs)}; you don't need to do anything.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+function inAbout(ms: number): string {
+  const minutes = Math.ceil(ms / 60_000);
+  return minutes <= 1 ? 'within a minute' : `in about ${minutes} minutes`;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { SlackDeps } from '../deps.ts';
 import { InvalidIntentError } from '../errors.ts';
 import { afterSlackWrite, rememberOwnText } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { busyForMs } from '../outbox/transient-errors.ts';
 import { sendDm } from '../slack-posting.ts';
 import {
   announceReopen,
@@ -98,8 +99,8 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
       );
     },
 
-    async delayed(entry) {
-      await tellInThread(parsePayload(entry), buildDelayedNotice('reply'));
+    async delayed(entry, error) {
+      await tellInThread(parsePayload(entry), buildDelayedNotice('reply', busyForMs(error)));
     },
 
     logFields(entry) {

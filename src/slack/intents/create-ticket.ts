@@ -20,6 +20,7 @@ import { InvalidIntentError, MessageNotFoundError, PersonWithoutEmailError } fro
 import { slackToPlain, titleFromText } from '../message-text.ts';
 import { afterSlackWrite } from '../mirror-hints.ts';
 import type { FailureContext, IntentHandler } from '../outbox/outbox-worker.ts';
+import { busyForMs } from '../outbox/transient-errors.ts';
 import { postOrDm, sendDm, ticketMetadata } from '../slack-posting.ts';
 import { describeFailure } from './failure-reasons.ts';
 
@@ -235,10 +236,10 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       };
     },
 
-    async delayed(entry, _error, context) {
+    async delayed(entry, error, context) {
       const payload = parsePayload(entry);
       if (context.awaited && payload.viewId) return;
-      const notice = buildDelayedNotice('ticket');
+      const notice = buildDelayedNotice('ticket', busyForMs(error));
       if (payload.reply.kind === 'thread') {
         await deps.client.chat.postMessage({
           channel: payload.reply.channel,

@@ -18,6 +18,7 @@ import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { ChangeRefusedError, ClosedTicketError, InvalidIntentError } from '../errors.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import { actorOf, mayAskForPerson } from '../ticket-access.ts';
 import { ADD_MESSAGE, type AddMessagePayload, addMessageIntent } from './add-message.ts';
@@ -110,9 +111,9 @@ export function requestHumanIntent(deps: SlackDeps): IntentHandler {
       await tell(payload, buildFailureNotice(reason, undefined));
     },
 
-    async delayed(entry) {
+    async delayed(entry, error) {
       const payload = parsePayload(entry);
-      await tell(payload, buildDelayedNotice('request for a person'));
+      await tell(payload, buildDelayedNotice('request for a person', busyForMs(error)));
     },
 
     logFields(entry) {

@@ -22,6 +22,7 @@ import type { SlackDeps } from '../deps.ts';
 import { ChangeRefusedError, InvalidIntentError, PersonWithoutEmailError } from '../errors.ts';
 import { afterSlackChange } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../ticket-access.ts';
 import { describeFailure } from './failure-reasons.ts';
@@ -171,10 +172,10 @@ export function updateTicketIntent(deps: SlackDeps): IntentHandler {
       await tell(payload, buildFailureNotice(reason, undefined));
     },
 
-    async delayed(entry, _error, context) {
+    async delayed(entry, error, context) {
       const payload = parsePayload(entry);
       if (context.awaited && payload.viewId) return;
-      await tell(payload, buildDelayedNotice(`change to ${payload.ticketId}`));
+      await tell(payload, buildDelayedNotice(`change to ${payload.ticketId}`, busyForMs(error)));
     },
 
     logFields(entry) {

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
-import { isExpected, isTransient } from './transient-errors.ts';
+import { isExpected, isTransient, retryAtOf } from './transient-errors.ts';
 
 /** What a handler learns about the person waiting on an entry. */
 export interface FailureContext {
@@ -255,9 +255,9 @@ export class OutboxWorker {
       const backoff = this.#o.now() + Math.max(250, Math.floor(this.#o.random() * cap));
       // An error that says when to come back (a spent rate budget) is not tried before then:
       // retrying sooner only spends Redis calls on a refusal known in advance.
-      const hinted = (error as { retryAt?: unknown } | null)?.retryAt;
+      const hinted = retryAtOf(error);
       const nextAttemptAt =
-        typeof hinted === 'number' && hinted > backoff
+        hinted !== undefined && hinted > backoff
           ? hinted + Math.floor(this.#o.random() * 1_000)
           : backoff;
       await this.#outbox.retryAt(entry, nextAttemptAt, describe(error));

@@ -30,6 +30,21 @@ export function isTransient(error: unknown): boolean {
   return true;
 }
 
+/**
+ * When a refusal says the write may go again (a spent rate budget), or undefined. Such a
+ * wait is the platform's limit at work: the desk is busy, not down.
+ */
+export function retryAtOf(error: unknown): number | undefined {
+  const retryAt = (error as { retryAt?: unknown } | null)?.retryAt;
+  return typeof retryAt === 'number' ? retryAt : undefined;
+}
+
+/** How long the person waits for a refused write, when the refusal says (see `retryAtOf`). */
+export function busyForMs(error: unknown, now: number = Date.now()): number | undefined {
+  const retryAt = retryAtOf(error);
+  return retryAt === undefined ? undefined : Math.max(0, retryAt - now);
+}
+
 /** Whether an error is one the code anticipates (its failure is told, not reported as a bug). */
 export function isExpected(error: unknown): boolean {
   if (isServiceDeskError(error) || error instanceof SlackAppError) return true;
