@@ -18,6 +18,7 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { AppRole } from '../config.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
@@ -68,7 +69,7 @@ export interface SlackAppOptions {
    * submissions it waits on; the outbox's loops and the mirror run elsewhere. `worker`: the
    * outbox's loops and the mirror, and the routes on a plain HTTP server; no Slack requests.
    */
-  role?: 'all' | 'web' | 'worker';
+  role?: AppRole;
 }
 
 /** The mirror as the app runs it: told about writes from Slack, started and stopped with it. */

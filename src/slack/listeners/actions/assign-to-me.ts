@@ -2,13 +2,13 @@
 import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import { cardRefFromAction } from '../../card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
   clickKey,
   clickOf,
-  enqueueIntent,
   tellClicker,
 } from './button-click.ts';
 

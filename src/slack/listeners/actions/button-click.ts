@@ -4,7 +4,6 @@
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { normaliseTicketId } from '../../../servicedesk/index.ts';
-import type { EnqueueOutcome, JsonValue } from '../../../store/types.ts';
 import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import type { SlackMessage } from '../../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
@@ -76,19 +75,6 @@ export async function tellClicker(
     },
     message,
   );
-}
-
-/** Makes the intent durable (one per key); the outbox wakes a worker. */
-export async function enqueueIntent(
-  deps: SlackDeps,
-  key: string,
-  kind: string,
-  payload: object,
-): Promise<EnqueueOutcome> {
-  const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
-  if (!outcome.enqueued)
-    deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate click suppressed');
-  return outcome;
 }
 
 /**

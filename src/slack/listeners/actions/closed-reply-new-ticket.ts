@@ -16,6 +16,7 @@ import {
 } from '../../builders/closed-ticket-prompt-builder.ts';
 import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
 import {
   messageBody,
@@ -23,7 +24,7 @@ import {
   slackToPlain,
   titleFromText,
 } from '../../message-text.ts';
-import { type ButtonArgs, clickOf, enqueueIntent, tellClicker } from './button-click.ts';
+import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the prompt's "Open a new ticket" button. */
 export function closedReplyNewTicket(deps: SlackDeps) {

@@ -6,13 +6,13 @@
  */
 import { cardRefFromAction } from '../../card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
   clickKey,
   clickOf,
-  enqueueIntent,
   refusedEarly,
 } from './button-click.ts';
 

@@ -3,13 +3,13 @@
  * written as the person who clicked (the intent checks they are the requester or an agent).
  */
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { REQUEST_HUMAN, type RequestHumanPayload } from '../../intents/request-human.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
   clickKey,
   clickPlace,
-  enqueueIntent,
   refusedEarly,
 } from './button-click.ts';
 

@@ -5,9 +5,9 @@
  * anything twice. The app's own posts and other bots' messages are never taken as a person's.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { JsonValue } from '../../../store/types.ts';
 import { eventKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
 import {
@@ -29,8 +29,13 @@ export function messageEvent(deps: SlackDeps) {
     const subtype = (event as { subtype?: string }).subtype;
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
-      await messageChanged(deps, event as unknown as MessageChangedEvent, key, (k, kind, p) =>
-        enqueue(deps, k, kind, p),
+      await messageChanged(
+        deps,
+        event as unknown as MessageChangedEvent,
+        key,
+        async (k, kind, p) => {
+          await enqueueIntent(deps, k, kind, p);
+        },
       );
       return;
     }
@@ -52,7 +57,7 @@ export function messageEvent(deps: SlackDeps) {
         threadTs: message.thread_ts,
         ts: message.ts,
       };
-      await enqueue(deps, key, ADD_MESSAGE, payload);
+      await enqueueIntent(deps, key, ADD_MESSAGE, payload);
       return;
     }
 
@@ -64,13 +69,7 @@ export function messageEvent(deps: SlackDeps) {
         ticket: { title: titleFromText(text) || 'Request from Slack', description: body_ },
         reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
       };
-      await enqueue(deps, key, CREATE_TICKET, payload);
+      await enqueueIntent(deps, key, CREATE_TICKET, payload);
     }
   };
-}
-
-async function enqueue(deps: SlackDeps, key: string, kind: string, payload: object): Promise<void> {
-  const outcome = await deps.stores.outbox.enqueue(key, kind, payload as JsonValue);
-  if (!outcome.enqueued)
-    deps.logger.debug({ delivery_key: key, state: outcome.state }, 'duplicate delivery suppressed');
 }

@@ -3,10 +3,10 @@
  * the requester. Keyed by the message, so two people reacting make one ticket.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { JsonValue } from '../../../store/types.ts';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { enqueueIntent } from '../../enqueue-intent.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
 
 /** Builds the reaction_added handler. */
@@ -30,11 +30,7 @@ export function reactionAdded(deps: SlackDeps) {
       fromMessage: { channel, ts },
       reply: { kind: 'thread', channel },
     };
-    const outcome = await deps.stores.outbox.enqueue(
-      messageKey(channel, ts),
-      CREATE_TICKET,
-      payload as unknown as JsonValue,
-    );
+    const outcome = await enqueueIntent(deps, messageKey(channel, ts), CREATE_TICKET, payload);
     if (outcome.enqueued) return;
     const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
     if (outcome.state === 'done' && ticketId) {
