@@ -2,12 +2,13 @@
  * How fast the app acknowledges Slack, against a bare Bolt app that only acks.
  *
  * In one run: the emulator (the platform) and the Slack double run in a child process of their
- * own; the app runs as in production (`node src/main.ts`, HTTP mode, real Redis for claims and
- * the outbox, metrics and readiness on) in another; the bare Bolt app (HTTPReceiver with
- * processBeforeResponse, listeners that only ack) in a third; autocannon drives each in turn
- * from this process at a fixed rate (100 requests/s by default) over 10 keep-alive connections.
+ * own; the bare Bolt app (HTTPReceiver with processBeforeResponse, listeners that only ack) in
+ * another; the app as in production (`node src/main.ts`, HTTP mode, real Redis for claims and
+ * the outbox, metrics and readiness on) in the set-ups `--targets` names (see Target), each in
+ * processes of its own; autocannon drives each in turn from this process at a fixed rate (100
+ * requests/s by default) over 10 keep-alive connections.
  *
- * The traffic, the same for both targets and correctly signed (bodies built and signed before
+ * The traffic, the same for every target and correctly signed (bodies built and signed before
  * the clock starts), cycles through: `/ticket help` (answered in the ack), a direct message to
  * the app (a Slack event with a new event_id every time: claimed and queued in Redis, then
  * filed on the platform in the background), `/ticket IT-n` (acked at once, looked up in the
@@ -18,7 +19,8 @@
  * Prints one JSON line per target per run, a line with the ratio of the p99s per run, and,
  * with several runs, a line of medians. Target: app p99 <= 25 ms and <= 1.5x the bare app's.
  *
- * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10]
+ * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10
+ *   --targets app,app-split,app-web-only --only dm --app-log FILE]
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); uses and deletes its own keys only.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -46,6 +48,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     // A file to copy the app's log lines into, to see what it did during the run.
     'app-log': { type: 'string' },
+    // The app set-ups to measure beside the bare app, comma-separated (see Target).
+    targets: { type: 'string', default: 'app,app-split' },
   },
 });
 const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
@@ -180,9 +184,22 @@ async function runBare(): Promise<void> {
 /**
  * What is measured: the bare Bolt app; the app as one process (APP_ROLE=all); the app as a web
  * process (APP_ROLE=web, the one measured) beside a worker process (APP_ROLE=worker) that
- * runs the queue and the mirror on the same machine.
+ * runs the queue and the mirror on the same machine; and, on request only, the web process
+ * alone (`app-web-only`): the same acks with no work behind them (nothing is filed), to see
+ * what that work costs the acks.
  */
-type Target = 'bare' | 'app' | 'app-split';
+const APP_TARGETS = ['app', 'app-split', 'app-web-only'] as const;
+type AppTarget = (typeof APP_TARGETS)[number];
+type Target = 'bare' | AppTarget;
+
+function appTargets(): AppTarget[] {
+  const named = (values.targets ?? '').split(',').map((t) => t.trim());
+  const unknown = named.filter((t) => !(APP_TARGETS as readonly string[]).includes(t));
+  if (unknown.length > 0 || named.length === 0) {
+    throw new Error(`--targets takes a comma-separated list of ${APP_TARGETS.join(', ')}`);
+  }
+  return named as AppTarget[];
+}
 
 interface TargetResult {
   target: Target;
@@ -429,16 +446,16 @@ async function runBench(): Promise<void> {
   const redis = new Redis(REDIS_URL);
 
   // One app target: its processes on a Redis prefix of their own, measured at the first one.
-  const measureApp = async (target: 'app' | 'app-split', run: number): Promise<TargetResult> => {
+  const roles: Record<AppTarget, readonly ('all' | 'web' | 'worker')[]> = {
+    app: ['all'],
+    'app-split': ['web', 'worker'],
+    'app-web-only': ['web'],
+  };
+  const measureApp = async (target: AppTarget, run: number): Promise<TargetResult> => {
     const prefix = `bench:ack:${randomUUID()}:`;
     const before = await ticketCount();
-    const processes =
-      target === 'app'
-        ? [await startApp(surroundings, prefix, 'all')]
-        : [
-            await startApp(surroundings, prefix, 'web'),
-            await startApp(surroundings, prefix, 'worker'),
-          ];
+    const processes = [];
+    for (const role of roles[target]) processes.push(await startApp(surroundings, prefix, role));
     const [measured] = processes;
     if (!measured) throw new Error('no app process');
     const result = {
@@ -450,6 +467,7 @@ async function runBench(): Promise<void> {
     return { ...result, tickets_filed: (await ticketCount()) - before };
   };
 
+  const targets = appTargets();
   const results: TargetResult[] = [];
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
@@ -459,7 +477,7 @@ async function runBench(): Promise<void> {
       console.log(JSON.stringify(bareResult));
       results.push(bareResult);
       const ratios: Record<string, number> = {};
-      for (const target of ['app', 'app-split'] as const) {
+      for (const target of targets) {
         const appResult = await measureApp(target, run);
         console.log(JSON.stringify(appResult));
         results.push(appResult);
@@ -481,12 +499,8 @@ async function runBench(): Promise<void> {
         JSON.stringify({
           summary: `median of ${values.runs} runs`,
           bare: summary('bare'),
-          app: summary('app'),
-          'app-split': summary('app-split'),
-          p99_ratio: {
-            app: round(of('app', 'p99_ms') / bareP99),
-            'app-split': round(of('app-split', 'p99_ms') / bareP99),
-          },
+          ...Object.fromEntries(targets.map((t) => [t, summary(t)])),
+          p99_ratio: Object.fromEntries(targets.map((t) => [t, round(of(t, 'p99_ms') / bareP99)])),
           errors: results.reduce((sum, r) => sum + r.errors, 0),
         }),
       );
