@@ -360,11 +360,14 @@ export class RedisOutbox implements Outbox {
   }
 
   #subscribe(): RedisClient {
-    // A subscribed connection can run no other command, so it is one of its own.
+    // A subscribed connection can run no other command, so it is one of its own; named after
+    // its channel so CLIENT LIST tells what it is.
     const redis = this.#redis;
-    const subscriber: RedisClient =
-      redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
     const channel = this.#keys.enqueued;
+    const subscriber: RedisClient =
+      redis instanceof Cluster
+        ? redis.duplicate()
+        : redis.duplicate({ connectionName: `watch:${channel}` });
     // A lost connection only loses wake-ups, which the workers' polling covers. Subscribing on
     // every ready (re)connection also covers a first attempt that failed.
     subscriber.on('error', () => undefined);

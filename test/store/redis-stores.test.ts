@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
+import type { Outbox } from '../../src/store/types.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
@@ -91,6 +93,47 @@ describe('Redis stores', () => {
   describeBudgetContract(backend);
   describeScheduleContract(backend);
   describeMirrorContract(backend);
+
+  describe('watching the outbox', () => {
+    // Enqueues probes until the watch hears one (a subscription takes a moment), for at most 5 s.
+    async function heardWithin(outbox: Outbox, heard: () => number, tag: string): Promise<void> {
+      const before = heard();
+      const deadline = Date.now() + 5_000;
+      for (let probe = 0; heard() === before; probe++) {
+        if (Date.now() > deadline) throw new Error(`the watch heard nothing (${tag})`);
+        await outbox.enqueue(`probe:${tag}:${probe}`, 'probe', {});
+        await sleep(20);
+      }
+    }
+
+    async function watchClientIds(name: string): Promise<string[]> {
+      const list = String(await connection(1).client('LIST'));
+      return list
+        .split('\n')
+        .filter((line) => line.includes(` name=${name} `))
+        .map((line) => /^id=(\d+)/.exec(line)?.[1] ?? '');
+    }
+
+    it('a watch hears new entries again after Redis drops its connection', async () => {
+      const prefix = nextPrefix();
+      const { outbox } = createRedisStores({ redis: connection(0), prefix });
+      let heard = 0;
+      const stop = outbox.watch(() => {
+        heard += 1;
+      });
+      await heardWithin(outbox, () => heard, 'before');
+      const name = `watch:${prefix}{outbox}:enqueued`;
+      const [id] = await watchClientIds(name);
+      if (!id) throw new Error('the watch connection is not named after its channel');
+      await connection(1).client('KILL', 'ID', id);
+      await heardWithin(outbox, () => heard, 'after');
+      const now = await watchClientIds(name);
+      expect(now).toHaveLength(1);
+      expect(now).not.toContain(id);
+      await stop();
+      expect(await watchClientIds(name)).toEqual([]);
+    });
+  });
 
   describe('key layout', () => {
     it('every key written carries the prefix of the run and a hash tag', async () => {
