@@ -74,3 +74,32 @@ export class ChangeRefusedError extends SlackAppError {
     this.reason = reason;
   }
 }
+
+/**
+ * A ticket the platform has filed whose card or confirmation Slack would not take anywhere:
+ * the person is told the ticket exists (never "not filed"), with its ID.
+ */
+export class TicketNotPostedError extends SlackAppError {
+  /** The filed ticket. */
+  readonly ticketId: string;
+
+  constructor(ticketId: string, options?: ErrorOptions) {
+    super(
+      'slack_ticket_not_posted',
+      `Ticket ${ticketId} was filed but could not be posted`,
+      options,
+    );
+    this.ticketId = ticketId;
+  }
+}
+
+/** The app is not in the conversation a person acted in, so it cannot read or post there. */
+export class AppNotInChannelError extends SlackAppError {
+  /** The conversation. */
+  readonly channel: string;
+
+  constructor(channel: string, options?: ErrorOptions) {
+    super('slack_app_not_in_channel', `The app is not in ${channel}`, options);
+    this.channel = channel;
+  }
+}

@@ -20,6 +20,27 @@ export function isConversationUnavailable(error: unknown): boolean {
   return slackError !== undefined && UNAVAILABLE.has(slackError);
 }
 
+/**
+ * Whether the app is a member of a conversation, and so hears the replies in its threads:
+ * false when it is not (with `chat:write.public` Slack would still take a post in a public
+ * channel, but a reply there would never reach the ticket), undefined when Slack will not say
+ * (a missing scope), in which case the post itself is the test.
+ */
+export async function appIsIn(client: WebClient, channel: string): Promise<boolean | undefined> {
+  // A user id stands for the app's own direct message with that person.
+  if (/^[UWD]/.test(channel)) return true;
+  try {
+    const info = await client.conversations.info({ channel });
+    const conversation = info.channel as { is_member?: boolean; is_im?: boolean } | undefined;
+    return conversation?.is_im === true || conversation?.is_member === true;
+  } catch (error) {
+    const code = (error as { data?: { error?: string } } | null)?.data?.error;
+    if (code === 'channel_not_found') return false;
+    if (code === 'missing_scope') return undefined;
+    throw error;
+  }
+}
+
 /** Metadata that marks a message as the app's own post about a ticket (never echoed back). */
 export function ticketMetadata(ticketId: string): ChatPostMessageArguments['metadata'] {
   return { event_type: 'servicedesk_ticket', event_payload: { ticket_id: ticketId } };
@@ -47,24 +68,4 @@ export async function sendDm(
     ...(metadata ? { metadata } : {}),
   });
   return { channel, ts: posted.ts as string };
-}
-
-/** Posts in a channel, or in the person's DM with the app when the channel cannot take it. */
-export async function postOrDm(
-  client: WebClient,
-  target: { channel: string; userId: string },
-  message: SlackMessage,
-  metadata?: ChatPostMessageArguments['metadata'],
-): Promise<{ channel: string; ts: string }> {
-  try {
-    const posted = await client.chat.postMessage({
-      channel: target.channel,
-      ...message,
-      ...(metadata ? { metadata } : {}),
-    });
-    return { channel: target.channel, ts: posted.ts as string };
-  } catch (error) {
-    if (!isConversationUnavailable(error)) throw error;
-    return sendDm(client, target.userId, message, metadata);
-  }
 }

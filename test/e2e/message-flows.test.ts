@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../src/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
-const { alice, bob, itHelp } = defaultIds;
+const { alice, bob, general, itHelp } = defaultIds;
 
 describe('tickets from messages', () => {
   let stack: Stack;
@@ -83,6 +83,66 @@ describe('tickets from messages', () => {
     );
     expect(notice.text).toContain('Replies in this thread go to the ticket');
     expect(await stack.app.stores.links.ticketForThread(itHelp, parent.ts)).toBe(ticket?.id);
+  });
+
+  it('files a shortcut’s ticket from a channel the app is not in: card and thread in a direct message, and the person told where', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: general,
+      text: 'The coffee machine network port is dead',
+    });
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.messageShortcut({
+        callbackId: 'create_ticket_from_message',
+        userId: alice,
+        channelId: general,
+        messageTs: parent.ts,
+      }),
+    );
+    await stack.driver.viewSubmission({ viewId: view.id, userId: alice, values: {} });
+    const filed = ticketsOf(stack, 'bob@acme.example').filter(
+      (t) => t.title === 'The coffee machine network port is dead',
+    );
+    expect(filed).toHaveLength(1);
+    const dm = stack.double.workspace.openIm(alice);
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(dm)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes(filed[0]?.id ?? '?')),
+      5_000,
+      'the card in Alice’s DM',
+    );
+    expect(JSON.stringify(card.blocks)).toContain(`from a message in <#${general}>`);
+    expect(await stack.app.stores.links.ticketForThread(dm, card.ts)).toBe(filed[0]?.id);
+    const shown = JSON.stringify(stack.double.workspace.modalStack(alice).at(-1)?.blocks ?? []);
+    expect(shown).toContain('is filed');
+    expect(shown).toContain('direct messages with the app');
+    const everything = JSON.stringify(stack.double.callsTo('chat.postMessage'));
+    expect(everything).not.toContain('not filed');
+  });
+
+  it('files from the global shortcut and tells the person the card is in their direct messages', async () => {
+    const view = await modalOpenedBy(stack, bob, () =>
+      stack.driver.globalShortcut({ callbackId: 'new_ticket', userId: bob }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: bob,
+      values: { title_input: 'Monitor flickers' },
+    });
+    const dm = stack.double.workspace.openIm(bob);
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(dm)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes('Monitor flickers')),
+      5_000,
+      'the card in Bob’s DM',
+    );
+    expect(await stack.app.stores.links.ticketForThread(dm, card.ts)).toMatch(/^IT-\d+$/);
+    const shown = JSON.stringify(stack.double.workspace.modalStack(bob).at(-1)?.blocks ?? []);
+    expect(shown).toContain('direct messages with the app');
   });
 
   it('opens the create modal from the global shortcut', async () => {

@@ -112,7 +112,7 @@ describe('/ticket', () => {
     expect(await stack.app.stores.links.ticketForThread(itHelp, card.ts)).toBe(ticket?.id);
   });
 
-  it('posts the card in a direct message when the channel cannot take it', async () => {
+  it('posts the card in a direct message when the app is not in the channel, and says so where the person filed', async () => {
     const view = await openModal(bob, general);
     await stack.driver.viewSubmission({
       viewId: view.id,
@@ -129,6 +129,11 @@ describe('/ticket', () => {
       'the card in the DM',
     );
     expect(await stack.app.stores.links.ticketForThread(dm, card.ts)).toMatch(/^IT-\d+$/);
+    expect(JSON.stringify(card.blocks)).toContain('The app is not a member there');
+    const shown = JSON.stringify(stack.double.workspace.modalStack(bob).at(-1)?.blocks ?? []);
+    expect(shown).toContain('is filed');
+    expect(shown).toContain(`not a member of <#${general}>`);
+    expect(shown).toContain('direct messages with the app');
   });
 
   it('answers /ticket with an ID privately with the ticket’s card, whatever its case', async () => {

@@ -19,6 +19,26 @@ export function buildLinkedThreadNotice(
   };
 }
 
+/**
+ * The lead of a card sent to the person's DM because the app is not in the conversation they
+ * acted in: why it is here, that this thread now feeds the ticket, and how to invite the app.
+ */
+export function buildElsewhereLead(
+  ticketId: string,
+  channel: string,
+  fromMessage: boolean,
+): string {
+  const id = safeMrkdwn(ticketId, 40);
+  const where = `<#${channel}>`;
+  const what = fromMessage ? `from a message in ${where}` : `in ${where}`;
+  return `:ticket: You filed *${id}* ${what}. The app is not a member there, so the ticket's thread is here: replies in this thread go to the ticket. To use the app in ${where}, invite it with \`/invite @Service Desk\`.`;
+}
+
+/** Said where the person filed (their modal) when the card went to their DM instead. */
+export function buildFiledElsewhereText(ticketId: string, channel: string): string {
+  return `:white_check_mark: *${safeMrkdwn(ticketId, 40)}* is filed. The app is not a member of <#${channel}>, so its card and thread are in your direct messages with the app (*Service Desk → Messages*). You can close this window.`;
+}
+
 /** Told once when the platform is not answering: the request is kept and will go through. */
 export function buildDelayedNotice(what: string, busyForMs?: number): SlackMessage {
   // A known wait is the rate limit at work: the desk is busy, not down, and the time is known.

@@ -11,17 +11,25 @@ import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
 import {
   buildDelayedNotice,
+  buildElsewhereLead,
   buildFailureNotice,
+  buildFiledElsewhereText,
   buildLinkedThreadNotice,
 } from '../builders/notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { InvalidIntentError, MessageNotFoundError, PersonWithoutEmailError } from '../errors.ts';
+import {
+  AppNotInChannelError,
+  InvalidIntentError,
+  MessageNotFoundError,
+  PersonWithoutEmailError,
+  TicketNotPostedError,
+} from '../errors.ts';
 import { slackToPlain, titleFromText } from '../message-text.ts';
 import { afterSlackWrite } from '../mirror-hints.ts';
 import type { FailureContext, IntentHandler } from '../outbox/outbox-worker.ts';
-import { busyForMs } from '../outbox/transient-errors.ts';
-import { postOrDm, sendDm, ticketMetadata } from '../slack-posting.ts';
+import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
+import { appIsIn, isConversationUnavailable, sendDm, ticketMetadata } from '../slack-posting.ts';
 import { describeFailure } from './failure-reasons.ts';
 
 /** The outbox kind of this intent. */
@@ -63,14 +71,23 @@ export const createTicketPayloadSchema = z.object({
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
 
-/** What the intent remembers against the delivery key. */
-export interface CreateTicketResult {
-  ticketId: string;
+/** Where the card or the thread confirmation was posted. */
+interface Placement {
   channel: string;
   ts: string;
   /** The thread linked to the ticket (the card's ts, or the thread the notice went into). */
-  threadTs?: string;
+  threadTs: string;
+  /** Set when it went to the person's DM because the app cannot post or hear there. */
+  insteadOf?: string;
 }
+
+/** What the intent remembers against the delivery key. */
+export interface CreateTicketResult extends Placement {
+  ticketId: string;
+}
+
+const filedLead = (userId: string, ticketId: string) =>
+  `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
 
 function parsePayload(entry: ReservedEntry): CreateTicketPayload {
   const parsed = createTicketPayloadSchema.safeParse(entry.payload);
@@ -92,14 +109,21 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
   async function ticketFromMessage(ref: z.infer<typeof messageRef>) {
     // Slack answers with the thread's parent first, whatever ts names: for a reply, the window
     // [ts, ts] plus the parent takes two messages.
-    const replies = await deps.client.conversations.replies({
-      channel: ref.channel,
-      ts: ref.ts,
-      oldest: ref.ts,
-      latest: ref.ts,
-      inclusive: true,
-      limit: 2,
-    });
+    const replies = await deps.client.conversations
+      .replies({
+        channel: ref.channel,
+        ts: ref.ts,
+        oldest: ref.ts,
+        latest: ref.ts,
+        inclusive: true,
+        limit: 2,
+      })
+      .catch((error: unknown) => {
+        // A reaction in a channel the app was never invited to: the person must learn to invite it.
+        if (isConversationUnavailable(error))
+          throw new AppNotInChannelError(ref.channel, { cause: error });
+        throw error;
+      });
     const message = replies.messages?.find((m) => m.ts === ref.ts);
     if (!message) throw new MessageNotFoundError(ref.channel, ref.ts);
     const text = slackToPlain(message.text ?? '');
@@ -115,41 +139,80 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
     };
   }
 
+  // The thread the confirmation goes into, for a ticket made from a message.
+  function threadOf(payload: CreateTicketPayload, messageThreadTs: string | undefined) {
+    const threadTs = payload.reply.kind === 'thread' ? payload.reply.threadTs : undefined;
+    return threadTs ?? messageThreadTs ?? payload.fromMessage?.ts;
+  }
+
+  async function postWhereAsked(
+    payload: CreateTicketPayload,
+    ticket: Ticket,
+    messageThreadTs: string | undefined,
+  ): Promise<Placement> {
+    const { dashboardUrl } = deps.settings;
+    const channel = payload.reply.channel;
+    if (payload.reply.kind === 'thread') {
+      const threadTs = threadOf(payload, messageThreadTs);
+      if (!threadTs) throw new InvalidIntentError(CREATE_TICKET, 'no thread to reply in');
+      const posted = await deps.client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        ...buildLinkedThreadNotice(ticket, { dashboardUrl, filedBy: payload.actorUserId }),
+        metadata: ticketMetadata(ticket.id),
+      });
+      return { channel, ts: posted.ts as string, threadTs };
+    }
+    const posted = await deps.client.chat.postMessage({
+      channel,
+      ...buildTicketCard(ticket, { dashboardUrl, lead: filedLead(payload.actorUserId, ticket.id) }),
+      metadata: ticketMetadata(ticket.id),
+    });
+    // A user id as the channel posts into the app's DM with them; the thread is the posted one.
+    return {
+      channel: posted.channel ?? channel,
+      ts: posted.ts as string,
+      threadTs: posted.ts as string,
+    };
+  }
+
+  /**
+   * Posts the card or confirmation where the person acted when the app is there to hear the
+   * thread's replies; otherwise (or when Slack will not take it) in the person's direct message
+   * with the app, saying why. Then links the thread it went to. The ticket exists by now, so a
+   * failure for good is a `TicketNotPostedError`, never a "not filed".
+   */
   async function post(
     payload: CreateTicketPayload,
     ticket: Ticket,
     messageThreadTs: string | undefined,
-  ) {
-    const { dashboardUrl } = deps.settings;
-    const metadata = ticketMetadata(ticket.id);
-    if (payload.reply.kind === 'thread') {
-      const threadTs = payload.reply.threadTs ?? messageThreadTs ?? payload.fromMessage?.ts;
-      if (!threadTs) throw new InvalidIntentError(CREATE_TICKET, 'no thread to reply in');
-      const message = buildLinkedThreadNotice(ticket, {
-        dashboardUrl,
-        filedBy: payload.actorUserId,
+  ): Promise<Placement> {
+    const asked = payload.reply.channel;
+    try {
+      let placed: Placement | undefined;
+      if ((await appIsIn(deps.client, asked)) !== false) {
+        placed = await postWhereAsked(payload, ticket, messageThreadTs).catch((error: unknown) => {
+          if (isConversationUnavailable(error)) return undefined;
+          throw error;
+        });
+      }
+      if (!placed) {
+        const card = buildTicketCard(ticket, {
+          dashboardUrl: deps.settings.dashboardUrl,
+          lead: buildElsewhereLead(ticket.id, asked, payload.reply.kind === 'thread'),
+        });
+        const dm = await sendDm(deps.client, payload.actorUserId, card, ticketMetadata(ticket.id));
+        placed = { ...dm, threadTs: dm.ts, insteadOf: asked };
+      }
+      await deps.stores.links.link(ticket.id, {
+        channel: placed.channel,
+        threadTs: placed.threadTs,
       });
-      const posted = await deps.client.chat.postMessage({
-        channel: payload.reply.channel,
-        thread_ts: threadTs,
-        ...message,
-        metadata,
-      });
-      await deps.stores.links.link(ticket.id, { channel: payload.reply.channel, threadTs });
-      return { channel: payload.reply.channel, ts: posted.ts as string, threadTs };
+      return placed;
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      throw new TicketNotPostedError(ticket.id, { cause: error });
     }
-    const card = buildTicketCard(ticket, {
-      dashboardUrl,
-      lead: `:ticket: <@${payload.actorUserId}> filed *${safeMrkdwn(ticket.id, 40)}*. Replies in this thread go to the ticket.`,
-    });
-    const posted = await postOrDm(
-      deps.client,
-      { channel: payload.reply.channel, userId: payload.actorUserId },
-      card,
-      metadata,
-    );
-    await deps.stores.links.link(ticket.id, { channel: posted.channel, threadTs: posted.ts });
-    return { ...posted, threadTs: posted.ts };
   }
 
   async function updateView(
@@ -193,7 +256,9 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       await updateView(
         payload.viewId,
         'Ticket filed',
-        `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
+        posted.insteadOf
+          ? buildFiledElsewhereText(ticket.id, posted.insteadOf)
+          : `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
       );
       deps.logger.info(
         { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.threadTs },
@@ -208,8 +273,10 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       // A modal whose submission is still waiting shows the failure itself, on its fields.
       if (context.awaited && payload.viewId) return;
       const reason = describeFailure(error, 'ticket');
-      await updateView(payload.viewId, 'Ticket not filed', reason);
-      const notice = buildFailureNotice(reason, originalText(payload));
+      // A filed ticket is never reported as "not filed": the person would file it twice.
+      const filed = error instanceof TicketNotPostedError;
+      await updateView(payload.viewId, filed ? 'Ticket filed' : 'Ticket not filed', reason);
+      const notice = buildFailureNotice(reason, filed ? undefined : originalText(payload));
       if (payload.reply.kind === 'thread') {
         await deps.client.chat
           .postEphemeral({

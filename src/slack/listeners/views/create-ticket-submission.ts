@@ -15,10 +15,15 @@ import {
   validateCreateForm,
 } from '../../builders/create-modal-builder.ts';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
+import { buildFiledElsewhereText } from '../../builders/notice-builder.ts';
 import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { CREATE_FIELDS } from '../../ids.ts';
-import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import {
+  CREATE_TICKET,
+  type CreateTicketPayload,
+  type CreateTicketResult,
+} from '../../intents/create-ticket.ts';
 import { describeFailure } from '../../intents/failure-reasons.ts';
 import { type CreateModalMetadata, decodeModalMetadata } from '../../modal-metadata.ts';
 import { submitModalIntent } from '../../modal-submission.ts';
@@ -69,7 +74,12 @@ export function createTicketSubmission(deps: SlackDeps) {
       return;
     }
     if (settled?.state === 'done') {
-      await ack({ response_action: 'clear' });
+      const where = placedElsewhere(settled.result as Partial<CreateTicketResult>, metadata);
+      await ack(
+        where
+          ? { response_action: 'update', view: buildStatusModal('Ticket filed', where) }
+          : { response_action: 'clear' },
+      );
       return;
     }
     if (settled?.state === 'failed') {
@@ -100,6 +110,21 @@ export function createTicketSubmission(deps: SlackDeps) {
       ),
     });
   };
+}
+
+/**
+ * What to tell the person when the card went somewhere other than where they acted (the app
+ * is not in that channel, or they filed from the global shortcut); undefined when it is there.
+ */
+function placedElsewhere(
+  result: Partial<CreateTicketResult>,
+  metadata: CreateModalMetadata,
+): string | undefined {
+  if (!result.ticketId) return undefined;
+  if (result.insteadOf) return buildFiledElsewhereText(result.ticketId, result.insteadOf);
+  const actedIn = metadata.message?.channel ?? metadata.channel;
+  if (actedIn && actedIn === result.channel) return undefined;
+  return `:white_check_mark: *${safeMrkdwn(result.ticketId, 40)}* is filed. Its card and thread are in your direct messages with the app (*Service Desk → Messages*). You can close this window.`;
 }
 
 function intentPayload(

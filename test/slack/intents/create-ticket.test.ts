@@ -1,0 +1,190 @@
+/** The create-ticket intent against a Slack Web API that fails as Slack does (nock). */
+import { WebClient } from '@slack/web-api';
+import nock from 'nock';
+import { pino } from 'pino';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../src/servicedesk/index.ts';
+import type { SlackDeps } from '../../../src/slack/deps.ts';
+import { AppNotInChannelError, TicketNotPostedError } from '../../../src/slack/errors.ts';
+import {
+  CREATE_TICKET,
+  type CreateTicketPayload,
+  type CreateTicketResult,
+  createTicketIntent,
+} from '../../../src/slack/intents/create-ticket.ts';
+import { describeFailure } from '../../../src/slack/intents/failure-reasons.ts';
+import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
+import { createMemoryStores } from '../../../src/store/index.ts';
+import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
+
+const SLACK = 'http://slack.test';
+const TICKET: Ticket = {
+  id: 'IT-30',
+  title: 'Printer jams',
+  status: 'new',
+  priority: 'medium',
+  created_at: '2026-11-24T08:00:00Z',
+} as Ticket;
+
+function depsFor(stores: Stores): SlackDeps {
+  return {
+    settings: {
+      ticketEmoji: 'ticket',
+      channelDesks: new Map(),
+      dashboardUrl: undefined,
+      submitWaitMs: 0,
+    },
+    logger: pino({ level: 'silent' }),
+    // No retries: the outbox's own schedule decides when to try again.
+    client: new WebClient('xoxb-test', {
+      slackApiUrl: `${SLACK}/api/`,
+      retryConfig: { retries: 0 },
+    }),
+    serviceDesk: { createTicket: async () => TICKET },
+    stores,
+    people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
+    mirror: undefined,
+  } as unknown as SlackDeps;
+}
+
+function entryOf(payload: CreateTicketPayload): ReservedEntry {
+  return {
+    id: 'e1',
+    kind: CREATE_TICKET,
+    deliveryKey: 'view:V1',
+    payload,
+    attempts: 1,
+    token: 't',
+    workerId: 'w',
+  } as unknown as ReservedEntry;
+}
+
+const fromGeneral: CreateTicketPayload = {
+  actorUserId: 'U0ALICE',
+  requesterUserIds: ['U0ALICE'],
+  ticket: { title: 'Printer jams' },
+  reply: { kind: 'card', channel: 'C0GENERAL' },
+};
+
+/** The form body of a request nock saw. */
+const form = (body: unknown) => body as Record<string, string>;
+
+describe('the create-ticket intent when Slack will not take its card', () => {
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+  });
+
+  it('posts the card in the person’s direct message when the app is not in the channel, and links that thread', async () => {
+    const stores = createMemoryStores();
+    const posted: Record<string, string>[] = [];
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: false } })
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
+      .post('/api/chat.postMessage', (body) => {
+        posted.push(form(body));
+        return true;
+      })
+      .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.222' });
+    const result = (await createTicketIntent(depsFor(stores)).run(
+      entryOf(fromGeneral),
+    )) as unknown as CreateTicketResult;
+    expect(result).toMatchObject({
+      ticketId: 'IT-30',
+      channel: 'D0ALICE',
+      threadTs: '111.222',
+      insteadOf: 'C0GENERAL',
+    });
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.channel).toBe('D0ALICE');
+    expect(posted[0]?.blocks).toContain('The app is not a member there');
+    expect(posted[0]?.blocks).toContain('/invite @Service Desk');
+    expect(await stores.links.ticketForThread('D0ALICE', '111.222')).toBe('IT-30');
+  });
+
+  it('falls back to the direct message when the channel refuses the post with not_in_channel', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: false, error: 'missing_scope' })
+      .post('/api/chat.postMessage', (body) => form(body).channel === 'C0GENERAL')
+      .reply(200, { ok: false, error: 'not_in_channel' })
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
+      .post('/api/chat.postMessage', (body) => form(body).channel === 'D0ALICE')
+      .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.333' });
+    const result = (await createTicketIntent(depsFor(stores)).run(
+      entryOf(fromGeneral),
+    )) as unknown as CreateTicketResult;
+    expect(result.insteadOf).toBe('C0GENERAL');
+    expect(await stores.links.ticketForThread('D0ALICE', '111.333')).toBe('IT-30');
+  });
+
+  it('reports a filed ticket whose card Slack refuses everywhere as filed, never as not filed', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
+      .post('/api/chat.postMessage')
+      .reply(200, { ok: false, error: 'invalid_blocks' });
+    const intent = createTicketIntent(depsFor(stores));
+    const error = await intent.run(entryOf(fromGeneral)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TicketNotPostedError);
+    expect(isTransient(error)).toBe(false);
+
+    const told: Record<string, string>[] = [];
+    nock(SLACK)
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
+      .post('/api/chat.postMessage', (body) => {
+        told.push(form(body));
+        return true;
+      })
+      .reply(200, { ok: true, channel: 'D0ALICE', ts: '1.1' });
+    await intent.failed(entryOf(fromGeneral), error, { awaited: false });
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toContain('filed as *IT-30*');
+    expect(told[0]?.text).toContain('invalid_blocks');
+    expect(told[0]?.text).not.toContain('not filed');
+    expect(told[0]?.text).not.toContain('could not be sent');
+  });
+
+  it('tries again later when Slack answers 500 on the card', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
+      .post('/api/chat.postMessage')
+      .reply(500, 'oops');
+    const error = await createTicketIntent(depsFor(stores))
+      .run(entryOf(fromGeneral))
+      .catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(TicketNotPostedError);
+    expect(isTransient(error)).toBe(true);
+    expect(await stores.links.threadsForTicket('IT-30')).toEqual([]);
+  });
+
+  it('names the channel and how to invite the app when a reacted message cannot be read there', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.replies')
+      .reply(200, { ok: false, error: 'not_in_channel' });
+    const reacted: CreateTicketPayload = {
+      actorUserId: 'U0ALICE',
+      requesterUserIds: ['U0ALICE'],
+      fromMessage: { channel: 'C0GENERAL', ts: '5.5' },
+      reply: { kind: 'thread', channel: 'C0GENERAL' },
+    };
+    const error = await createTicketIntent(depsFor(stores))
+      .run(entryOf(reacted))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppNotInChannelError);
+    const reason = describeFailure(error, 'ticket');
+    expect(reason).toContain('<#C0GENERAL>');
+    expect(reason).toContain('/invite @Service Desk');
+  });
+});
