@@ -112,6 +112,14 @@ export class AiAgent {
     }
     const outcome = this.#outcomes.get(key);
     if (outcome === 'handed_off') return;
+    // Asked for a human: the agent hands over with the context and does not answer again.
+    // A new ticket is read whole; later, only the requester's last words count.
+    const text = this.#ticketText(tenant, ticket);
+    if (asksForPerson(outcome ? this.#lastRequesterWords(tenant, ticket) : text)) {
+      const current = outcome ? ticket : this.#classify(tenant, ticket, text);
+      this.#handOff(tenant, current, key, undefined);
+      return;
+    }
     if (outcome === 'resolved') {
       // The requester came back after an automatic answer: a thank-you closes the loop again,
       // anything else means the answer was not enough.
@@ -119,7 +127,6 @@ export class AiAgent {
       else this.#handOff(tenant, ticket, key, undefined, 'Sorry that did not solve it.');
       return;
     }
-    const text = this.#ticketText(tenant, ticket);
     const classified = this.#classify(tenant, ticket, text);
     const article = bestArticle(this.#model.knowledgeBase(tenant), text);
     if (article?.resolves) this.#resolve(tenant, classified, key, article);
@@ -218,6 +225,14 @@ const STILL_BROKEN = /\b(but|still|not|no longer|doesn't|didn't|won't|can't)\b/i
 // "Thanks!" closes the loop; "thanks, but it still fails" does not.
 function saysThanks(text: string): boolean {
   return THANKS.test(text) && !STILL_BROKEN.test(text);
+}
+
+const PERSON_WANTED =
+  /\b(talk|speak|chat) to (a |an |)(person|human|real person|agent|someone)\b|\b(human|real person) please\b/i;
+
+// "I'd like to talk to a person" (the Slack app's button sends such a message) asks for a hand-off.
+function asksForPerson(text: string): boolean {
+  return PERSON_WANTED.test(text);
 }
 
 // Whole words only: "down" must not match "download".

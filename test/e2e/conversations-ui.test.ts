@@ -440,6 +440,47 @@ describe('conversations: the Slack side', () => {
     );
   });
 
+  it('says a resolved ticket’s “Talk to a person” asked for a person and reopened it, not that a reply did', async () => {
+    const filed = await fileInItHelp('VPN token expired');
+    const ai = await stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      thread_ts: filed.threadTs,
+      text: 'AI: renew the token in the portal',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'AI: renew the token in the portal' } },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'talk_to_person',
+              text: { type: 'plain_text', text: 'Talk to a person' },
+              value: filed.ticketId,
+            },
+          ],
+        },
+      ],
+    });
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'talk_to_person',
+      channelId: itHelp,
+      messageTs: ai.ts as string,
+    });
+    const line = await eventually(
+      () =>
+        threadOf(itHelp, filed.threadTs).find((m) => m.text?.includes('asked to talk to a person')),
+      5_000,
+      'the thread told',
+    );
+    expect(line.text).toContain('so it is open again');
+    expect(ticket(filed.ticketId).status).toBe('open');
+    expect(threadOf(itHelp, filed.threadTs).some((m) => m.text?.includes('reply reopened'))).toBe(
+      false,
+    );
+  });
+
   it('reopens from the Reopen button of the requester’s “resolved” direct message', async () => {
     const filed = await fileInItHelp('Printer jams on tray 2');
     stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });

@@ -96,6 +96,34 @@ describe('emulator AI agent', () => {
     expect(emu.model.getTicket('acme', ticket.id).status).toBe('in_progress');
   });
 
+  it('hands over without answering again when the requester asks to talk to a person', async () => {
+    emu = await emulator({ aiDelayMs: 20 });
+    const ticket = await create({ title: 'Forgot my password' });
+    await aiReplies(ticket.id);
+    await call(emu, 'addMessage', {
+      ticketId: ticket.id,
+      body: {
+        body: 'Ana Lima would like to talk to a person instead of the AI agent.',
+        author_email: ANA,
+      },
+    });
+    const replies = await aiReplies(ticket.id, 2);
+    expect(replies[1]?.body).toBe(
+      "I've passed this to the Identity & Access team; someone will follow up here.",
+    );
+    expect(replies[1]?.sources).toEqual([]);
+    expect(emu.model.getTicket('acme', ticket.id).status).toBe('in_progress');
+  });
+
+  it('hands a new ticket straight to people when its requester asks for a person', async () => {
+    emu = await emulator({ aiDelayMs: 20 });
+    const ticket = await create({ title: 'Password expired, I want to speak to a human' });
+    const [reply] = await aiReplies(ticket.id);
+    expect(reply?.body).not.toContain('reset');
+    expect(reply?.body).toContain('someone will follow up here');
+    expect(emu.model.getTicket('acme', ticket.id).status).toBe('in_progress');
+  });
+
   it('resolves again when the requester only says thanks', async () => {
     emu = await emulator({ aiDelayMs: 20 });
     const ticket = await create({ title: 'Forgot my password' });

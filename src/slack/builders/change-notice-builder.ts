@@ -50,9 +50,19 @@ export function buildReopenedByReply(ticketId: string, userId: string): SlackMes
   return { text, blocks: [{ type: 'context', elements: [md(text)] }] };
 }
 
-/** Told in the thread when someone asked for a person instead of the AI agent. */
-export function buildPersonRequested(ticketId: string, userId: string): SlackMessage {
-  const text = `:raising_hand: <@${userId}> asked to talk to a person about *${safeMrkdwn(ticketId, 40)}*. An agent will answer in this thread.`;
+/**
+ * Told in the thread when someone asked for a person instead of the AI agent; `reopened` when
+ * the request reopened the resolved ticket.
+ */
+export function buildPersonRequested(
+  ticketId: string,
+  userId: string,
+  options: { reopened?: boolean } = {},
+): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const text = options.reopened
+    ? `:raising_hand: <@${userId}> asked to talk to a person about *${id}*, so it is open again. An agent will answer in this thread.`
+    : `:raising_hand: <@${userId}> asked to talk to a person about *${id}*. An agent will answer in this thread.`;
   return { text, blocks: [{ type: 'context', elements: [md(text)] }] };
 }
 

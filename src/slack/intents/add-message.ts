@@ -46,6 +46,40 @@ function parsePayload(entry: ReservedEntry): AddMessagePayload {
   return parsed.data;
 }
 
+/**
+ * Adds a thread reply to its ticket, keyed by `deliveryKey` so a retry adds nothing new. The
+ * thread is told when the reply reopened a resolved ticket, unless `announceReopen` is false
+ * (a caller that says it in its own words).
+ */
+export async function addReply(
+  deps: SlackDeps,
+  deliveryKey: string,
+  payload: AddMessagePayload,
+  options: { announceReopen?: boolean } = {},
+): Promise<JsonValue> {
+  const before = await lastKnownStatus(deps, payload.ticketId);
+  refuseIfKnownClosed(payload.ticketId, before);
+  const email = await deps.people.email(payload.userId);
+  await rememberOwnText(deps, payload.ticketId, email, payload.body);
+  const message = await deps.serviceDesk.addMessage(
+    payload.ticketId,
+    { body: payload.body, author_email: email },
+    { idempotencyKey: hashIdempotencyKey(deliveryKey), priority: 'interactive' },
+  );
+  deps.logger.info(
+    {
+      ticket_id: payload.ticketId,
+      channel: payload.channel,
+      thread_ts: payload.threadTs,
+      message_id: message.id,
+    },
+    'thread reply added to ticket',
+  );
+  await afterSlackWrite(deps, payload.ticketId, message.id);
+  if (options.announceReopen !== false) await announceReopen(deps, payload, before, email);
+  return { ticketId: payload.ticketId, messageId: message.id };
+}
+
 /** Builds the add-message intent handler. */
 export function addMessageIntent(deps: SlackDeps): IntentHandler {
   // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
@@ -62,28 +96,7 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
 
   return {
     async run(entry) {
-      const payload = parsePayload(entry);
-      const before = await lastKnownStatus(deps, payload.ticketId);
-      refuseIfKnownClosed(payload.ticketId, before);
-      const email = await deps.people.email(payload.userId);
-      await rememberOwnText(deps, payload.ticketId, email, payload.body);
-      const message = await deps.serviceDesk.addMessage(
-        payload.ticketId,
-        { body: payload.body, author_email: email },
-        { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
-      );
-      deps.logger.info(
-        {
-          ticket_id: payload.ticketId,
-          channel: payload.channel,
-          thread_ts: payload.threadTs,
-          message_id: message.id,
-        },
-        'thread reply added to ticket',
-      );
-      await afterSlackWrite(deps, payload.ticketId, message.id);
-      await announceReopen(deps, payload, before, email);
-      return { ticketId: payload.ticketId, messageId: message.id } as JsonValue;
+      return addReply(deps, entry.deliveryKey, parsePayload(entry));
     },
 
     async failed(entry, error) {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
-import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import type { ReservedEntry } from '../../store/types.ts';
 import {
   buildPersonRequested,
   buildRefusal,
@@ -20,8 +20,8 @@ import { ChangeRefusedError, ClosedTicketError, InvalidIntentError } from '../er
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../private-notice.ts';
-import { actorOf, mayAskForPerson } from '../ticket-access.ts';
-import { ADD_MESSAGE, type AddMessagePayload, addMessageIntent } from './add-message.ts';
+import { actorOf, isRequester, mayAskForPerson } from '../ticket-access.ts';
+import { type AddMessagePayload, addReply } from './add-message.ts';
 import { describeFailure } from './failure-reasons.ts';
 
 /** The outbox kind of this intent. */
@@ -49,8 +49,6 @@ function parsePayload(entry: ReservedEntry): RequestHumanPayload {
 
 /** Builds the request-human intent handler. */
 export function requestHumanIntent(deps: SlackDeps): IntentHandler {
-  const addMessage = addMessageIntent(deps);
-
   async function tell(payload: RequestHumanPayload, message: SlackMessage) {
     await tellPrivately(
       deps.client,
@@ -83,16 +81,16 @@ export function requestHumanIntent(deps: SlackDeps): IntentHandler {
         threadTs: payload.threadTs,
         ts: payload.messageTs,
       };
-      // Same delivery key, so the platform's idempotency makes a retry add nothing new.
-      const added = await addMessage.run({
-        ...entry,
-        kind: ADD_MESSAGE,
-        payload: message as unknown as JsonValue,
-      });
+      // Same delivery key, so the platform's idempotency makes a retry add nothing new. The
+      // platform reopens a resolved ticket for its requester's message: said in this line, not
+      // as "her reply reopened it", which would hide that she asked for a person.
+      const added = await addReply(deps, entry.deliveryKey, message, { announceReopen: false });
+      const reopens = ticket.status === 'resolved' && isRequester(actor, ticket);
+      if (reopens) deps.statuses.setStatus(ticket.id, 'open');
       await deps.client.chat.postMessage({
         channel: payload.channel,
         thread_ts: payload.threadTs,
-        ...buildPersonRequested(ticket.id, payload.actorUserId),
+        ...buildPersonRequested(ticket.id, payload.actorUserId, { reopened: reopens }),
       });
       return added;
     },
