@@ -56,6 +56,8 @@ export const CREATE_FIELDS = {
   desk: { block: 'desk', action: 'desk_select' },
   priority: { block: 'priority', action: 'priority_select' },
   device: { block: 'device', action: 'device_select' },
+  /** Inputs `description_more_1`, `_2`...: a description longer than one input holds. */
+  descriptionMore: { blockPrefix: 'description_more_', action: 'description_more_input' },
 } as const;
 
 /** Events the app subscribes to (manifest `bot_events`). */

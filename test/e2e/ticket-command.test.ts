@@ -34,6 +34,24 @@ describe('/ticket', () => {
     expect(JSON.stringify(view.blocks)).toContain('"initial_value":"Printer on 3rd floor jams"');
   });
 
+  it('files every word of a 5,000-character /ticket: a title from its start, all of it as the description', async () => {
+    const words = Array.from({ length: 700 }, (_, i) => `step${i}`).join(' ');
+    expect(words.length).toBeGreaterThan(5_000);
+    const view = await openModal(alice, itHelp, words);
+    const inputs = view.blocks.filter(
+      (b) => b.type === 'input' && String(b.block_id).startsWith('description'),
+    );
+    expect(inputs.length).toBeGreaterThan(1);
+    await stack.driver.viewSubmission({ viewId: view.id, userId: alice, values: {} });
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.description === words),
+      5_000,
+      'the ticket with the whole text',
+    );
+    expect(Array.from(ticket.title).length).toBeLessThanOrEqual(200);
+    expect(words.startsWith(ticket.title.replace(/…$/, ''))).toBe(true);
+  });
+
   it('shows a local validation error on the title field', async () => {
     const view = await openModal(alice, itHelp);
     const result = await stack.driver.viewSubmission({

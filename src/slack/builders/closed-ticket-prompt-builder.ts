@@ -6,7 +6,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { ACTIONS } from '../ids.ts';
-import { LIMITS, md, plain, safeMrkdwn } from './mrkdwn.ts';
+import { LIMITS, md, plain, quotedSections, safeMrkdwn } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 
 /** The reply a prompt is about: what the "Open a new ticket" button carries as its value. */
@@ -38,10 +38,7 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
   const lead = `:lock: *${id}* is closed, so your reply was not added to it. Would you like to open a new ticket with it?`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: md(lead) },
-    {
-      type: 'section',
-      text: md(`\`\`\`${safeMrkdwn(body.replace(/```/g, "'''"), LIMITS.sectionText - 8)}\`\`\``),
-    },
+    ...quotedSections(body, LIMITS.messageBlocks - 2),
     {
       type: 'actions',
       elements: [

@@ -3,13 +3,18 @@ import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { Asset, Desk } from '../../servicedesk/schemas.ts';
 import { TICKET_PRIORITIES } from '../../servicedesk/schemas.ts';
 import { CREATE_FIELDS, VIEWS } from '../ids.ts';
-import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
+import { LIMITS, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
 import { priorityLabel } from './ticket-labels.ts';
 
 /** Longest title the modal accepts; long titles get cut in every list they appear in. */
 export const TITLE_MAX = 200;
-/** Longest description the modal accepts (Slack's plain_text_input maximum). */
+/** Longest text one description input holds (Slack's plain_text_input maximum). */
 export const DESCRIPTION_MAX = 3000;
+/**
+ * Continuation inputs at most, inside a modal's 100 blocks with the form's others: 243,000
+ * characters in all, more than Slack delivers in one message (40,000) with its replies.
+ */
+const DESCRIPTION_MORE_MAX = 80;
 
 /** What the modal starts with. */
 export interface CreateModalInput {
@@ -61,19 +66,41 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
       ...(input.title ? { initial_value: truncate(input.title, TITLE_MAX) } : {}),
     },
   });
-  blocks.push({
-    type: 'input',
-    block_id: CREATE_FIELDS.description.block,
-    optional: true,
-    label: plain('Description', 50),
-    element: {
-      type: 'plain_text_input',
-      action_id: CREATE_FIELDS.description.action,
-      multiline: true,
-      max_length: DESCRIPTION_MAX,
-      placeholder: plain('What happened, what you expected, anything you already tried', 150),
-      ...(input.description ? { initial_value: truncate(input.description, DESCRIPTION_MAX) } : {}),
-    },
+  // A description longer than one input is spread over as many as it takes, so nothing the
+  // person wrote or pasted is cut; the pieces are joined back on submission.
+  const parts = splitText(input.description ?? '', DESCRIPTION_MAX).slice(
+    0,
+    DESCRIPTION_MORE_MAX + 1,
+  );
+  if (parts.length === 0) parts.push('');
+  parts.forEach((part, index) => {
+    const first = index === 0;
+    blocks.push({
+      type: 'input',
+      block_id: first
+        ? CREATE_FIELDS.description.block
+        : `${CREATE_FIELDS.descriptionMore.blockPrefix}${index}`,
+      optional: true,
+      label: plain(
+        first ? 'Description' : `Description, continued (${index + 1} of ${parts.length})`,
+        50,
+      ),
+      element: {
+        type: 'plain_text_input',
+        action_id: first ? CREATE_FIELDS.description.action : CREATE_FIELDS.descriptionMore.action,
+        multiline: true,
+        max_length: DESCRIPTION_MAX,
+        ...(first
+          ? {
+              placeholder: plain(
+                'What happened, what you expected, anything you already tried',
+                150,
+              ),
+            }
+          : {}),
+        ...(part ? { initial_value: part } : {}),
+      },
+    });
   });
   const desks = deskOptions(input.desks);
   if (desks.length > 0) {
@@ -167,9 +194,24 @@ export function readCreateForm(values: ViewStateValues): CreateForm {
     values[f.block]?.[f.action]?.value?.trim() || undefined;
   const selected = (f: { block: string; action: string }) =>
     values[f.block]?.[f.action]?.selected_option?.value || undefined;
+  // The continuation inputs in their order; joined as split (see `splitText`).
+  const more = Object.keys(values)
+    .filter((block) => block.startsWith(CREATE_FIELDS.descriptionMore.blockPrefix))
+    .sort(
+      (a, b) =>
+        Number(a.slice(CREATE_FIELDS.descriptionMore.blockPrefix.length)) -
+        Number(b.slice(CREATE_FIELDS.descriptionMore.blockPrefix.length)),
+    )
+    .map((block) => values[block]?.[CREATE_FIELDS.descriptionMore.action]?.value ?? '');
+  const description = [
+    values[CREATE_FIELDS.description.block]?.[CREATE_FIELDS.description.action]?.value ?? '',
+    ...more,
+  ]
+    .join('')
+    .trim();
   return {
     title: text(CREATE_FIELDS.title) ?? '',
-    description: text(CREATE_FIELDS.description),
+    description: description || undefined,
     deskSlug: selected(CREATE_FIELDS.desk),
     priority: selected(CREATE_FIELDS.priority),
     assetId: selected(CREATE_FIELDS.device),
@@ -182,10 +224,6 @@ export function validateCreateForm(form: CreateForm): Record<string, string> | u
   if (!form.title) errors[CREATE_FIELDS.title.block] = 'Give the ticket a title.';
   else if (Array.from(form.title).length > TITLE_MAX) {
     errors[CREATE_FIELDS.title.block] = `Keep the title under ${TITLE_MAX} characters.`;
-  }
-  if (form.description && Array.from(form.description).length > DESCRIPTION_MAX) {
-    errors[CREATE_FIELDS.description.block] =
-      `Keep the description under ${DESCRIPTION_MAX} characters.`;
   }
   if (form.priority && !(TICKET_PRIORITIES as readonly string[]).includes(form.priority)) {
     errors[CREATE_FIELDS.priority.block] = 'Choose one of the listed priorities.';

@@ -54,6 +54,67 @@ export function safeMrkdwn(text: string, max: number): string {
   return cut + ELLIPSIS;
 }
 
+// What one character costs once escaped for mrkdwn.
+const escapedCost = (ch: string) => (ch === '&' ? 5 : ch === '<' || ch === '>' ? 4 : 1);
+
+/**
+ * Splits text into pieces of at most `max` (code points, or escaped length with `escaped`),
+ * each ending after a line break or a space where one is in the last third of the piece.
+ * Nothing is dropped: the pieces joined with '' give the text back.
+ */
+export function splitText(
+  text: string,
+  max: number,
+  options: { escaped?: boolean } = {},
+): string[] {
+  const cost = options.escaped ? escapedCost : () => 1;
+  const chars = Array.from(text);
+  const pieces: string[] = [];
+  let start = 0;
+  while (start < chars.length) {
+    let end = start;
+    let used = 0;
+    let lineBreak = -1;
+    let space = -1;
+    while (end < chars.length && used + cost(chars[end] as string) <= max) {
+      used += cost(chars[end] as string);
+      if (chars[end] === '\n') lineBreak = end + 1;
+      else if (/\s/.test(chars[end] as string)) space = end + 1;
+      end++;
+    }
+    if (end < chars.length) {
+      const near = start + Math.floor(((end - start) * 2) / 3);
+      if (lineBreak > near) end = lineBreak;
+      else if (space > near) end = space;
+    }
+    // A limit below one character's cost must still make progress.
+    if (end === start) end = start + 1;
+    pieces.push(chars.slice(start, end).join(''));
+    start = end;
+  }
+  return pieces;
+}
+
+/**
+ * A person's words as quoted sections, split over as many as it takes so nothing is cut
+ * (Slack allows 3,000 characters a section), at most `maxSections`: words past that many
+ * (over 140,000 characters, more than one Slack message holds) are cut with an ellipsis.
+ */
+export function quotedSections(
+  text: string,
+  maxSections: number,
+): { type: 'section'; text: { type: 'mrkdwn'; text: string } }[] {
+  const fence = '```';
+  const room = LIMITS.sectionText - 2 * fence.length;
+  const pieces = splitText(text.replaceAll(fence, "'''"), room, { escaped: true });
+  const kept = pieces.slice(0, maxSections);
+  if (pieces.length > maxSections) kept[maxSections - 1] = pieces.slice(maxSections - 1).join('');
+  return kept.map((piece) => ({
+    type: 'section',
+    text: md(`${fence}${safeMrkdwn(piece, room)}${fence}`),
+  }));
+}
+
 /** A plain_text object, truncated to its limit. Plain text is never parsed for mentions. */
 export function plain(
   text: string,

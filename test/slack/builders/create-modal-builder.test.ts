@@ -1,8 +1,10 @@
+import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import {
   buildCreateModal,
   platformErrorsToBlocks,
   readCreateForm,
+  type ViewStateValues,
   validateCreateForm,
 } from '../../../src/slack/builders/create-modal-builder.ts';
 
@@ -61,6 +63,31 @@ describe('create modal', () => {
       priority: 'high',
       assetId: undefined,
     });
+  });
+
+  it('spreads a description longer than one input over continuation inputs and reads it back whole', () => {
+    const description = Array.from({ length: 1_500 }, (_, i) => `line ${i} of the log`).join('\n');
+    const view = buildCreateModal({
+      privateMetadata: '{}',
+      desks: [],
+      title: 'Crash log',
+      description,
+    });
+    type TextInput = { block_id: string; element: { initial_value?: string; action_id: string } };
+    const inputs = (view.blocks as (KnownBlock & Partial<TextInput>)[]).filter(
+      (b): b is KnownBlock & TextInput =>
+        b.type === 'input' && (b.block_id?.startsWith('description') ?? false),
+    );
+    expect(inputs.length).toBeGreaterThan(1);
+    for (const input of inputs)
+      expect(Array.from(input.element.initial_value ?? '').length).toBeLessThanOrEqual(3000);
+    const values: ViewStateValues = { title: { title_input: { value: 'Crash log' } } };
+    for (const input of inputs)
+      values[input.block_id] = {
+        [input.element.action_id]: { value: input.element.initial_value },
+      };
+    expect(readCreateForm(values).description).toBe(description);
+    expect(validateCreateForm(readCreateForm(values))).toBeUndefined();
   });
 
   it('asks for a title when it is only whitespace', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildDelayedNotice } from '../../../src/slack/builders/notice-builder.ts';
+import {
+  buildDelayedNotice,
+  buildFailureNotice,
+} from '../../../src/slack/builders/notice-builder.ts';
 
 describe('delayed notice', () => {
   it('says the service desk is not answering when nobody knows how long it will be', () => {
@@ -17,5 +20,19 @@ describe('delayed notice', () => {
 
   it('gives a longer wait in whole minutes, rounded up', () => {
     expect(buildDelayedNotice('ticket', 121_000).text).toContain('will be sent in about 3 minutes');
+  });
+});
+
+describe('failure notice', () => {
+  it('gives back every word of a long message, across as many sections as it takes', () => {
+    const words = Array.from({ length: 2_000 }, (_, i) => `w${i}`).join(' ');
+    const notice = buildFailureNotice(':warning: failed', words);
+    const quoted = (notice.blocks ?? [])
+      .filter((b) => b.type === 'section')
+      .slice(1)
+      .map((b) => (b as { text: { text: string } }).text.text.replaceAll('```', ''))
+      .join('');
+    expect(quoted).toBe(words);
+    expect(notice.blocks?.length).toBeLessThanOrEqual(50);
   });
 });

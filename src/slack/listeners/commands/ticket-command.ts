@@ -5,6 +5,7 @@
  */
 import type { AllMiddlewareArgs, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { isServiceDeskError, isTicketId, type Ticket } from '../../../servicedesk/index.ts';
+import { TITLE_MAX } from '../../builders/create-modal-builder.ts';
 import { buildHelp } from '../../builders/help-builder.ts';
 import { md, safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
@@ -12,6 +13,7 @@ import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
 import { buildTicketList } from '../../builders/ticket-list-builder.ts';
 import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { titleFromText } from '../../message-text.ts';
 import { audienceOf, findVisibleTicket } from '../../ticket-access.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -44,7 +46,7 @@ export function ticketCommand(deps: SlackDeps) {
       );
       return;
     }
-    const title = word.startsWith('new ') ? text.slice(4).trim() : text;
+    const words = word.startsWith('new ') ? text.slice(4).trim() : text;
     deps.tasks.run(
       'open-create-modal',
       () =>
@@ -52,11 +54,21 @@ export function ticketCommand(deps: SlackDeps) {
           triggerId: command.trigger_id,
           userId: command.user_id,
           metadata: { channel: command.channel_id },
-          title: title || undefined,
+          ...formFromWords(words),
         }),
       context,
     );
   };
+}
+
+/**
+ * The modal's title and description from the command's words: a title when they fit one, else
+ * a title made from their start and all of them as the description, so nothing is cut.
+ */
+function formFromWords(words: string): { title?: string; description?: string } {
+  if (!words) return {};
+  const title = titleFromText(words, TITLE_MAX);
+  return title === words ? { title } : { title, description: words };
 }
 
 async function answerLookup(

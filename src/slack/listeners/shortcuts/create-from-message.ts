@@ -3,13 +3,11 @@
  * its permalink and the replies already in its thread.
  */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import { DESCRIPTION_MAX } from '../../builders/create-modal-builder.ts';
-import { truncate } from '../../builders/mrkdwn.ts';
 import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackToPlain, titleFromText } from '../../message-text.ts';
 
-/** Replies read into the description; more would not fit its 3,000 characters anyway. */
+/** Replies read into the description; the permalink in it leads to the rest of a long thread. */
 const MAX_REPLIES = 20;
 const PREFILL_BUDGET_MS = 1_000;
 
@@ -70,7 +68,7 @@ export function createFromMessageShortcut(deps: SlackDeps) {
             },
           },
           title: titleFromText(text),
-          description: truncate(description, DESCRIPTION_MAX),
+          description,
           context: author
             ? `From a message by <@${author}> in <#${channel}>`
             : `From a message in <#${channel}>`,
