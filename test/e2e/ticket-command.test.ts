@@ -252,4 +252,13 @@ describe('/ticket', () => {
     expect(command.body).toMatchObject({ response_type: 'ephemeral' });
     expect(JSON.stringify(command.body)).toContain('/ticket mine');
   });
+
+  it('says in /ticket help that the reaction works where the app is a member, and how to invite it', async () => {
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: itHelp,
+      text: 'help',
+    });
+    expect(JSON.stringify(command.body)).toContain('invite me with `/invite @Service Desk`');
+  });
 });

@@ -10,6 +10,7 @@ export function buildHelp(emoji: string): SlackMessage {
     '• *New ticket* in the shortcuts menu (the ⚡ button) does the same from anywhere.',
     '• *Create ticket* in a message’s ⋮ menu turns that message and its thread into a ticket.',
     `• React with :${emoji}: to a message to file it as a ticket at once (the author is the requester).`,
+    '• The reaction and replies in threads work in channels I am a member of: invite me with `/invite @Service Desk`. Elsewhere, Slack does not tell me about them.',
     '• Or just send me a direct message: it becomes a ticket and I answer in its thread.',
     '',
     '*Follow a ticket*',
