@@ -6,13 +6,14 @@
  */
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import type { MirrorPoster, PostOutcome, RequesterNotice, TicketChange } from '../mirror/types.ts';
-import type { Message } from '../servicedesk/schemas.ts';
+import type { Activity, Message } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
 import type { SlackMessage } from './builders/ticket-card-builder.ts';
 import {
   buildRequesterNotice,
   buildTicketChangeLine,
   buildTicketMessagePost,
+  type PeopleNames,
 } from './builders/ticket-message-builder.ts';
 import { isConversationUnavailable, sendDm } from './slack-posting.ts';
 
@@ -23,6 +24,10 @@ export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
 // How many pages of a thread are read looking for an earlier post (200 replies each).
 const MAX_REPLY_PAGES = 5;
+// People's names change rarely and a handful of agents make most changes: an hour's cache
+// keeps the lookups to a few an hour.
+const NAME_TTL_MS = 60 * 60_000;
+const NAMES_KEPT = 500;
 
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
@@ -50,6 +55,7 @@ function slackError(error: unknown): string | undefined {
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
   readonly #onStatus: ((ticketId: string, status: string) => void) | undefined;
+  readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
@@ -60,17 +66,55 @@ export class SlackMirrorPoster implements MirrorPoster {
     return this.#post(thread, buildTicketMessagePost(ticketId, message), ticketId, message.id);
   }
 
-  postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {
+  async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {
     const { activity } = change;
     if (activity.type === 'status_changed' && activity.to) {
       this.#onStatus?.(change.ticketId, activity.to);
     }
     return this.#post(
       thread,
-      buildTicketChangeLine(change.ticketId, activity),
+      buildTicketChangeLine(change.ticketId, activity, await this.#namesIn(activity)),
       change.ticketId,
       activity.id,
     );
+  }
+
+  /**
+   * The names of the people a change has by email (who made it, who it is assigned to), from
+   * Slack's directory: no request against the platform's shared budget, and a plain name rather
+   * than a mention, which would notify the person of every change they make.
+   */
+  async #namesIn(activity: Activity): Promise<PeopleNames> {
+    const emails = [activity.actor, activity.type === 'assigned' ? activity.to : undefined];
+    const names: Record<string, string> = {};
+    for (const email of emails) {
+      if (!email?.includes('@')) continue;
+      const name = await this.#slackName(email.toLowerCase());
+      if (name) names[email.toLowerCase()] = name;
+    }
+    return names;
+  }
+
+  #slackName(email: string): Promise<string | undefined> {
+    const cached = this.#names.get(email);
+    if (cached && Date.now() - cached.at < NAME_TTL_MS) return cached.name;
+    const name = this.#client.users.lookupByEmail({ email }).then(
+      ({ user }) => user?.real_name || user?.profile?.real_name || undefined,
+      (error: unknown) => {
+        // Someone Slack does not know stays unknown for the hour; any other failure is asked
+        // again next time, and this line names them by email rather than wait.
+        const code = slackError(error);
+        if (!code || !UNKNOWN_PERSON.has(code)) this.#names.delete(email);
+        return undefined;
+      },
+    );
+    this.#names.delete(email);
+    this.#names.set(email, { at: Date.now(), name });
+    if (this.#names.size > NAMES_KEPT) {
+      const oldest = this.#names.keys().next().value;
+      if (oldest !== undefined) this.#names.delete(oldest);
+    }
+    return name;
   }
 
   async notifyRequester(notice: RequesterNotice): Promise<PostOutcome> {

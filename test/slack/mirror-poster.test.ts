@@ -82,6 +82,39 @@ describe('Slack mirror poster', () => {
     expect(statuses).toEqual([['IT-12', 'resolved']]);
   });
 
+  const statusChange = (id: string, actor: string) => ({
+    ticketId: 'IT-12',
+    activity: {
+      id,
+      ticket_id: 'IT-12',
+      type: 'status_changed',
+      from: 'open',
+      to: 'waiting_on_requester',
+      actor,
+      created_at: '2026-11-20T09:31:00Z',
+    },
+  });
+  const lastReply = () => double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
+
+  it('names the person who made a change as Slack names them, not by their email', async () => {
+    await poster.postChange(thread, statusChange('act_5', 'Sam.Rivera@acme.example'));
+    expect(lastReply()?.text).toMatch(/ by Sam Rivera$/);
+    expect(lastReply()?.text).not.toContain('@acme.example');
+  });
+
+  it('names a person Slack does not know by their email', async () => {
+    await poster.postChange(thread, statusChange('act_5', 'contractor@elsewhere.example'));
+    expect(lastReply()?.text).toMatch(/ by contractor@elsewhere\.example$/);
+  });
+
+  it('asks Slack for a person’s name once for the many changes they make', async () => {
+    await poster.postChange(thread, statusChange('act_5', 'sam.rivera@acme.example'));
+    await poster.postChange(thread, statusChange('act_6', 'sam.rivera@acme.example'));
+    await poster.postChange(thread, statusChange('act_7', 'nobody@elsewhere.example'));
+    await poster.postChange(thread, statusChange('act_8', 'nobody@elsewhere.example'));
+    expect(double.callsTo('users.lookupByEmail')).toHaveLength(2);
+  });
+
   it('finds an earlier post of an item in the thread, and no other', async () => {
     await poster.postMessage(thread, 'IT-12', answer);
     expect(await poster.findPosted(thread, 'IT-12', 'msg_9')).toBe(true);

@@ -95,20 +95,34 @@ export function buildTicketMessagePost(ticketId: string, message: Message): Slac
   return { text, blocks };
 }
 
-function actorSuffix(actor: string | null | undefined): string {
+/** People's names by lower-case email, for the people a change line would name by email. */
+export type PeopleNames = Readonly<Record<string, string>>;
+
+// Without a name the whole email, not its local part: `jdoe2` or `it-ops` is a guess that can
+// mislead, and the email names exactly one person whom a reader can reach.
+function personName(email: string, names: PeopleNames): string {
+  return names[email.toLowerCase()]?.trim() || email;
+}
+
+function actorSuffix(actor: string | null | undefined, names: PeopleNames): string {
+  // `api` is the app's own key (the platform's PATCH names no author), `system` its rules.
   if (!actor || actor === 'api' || actor === 'system') return '';
   if (actor === 'ai_agent') return ' by the AI agent';
-  return ` by ${safeMrkdwn(actor, 200)}`;
+  return ` by ${safeMrkdwn(personName(actor, names), 200)}`;
 }
 
 function value(raw: string | null | undefined, label: (v: string) => string): string {
   return raw ? safeMrkdwn(label(raw), 200) : '_none_';
 }
 
-/** A status, priority or assignee change as one line. */
-export function buildTicketChangeLine(ticketId: string, change: Activity): SlackMessage {
+/** A status, priority or assignee change as one line, naming by `names` whom it has by email. */
+export function buildTicketChangeLine(
+  ticketId: string,
+  change: Activity,
+  names: PeopleNames = {},
+): SlackMessage {
   const id = safeMrkdwn(ticketId, 40);
-  const by = actorSuffix(change.actor);
+  const by = actorSuffix(change.actor, names);
   let line: string;
   if (change.type === 'status_changed') {
     line = `:arrows_counterclockwise: *${id}* status: ${value(change.from, statusLabel)} → *${value(change.to, statusLabel)}*${by}`;
@@ -120,7 +134,7 @@ export function buildTicketChangeLine(ticketId: string, change: Activity): Slack
       : `:busts_in_silhouette: *${id}* has no team any more${by}`;
   } else {
     line = change.to
-      ? `:bust_in_silhouette: *${id}* is assigned to *${safeMrkdwn(change.to, 200)}*${by}`
+      ? `:bust_in_silhouette: *${id}* is assigned to *${safeMrkdwn(personName(change.to, names), 200)}*${by}`
       : `:bust_in_silhouette: *${id}* is no longer assigned${by}`;
   }
   const block: ContextBlock = {

@@ -148,6 +148,37 @@ describe('ticket message builder', () => {
     ).toBe(':bust_in_silhouette: *IT-12* is no longer assigned');
   });
 
+  it('names the person who made a change as their messages do, not by their email', () => {
+    const line = buildTicketChangeLine('IT-12', change({}), {
+      'sam.rivera@acme.example': 'Sam Rivera',
+    });
+    expect(line.text).toMatch(/ by Sam Rivera$/);
+    expect(allText(line)).not.toContain('sam.rivera@acme.example');
+  });
+
+  it('finds a person’s name whatever the case of the email the platform gives', () => {
+    const line = buildTicketChangeLine('IT-12', change({ actor: 'Sam.Rivera@ACME.example' }), {
+      'sam.rivera@acme.example': 'Sam Rivera',
+    });
+    expect(line.text).toMatch(/ by Sam Rivera$/);
+  });
+
+  it('names the person a ticket is assigned to rather than showing their email', () => {
+    const line = buildTicketChangeLine(
+      'IT-12',
+      change({ type: 'assigned', from: null, to: 'priya.shah@acme.example', actor: 'api' }),
+      { 'priya.shah@acme.example': 'Priya Shah' },
+    );
+    expect(line.text).toBe(':bust_in_silhouette: *IT-12* is assigned to *Priya Shah*');
+  });
+
+  it('escapes a person’s name as it escapes the platform’s text', () => {
+    const line = buildTicketChangeLine('IT-12', change({}), {
+      'sam.rivera@acme.example': '<!channel> Sam & co',
+    });
+    expect(line.text).toContain('by &lt;!channel&gt; Sam &amp; co');
+  });
+
   it('escapes a status the platform invented', () => {
     const line = buildTicketChangeLine('IT-12', change({ to: '<!channel>_state' }));
     expect(line.text).not.toContain('<!channel>');
