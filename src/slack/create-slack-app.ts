@@ -38,6 +38,7 @@ import { registerViews } from './listeners/views/index.ts';
 import { SlackMirrorPoster } from './mirror-poster.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
+import { guardRequestBodies } from './request-body-guard.ts';
 import { serveRoutes } from './route-server.ts';
 import { TicketStatusMemo } from './ticket-status-memo.ts';
 
@@ -236,16 +237,21 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
     return socket;
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
-  return new HTTPReceiver({
+  const receiver = new HTTPReceiver({
     signingSecret: options.signingSecret,
-    endpoints: '/slack/events',
+    endpoints: SLACK_EVENTS_PATH,
     customRoutes: routes,
     logger,
     // Answer Slack only after the listener stored the intent (see app.error above). Bolt's
-    // receiver already answers 401 to a bad or stale signature and 400 to a malformed body.
+    // receiver already answers 401 to a bad or stale signature and 400 to a malformed body;
+    // the guard answers 400 to a body that is not an object, which Bolt would leave hanging.
     processBeforeResponse: true,
   });
+  guardRequestBodies(receiver, SLACK_EVENTS_PATH);
+  return receiver;
 }
+
+const SLACK_EVENTS_PATH = '/slack/events';
 
 const noSlackRequests: Receiver = {
   init: () => undefined,

@@ -181,6 +181,24 @@ describe('reliability', () => {
     expect(stack.double.callsTo('views.open')).toHaveLength(0);
   });
 
+  it('answers 400 at once to a signed body that parses to null, as JSON or as a form payload', async () => {
+    stack = await startStack();
+    const json = await stack.driver.sendRaw({ body: 'null', contentType: 'application/json' });
+    const form = await stack.driver.sendRaw({
+      body: 'payload=null',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    const number = await stack.driver.sendRaw({ body: '42', contentType: 'application/json' });
+    expect([json.status, form.status, number.status]).toEqual([400, 400, 400]);
+    // The app still answers what Slack really sends.
+    const help = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: 'help',
+    });
+    expect(help.status).toBe(200);
+  });
+
   it('acknowledges Slack within its 3-second window', async () => {
     stack = await startStack();
     const command = await stack.driver.slashCommand({ userId: alice, channelId: itHelp });

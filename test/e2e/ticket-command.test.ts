@@ -38,7 +38,7 @@ describe('/ticket', () => {
     const words = Array.from({ length: 700 }, (_, i) => `step${i}`).join(' ');
     expect(words.length).toBeGreaterThan(5_000);
     const view = await openModal(alice, itHelp, words);
-    const inputs = view.blocks.filter(
+    const inputs = (view.blocks as { type?: string; block_id?: string }[]).filter(
       (b) => b.type === 'input' && String(b.block_id).startsWith('description'),
     );
     expect(inputs.length).toBeGreaterThan(1);
