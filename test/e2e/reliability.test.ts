@@ -199,6 +199,30 @@ describe('reliability', () => {
     expect(help.status).toBe(200);
   });
 
+  it('answers 200 to signed events of the wrong shape, queues nothing and logs what it ignored', async () => {
+    stack = await startStack();
+    const dm = stack.double.workspace.openIm(alice);
+    const events = [
+      { type: 'message', channel: dm, channel_type: 'im', user: 42, text: 'x', ts: '1.1' },
+      { type: 'message', channel: dm, channel_type: 'im', user: alice, text: { a: 1 }, ts: '1.2' },
+      {
+        type: 'reaction_added',
+        user: alice,
+        reaction: 7,
+        item: { type: 'message', channel: itHelp, ts: '1.3' },
+      },
+    ];
+    const statuses = [];
+    for (const event of events) {
+      const delivery = await stack.driver.event(event as never, { simulateSlackRetries: false });
+      statuses.push(delivery.status);
+    }
+    expect(statuses).toEqual([200, 200, 200]);
+    expect((await stack.app.stores.outbox.stats()).depth).toBe(0);
+    expect(stack.logs.filter((l) => l.includes('does not have the shape')).length).toBe(3);
+    expect(stack.logs.join('\n')).toContain('"fields":["user"]');
+  });
+
   it('acknowledges Slack within its 3-second window', async () => {
     stack = await startStack();
     const command = await stack.driver.slashCommand({ userId: alice, channelId: itHelp });

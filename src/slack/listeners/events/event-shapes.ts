@@ -1,0 +1,79 @@
+/**
+ * The shapes of the events the app acts on, checked where they enter. A signed event that does
+ * not match (a numeric `user`, a `text` that is not a string) is answered 200 and logged as
+ * ignored: answering 500 would make Slack deliver it again and again, and queuing it would
+ * only fail later. Unknown fields pass; only what the listeners read is checked.
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+const file = z.looseObject({
+  name: z.string().optional(),
+  title: z.string().optional(),
+  permalink: z.string().optional(),
+});
+
+const messageFields = {
+  user: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string().optional(),
+  thread_ts: z.string().optional(),
+  subtype: z.string().optional(),
+  bot_id: z.string().optional(),
+  files: z.array(file).optional(),
+};
+
+/** A `message` event, any subtype; an edit carries the message before and after. */
+export const messageEventShape = z.looseObject({
+  channel: z.string(),
+  channel_type: z.string().optional(),
+  ...messageFields,
+  message: z.looseObject(messageFields).optional(),
+  previous_message: z.looseObject(messageFields).optional(),
+});
+
+/** A `reaction_added` event. */
+export const reactionAddedShape = z.looseObject({
+  user: z.string(),
+  reaction: z.string(),
+  item_user: z.string().optional(),
+  item: z.looseObject({
+    type: z.string(),
+    channel: z.string().optional(),
+    ts: z.string().optional(),
+  }),
+});
+
+/** An `app_home_opened` event. */
+export const appHomeOpenedShape = z.looseObject({
+  user: z.string(),
+  tab: z.string().optional(),
+  channel: z.string().optional(),
+});
+
+/**
+ * A listener middleware that lets an event through only when it has `shape`; otherwise it logs
+ * which fields were wrong (never their values: they are people's words) and ends the event.
+ */
+export function checkShape(shape: z.ZodType, logger: Logger) {
+  return async ({
+    event,
+    body,
+    next,
+  }: SlackEventMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    const checked = shape.safeParse(event);
+    if (checked.success) {
+      await next();
+      return;
+    }
+    logger.warn(
+      {
+        event_type: (event as { type?: unknown }).type,
+        event_id: (body as { event_id?: unknown }).event_id,
+        fields: checked.error.issues.map((issue) => issue.path.join('.')),
+      },
+      'ignored an event that does not have the shape Slack documents',
+    );
+  };
+}
