@@ -2,7 +2,7 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Ticket } from '../../servicedesk/schemas.ts';
 import { ACTIONS } from '../ids.ts';
-import { LIMITS, md, plain, safeMrkdwn } from './mrkdwn.ts';
+import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -77,12 +77,11 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
 
 function ticketLine(ticket: Ticket, dashboardUrl: string | undefined): KnownBlock {
   const url = dashboardLink(ticket, dashboardUrl);
-  const id = safeMrkdwn(ticket.id, 40);
-  const label = url ? `<${url}|${id}>` : `*${id}*`;
+  const label = url ? link(url, truncate(ticket.id, 40)) : `*${safeMrkdwn(ticket.id, 40)}*`;
   return {
     type: 'section',
     text: md(
-      `${label} · ${safeMrkdwn(ticket.title, 300)}\n${statusLabel(ticket.status)} · ${safeMrkdwn(priorityLabel(ticket.priority), 100)}`,
+      `${label} · ${safeMrkdwn(ticket.title, 300)}\n${safeMrkdwn(statusLabel(ticket.status), 200)} · ${safeMrkdwn(priorityLabel(ticket.priority), 100)}`,
     ),
   };
 }

@@ -22,7 +22,17 @@ export function dashboardLink(
     (dashboardUrl
       ? `${dashboardUrl.replace(/\/+$/, '')}/tickets/${encodeURIComponent(ticket.id)}`
       : undefined);
-  return url && /^https?:\/\//.test(url) && url.length <= LIMITS.url ? url : undefined;
+  return url && isPlainHttpUrl(url) && url.length <= LIMITS.url ? url : undefined;
+}
+
+// Only a URL that parses as http(s) is linked: anything else from the platform is not a link.
+function isPlainHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return (protocol === 'https:' || protocol === 'http:') && !/[\s<>|]/.test(url);
+  } catch {
+    return false;
+  }
 }
 
 /** Options of the ticket card. */
@@ -48,7 +58,7 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
   blocks.push({
     type: 'section',
     fields: [
-      md(`*Status*\n${statusLabel(ticket.status)}`),
+      md(`*Status*\n${safeMrkdwn(statusLabel(ticket.status), 200)}`),
       md(`*Priority*\n${safeMrkdwn(priorityLabel(ticket.priority), 200)}`),
       md(`*Created*\n${slackDate(ticket.created_at)}`),
       md(

@@ -1,7 +1,7 @@
 /** The `/ticket mine` answer: the person's open tickets. */
 import type { KnownBlock } from '@slack/types';
 import type { Ticket } from '../../servicedesk/schemas.ts';
-import { md, safeMrkdwn } from './mrkdwn.ts';
+import { link, md, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
 import { statusLabel } from './ticket-labels.ts';
 
@@ -22,10 +22,10 @@ export function buildTicketList(
     { type: 'section', text: md(`*Your open tickets* (${tickets.length})`) },
     ...shown.map((t): KnownBlock => {
       const url = dashboardLink(t, dashboardUrl);
-      const id = url ? `<${url}|${safeMrkdwn(t.id, 40)}>` : `*${safeMrkdwn(t.id, 40)}*`;
+      const id = url ? link(url, truncate(t.id, 40)) : `*${safeMrkdwn(t.id, 40)}*`;
       return {
         type: 'section',
-        text: md(`${id} · ${safeMrkdwn(t.title, 300)}\n${statusLabel(t.status)}`),
+        text: md(`${id} · ${safeMrkdwn(t.title, 300)}\n${safeMrkdwn(statusLabel(t.status), 200)}`),
       };
     }),
   ];
