@@ -25,14 +25,14 @@ const optional = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+// Unset or empty: the message says where the value comes from.
+const required = (message: string) => optional.pipe(z.string({ error: `is required: ${message}` }));
+
 const httpUrl = (example: string) =>
-  z
-    .string({ error: `is required: set it to a URL such as ${example}` })
-    .trim()
-    .min(1, `is required: set it to a URL such as ${example}`)
-    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      error: `must be an http(s) URL such as ${example}`,
-    });
+  required(`set it to a URL such as ${example}`).refine(
+    (v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v),
+    { error: `must be an http(s) URL such as ${example}` },
+  );
 
 const optionalHttpUrl = (example: string) =>
   optional.refine((v) => v === undefined || (/^https?:\/\//.test(v) && URL.canParse(v)), {
@@ -48,16 +48,19 @@ const list = optional.transform((v) =>
         .filter(Boolean),
 );
 
-// A positive whole number with a default; the reason says where the default comes from.
-const wholeNumber = (fallback: number, why: string) =>
+// A number read from text; each check gives the same message, which says what the value must be.
+const numberIn = (fallback: number, message: string, rule: (n: number) => boolean) =>
   optional
     .transform((v) => (v === undefined ? fallback : Number(v)))
-    .pipe(
-      z
-        .number()
-        .int({ error: `must be a whole number (${why})` })
-        .min(1, { error: `must be 1 or more (${why})` }),
-    );
+    .pipe(z.number({ error: message }).refine(rule, { error: message }));
+
+// A positive whole number with a default; the reason says where the default comes from.
+const wholeNumber = (fallback: number, why: string) =>
+  numberIn(
+    fallback,
+    `must be a whole number, 1 or more (${why})`,
+    (n) => Number.isInteger(n) && n >= 1,
+  );
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -69,123 +72,95 @@ export const APP_ROLES = ['all', 'web', 'worker'] as const;
 /** One of `APP_ROLES`. */
 export type AppRole = (typeof APP_ROLES)[number];
 
-const envSchema = z
-  .object({
-    SLACK_BOT_TOKEN: z
-      .string({
-        error: 'is required: copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions',
-      })
-      .trim()
-      .regex(/^xoxb-/, {
-        error: 'must be a bot token starting with xoxb- (OAuth & Permissions page)',
+// Each variable on its own; the rules that tie several together are in `crossProblems`.
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: required(
+    'copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions',
+  ).refine((v) => v.startsWith('xoxb-'), {
+    error: 'must be a bot token starting with xoxb- (OAuth & Permissions page)',
+  }),
+  SLACK_SIGNING_SECRET: optional,
+  SLACK_APP_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xapp-'), {
+    error:
+      'must be an app-level token starting with xapp- (Basic Information > App-Level Tokens, scope connections:write), or unset for HTTP mode',
+  }),
+  SLACK_API_URL: optionalHttpUrl('http://127.0.0.1:4020/api/'),
+  SERVICE_DESK_URL: httpUrl('https://acme.servicedesk.example'),
+  SERVICE_DESK_API_KEY: required(
+    'create a Read+Write access key in the platform dashboard settings',
+  ),
+  SERVICE_DESK_VARIANT: optional
+    .transform((v) => v?.toLowerCase() ?? 'a')
+    .pipe(z.enum(['a', 'b'], { error: 'must be a (per-organization host) or b (shared host)' })),
+  SERVICE_DESK_DASHBOARD_URL: optionalHttpUrl('https://acme.servicedesk.example'),
+  SERVICE_DESK_RATE_PER_MINUTE: wholeNumber(100, 'the platform allows 100 a minute per key'),
+  SERVICE_DESK_RATE_PER_HOUR: wholeNumber(1000, 'the platform allows 1,000 an hour per key'),
+  SERVICE_DESK_RATE_RESERVE: numberIn(
+    0.2,
+    'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%',
+    (n) => n >= 0 && n <= 0.9,
+  ),
+  REDIS_URL: optional.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+    error: 'must be a redis:// or rediss:// URL, or unset for the embedded in-memory store',
+  }),
+  REDIS_CLUSTER: optional.transform((v) => v === '1' || v === 'true'),
+  REDIS_KEY_PREFIX: optional
+    .transform((v) => v ?? 'sds:')
+    .pipe(
+      z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
+        error: 'must be 1 to 64 letters, digits or : _ . - (e.g. sds: or sds:staging:)',
       }),
-    SLACK_SIGNING_SECRET: optional,
-    SLACK_APP_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xapp-'), {
-      error:
-        'must be an app-level token starting with xapp- (Basic Information > App-Level Tokens, scope connections:write), or unset for HTTP mode',
-    }),
-    SLACK_API_URL: optionalHttpUrl('http://127.0.0.1:4020/api/'),
-    SERVICE_DESK_URL: httpUrl('https://acme.servicedesk.example'),
-    SERVICE_DESK_API_KEY: z
-      .string({
-        error: 'is required: create a Read+Write access key in the platform dashboard settings',
-      })
-      .trim()
-      .min(1, {
-        error: 'is required: create a Read+Write access key in the platform dashboard settings',
-      }),
-    SERVICE_DESK_VARIANT: optional
-      .transform((v) => v?.toLowerCase() ?? 'a')
-      .pipe(z.enum(['a', 'b'], { error: 'must be a (per-organization host) or b (shared host)' })),
-    SERVICE_DESK_DASHBOARD_URL: optionalHttpUrl('https://acme.servicedesk.example'),
-    SERVICE_DESK_RATE_PER_MINUTE: wholeNumber(100, 'the platform allows 100 a minute per key'),
-    SERVICE_DESK_RATE_PER_HOUR: wholeNumber(1000, 'the platform allows 1,000 an hour per key'),
-    SERVICE_DESK_RATE_RESERVE: optional
-      .transform((v) => (v === undefined ? 0.2 : Number(v)))
-      .pipe(
-        z
-          .number({ error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' })
-          .min(0, { error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' })
-          .max(0.9, { error: 'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%' }),
-      ),
-    REDIS_URL: optional.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-      error: 'must be a redis:// or rediss:// URL, or unset for the embedded in-memory store',
-    }),
-    REDIS_CLUSTER: optional.transform((v) => v === '1' || v === 'true'),
-    REDIS_KEY_PREFIX: optional
-      .transform((v) => v ?? 'sds:')
-      .pipe(
-        z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, {
-          error: 'must be 1 to 64 letters, digits or : _ . - (e.g. sds: or sds:staging:)',
-        }),
-      ),
-    PORT: optional
-      .transform((v) => (v === undefined ? 3000 : Number(v)))
-      .pipe(
-        z
-          .number()
-          .int({ error: 'must be a whole number between 0 and 65535' })
-          .min(0, { error: 'must be a whole number between 0 and 65535' })
-          .max(65535, { error: 'must be a whole number between 0 and 65535' }),
-      ),
-    APP_ROLE: optional
-      .transform((v) => v?.toLowerCase() ?? 'all')
-      .pipe(
-        z.enum(APP_ROLES, {
-          error:
-            'must be all (one process does everything), web (answers Slack and queues its requests) or worker (runs the queue and the mirror)',
-        }),
-      ),
-    LOG_LEVEL: optional
-      .transform((v) => v?.toLowerCase() ?? 'info')
-      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
-    LOG_PRETTY: optional.transform((v) => v === '1' || v === 'true'),
-    TICKET_EMOJI: optional
-      .transform((v) => (v ?? 'ticket').replace(/^:|:$/g, ''))
-      .pipe(z.string().regex(/^[a-z0-9_+'-]+$/, { error: 'must be an emoji name such as ticket' })),
-    AGENT_EMAILS: list.pipe(
-      z.array(z.email({ error: 'must be a comma-separated list of email addresses' })),
     ),
-    SLACK_AGENT_USERGROUP: optional.refine((v) => v === undefined || /^S[A-Z0-9]+$/.test(v), {
-      error: 'must be a user group id such as S0123ABCD (not its @handle)',
-    }),
-    CHANNEL_DESKS: list.transform((pairs, ctx) => {
-      const map = new Map<string, string>();
-      for (const pair of pairs) {
-        const match = /^([CGD][A-Z0-9]+)=([a-z0-9][a-z0-9_-]*)$/i.exec(pair);
-        if (!match) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `has "${pair}": write channel id=desk slug pairs, e.g. C0123ABCD=it,C0456EFGH=hr`,
-          });
-          continue;
-        }
-        map.set((match[1] as string).toUpperCase(), match[2] as string);
+  PORT: numberIn(
+    3000,
+    'must be a whole number from 1 to 65535, or 0 for any free port',
+    (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+  ),
+  APP_ROLE: optional
+    .transform((v) => v?.toLowerCase() ?? 'all')
+    .pipe(
+      z.enum(APP_ROLES, {
+        error:
+          'must be all (one process does everything), web (answers Slack and queues its requests) or worker (runs the queue and the mirror)',
+      }),
+    ),
+  LOG_LEVEL: optional
+    .transform((v) => v?.toLowerCase() ?? 'info')
+    .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  LOG_PRETTY: optional.transform((v) => v === '1' || v === 'true'),
+  TICKET_EMOJI: optional
+    .transform((v) => (v ?? 'ticket').replace(/^:|:$/g, ''))
+    .pipe(z.string().regex(/^[a-z0-9_+'-]+$/, { error: 'must be an emoji name such as ticket' })),
+  AGENT_EMAILS: list.transform((emails, ctx) => {
+    for (const email of emails) {
+      if (!z.email().safeParse(email).success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `has "${email}", which is not an email address: write addresses comma-separated, e.g. alex@acme.example,sam@acme.example`,
+        });
       }
-      return map;
-    }),
-  })
-  .superRefine((env, ctx) => {
-    if (env.APP_ROLE !== 'all' && env.REDIS_URL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['APP_ROLE'],
-        message: `is ${env.APP_ROLE}, which needs REDIS_URL: web and worker processes share their queue through Redis`,
-      });
     }
-    if (
-      env.APP_ROLE !== 'worker' &&
-      env.SLACK_APP_TOKEN === undefined &&
-      env.SLACK_SIGNING_SECRET === undefined
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message:
-          'is required in HTTP mode: copy it from Basic Information > App Credentials (or set SLACK_APP_TOKEN for Socket Mode)',
-      });
+    return emails;
+  }),
+  SLACK_AGENT_USERGROUP: optional.refine((v) => v === undefined || /^S[A-Z0-9]+$/.test(v), {
+    error: 'must be a user group id such as S0123ABCD (not its @handle)',
+  }),
+  CHANNEL_DESKS: list.transform((pairs, ctx) => {
+    const map = new Map<string, string>();
+    for (const pair of pairs) {
+      const match = /^([CGD][A-Z0-9]+)=([a-z0-9][a-z0-9_-]*)$/i.exec(pair);
+      if (!match) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `has "${pair}": write channel id=desk slug pairs, e.g. C0123ABCD=it,C0456EFGH=hr`,
+        });
+        continue;
+      }
+      map.set((match[1] as string).toUpperCase(), match[2] as string);
     }
-  });
+    return map;
+  }),
+});
 
 /** Every environment variable the app reads, in the order the schema lists them. */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
@@ -221,16 +196,77 @@ export interface Config {
   log: { level: (typeof LOG_LEVELS)[number]; pretty: boolean };
 }
 
+// Never printed back: tokens and keys, and a Redis URL, which may hold a password.
+const SECRET_VARIABLES = new Set([
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SERVICE_DESK_API_KEY',
+  'REDIS_URL',
+]);
+
+interface Problem {
+  name: string;
+  message: string;
+}
+
+/**
+ * The rules that tie variables together. Each runs on the variables it reads whenever those are
+ * valid on their own, whatever is wrong elsewhere, so a first run names every problem: a rule
+ * that waited for the whole environment to be valid would only speak on the second run.
+ */
+function crossProblems(env: NodeJS.ProcessEnv): Problem[] {
+  const problems: Problem[] = [];
+  const split = envSchema.pick({ APP_ROLE: true, REDIS_URL: true }).safeParse(env);
+  if (split.success && split.data.APP_ROLE !== 'all' && split.data.REDIS_URL === undefined) {
+    problems.push({
+      name: 'APP_ROLE',
+      message: `is ${split.data.APP_ROLE}, which needs REDIS_URL: web and worker processes share their queue through Redis`,
+    });
+  }
+  const http = envSchema
+    .pick({ APP_ROLE: true, SLACK_APP_TOKEN: true, SLACK_SIGNING_SECRET: true })
+    .safeParse(env);
+  if (
+    http.success &&
+    http.data.APP_ROLE !== 'worker' &&
+    http.data.SLACK_APP_TOKEN === undefined &&
+    http.data.SLACK_SIGNING_SECRET === undefined
+  ) {
+    problems.push({
+      name: 'SLACK_SIGNING_SECRET',
+      message:
+        'is required in HTTP mode: copy it from Basic Information > App Credentials (or set SLACK_APP_TOKEN for Socket Mode)',
+    });
+  }
+  return problems;
+}
+
+/** The value as typed, for a message about a variable that is not secret; else nothing. */
+function shownValue(name: string, message: string, env: NodeJS.ProcessEnv): string {
+  const raw = env[name]?.trim();
+  // A message that quotes the part at fault (a list's bad item) needs no second quote.
+  if (!raw || SECRET_VARIABLES.has(name) || message.includes('"')) return '';
+  const value = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+  return ` (got ${JSON.stringify(value)})`;
+}
+
 /** Parses the environment once; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? 'environment');
-      // Never echo a value back: some of these variables are secrets.
-      return `${name} ${issue.message}`;
-    });
-    throw new ConfigError(problems);
+  const own: Problem[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        return { name, message: `${issue.message}${shownValue(name, issue.message, env)}` };
+      });
+  const problems = [...own, ...crossProblems(env)];
+  if (!parsed.success || problems.length > 0) {
+    // In the order .env.example lists them, so the message reads like the file being fixed.
+    const order = (p: Problem) => ENV_VARIABLES.indexOf(p.name);
+    throw new ConfigError(
+      problems.sort((a, b) => order(a) - order(b)).map((p) => `${p.name} ${p.message}`),
+    );
   }
   const e = parsed.data;
   return {

@@ -17,13 +17,20 @@ import { ServiceDeskClient } from './servicedesk/index.ts';
 import { createSlackApp } from './slack/create-slack-app.ts';
 import { createMemoryStores, createRedisStores } from './store/index.ts';
 
+// After the list of problems: where the values go, and the way to try the app without any.
+const CONFIG_HELP = [
+  'Set them in the environment, or in a .env file where you run npm start (cp .env.example .env;',
+  'a variable set in the environment wins over .env). Then `npm run doctor` checks them against',
+  'Slack and the platform. No workspace or tenant yet? `npm run sandbox` runs it all in a browser.',
+].join('\n');
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(`${error.message}\n${CONFIG_HELP}`);
       process.exit(78); // EX_CONFIG
     }
     throw error;

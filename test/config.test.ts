@@ -64,6 +64,78 @@ describe('loadConfig', () => {
     expect(problems.map((p) => p.split(' ')[0]).sort()).toEqual(['PORT', 'SERVICE_DESK_VARIANT']);
   });
 
+  it('names every variable at fault in one pass, the signing secret included, when nothing is set', () => {
+    expect(problemsOf({}).map((p) => p.split(' ')[0])).toEqual([
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SERVICE_DESK_URL',
+      'SERVICE_DESK_API_KEY',
+    ]);
+  });
+
+  it('reports a split role without Redis alongside the other variables at fault', () => {
+    const problems = problemsOf({ APP_ROLE: 'web' });
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^APP_ROLE is web, which needs REDIS_URL/),
+    );
+    expect(problems).toContainEqual(expect.stringMatching(/^SERVICE_DESK_URL is required/));
+  });
+
+  it('says what a port must be and what it was given', () => {
+    expect(problemsOf({ ...base, PORT: 'abc' })).toEqual([
+      'PORT must be a whole number from 1 to 65535, or 0 for any free port (got "abc")',
+    ]);
+  });
+
+  it('accepts port 0, which asks for any free port', () => {
+    expect(loadConfig({ ...base, PORT: '0' }).port).toBe(0);
+  });
+
+  it('words every bad value as what the variable must be, never in the validator’s words', () => {
+    const bad: Record<string, string[]> = {
+      SLACK_BOT_TOKEN: ['xoxp-1'],
+      SLACK_APP_TOKEN: ['xoxb-1'],
+      SLACK_API_URL: ['slack.com/api'],
+      SERVICE_DESK_URL: ['acme.servicedesk.example'],
+      SERVICE_DESK_VARIANT: ['c'],
+      SERVICE_DESK_DASHBOARD_URL: ['dashboard'],
+      SERVICE_DESK_RATE_PER_MINUTE: ['abc', '0', '1.5'],
+      SERVICE_DESK_RATE_PER_HOUR: ['lots'],
+      SERVICE_DESK_RATE_RESERVE: ['half', '1', '-0.1'],
+      REDIS_URL: ['127.0.0.1:6379'],
+      REDIS_KEY_PREFIX: ['has space'],
+      PORT: ['abc', '-1', '65536', '80.5'],
+      APP_ROLE: ['both'],
+      LOG_LEVEL: ['loud'],
+      TICKET_EMOJI: ['🎫'],
+      AGENT_EMAILS: ['sam'],
+      SLACK_AGENT_USERGROUP: ['@it-agents'],
+      CHANNEL_DESKS: ['C123:it'],
+    };
+    for (const [name, values] of Object.entries(bad)) {
+      for (const value of values) {
+        const problems = problemsOf({ ...base, [name]: value });
+        expect(problems, `${name}=${value}`).toHaveLength(1);
+        expect(problems[0], `${name}=${value}`).toMatch(new RegExp(`^${name} (must|has) `));
+        expect(problems[0], `${name}=${value}`).not.toMatch(
+          /invalid input|expected \w+|received|too (small|big)|NaN|undefined/i,
+        );
+      }
+    }
+  });
+
+  it('names the entry of AGENT_EMAILS that is not an email address', () => {
+    expect(problemsOf({ ...base, AGENT_EMAILS: 'sam@acme.example, alex' })).toEqual([
+      expect.stringMatching(/^AGENT_EMAILS has "alex", which is not an email address/),
+    ]);
+  });
+
+  it('never prints a Redis URL, which may hold a password', () => {
+    const problems = problemsOf({ ...base, REDIS_URL: 'http://:hunter2@redis.internal:6379' });
+    expect(problems[0]).toMatch(/^REDIS_URL must be a redis:\/\//);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
   it('never echoes a secret value in its messages', () => {
     const problems = problemsOf({ ...base, SLACK_BOT_TOKEN: 'xoxp-user-token-secret' });
     expect(problems.join('\n')).not.toContain('xoxp-user-token-secret');
