@@ -42,4 +42,23 @@ describe('manifest.yml', () => {
   it('asks for exactly the scopes the app uses', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(Object.keys(BOT_SCOPES).sort());
   });
+
+  it('asks for chat:write.public, so cards can go to public channels the app was not invited to', () => {
+    expect(manifest.oauth_config.scopes.bot).toContain('chat:write.public');
+  });
+
+  it('hears group direct messages, with the history scope Slack requires for them', () => {
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('message.mpim');
+    expect(manifest.oauth_config.scopes.bot).toContain('mpim:history');
+  });
+
+  it('asks, for each kind of message event, the history scope Slack requires for it', () => {
+    const messageEvents = manifest.settings.event_subscriptions.bot_events.filter((e: string) =>
+      e.startsWith('message.'),
+    );
+    for (const event of messageEvents)
+      expect(manifest.oauth_config.scopes.bot, event).toContain(
+        `${event.slice('message.'.length)}:history`,
+      );
+  });
 });
