@@ -32,5 +32,6 @@ export function buildTicketList(
   if (tickets.length > shown.length) {
     blocks.push({ type: 'context', elements: [md(`…and ${tickets.length - shown.length} more.`)] });
   }
-  return { text: `You have ${tickets.length} open tickets.`, blocks };
+  const count = `${tickets.length} open ticket${tickets.length === 1 ? '' : 's'}`;
+  return { text: `You have ${count}.`, blocks };
 }
