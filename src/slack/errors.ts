@@ -59,7 +59,13 @@ export class ClosedTicketError extends SlackAppError {
 }
 
 /** Why a person may not make a change: see `ticket-access.ts`. */
-export type RefusalReason = 'not_visible' | 'agents_only' | 'closed' | 'no_email';
+export type RefusalReason =
+  | 'not_visible'
+  | 'agents_only'
+  | 'closed'
+  | 'no_email'
+  /** A reply that would reopen a resolved ticket, from someone who is not its requester or an agent. */
+  | 'reopen_not_allowed';
 
 /** A change the person is not allowed to make; refused before any platform write. */
 export class ChangeRefusedError extends SlackAppError {

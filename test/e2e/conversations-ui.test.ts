@@ -387,6 +387,38 @@ describe('conversations: the Slack side', () => {
     );
   });
 
+  it('adds a colleague’s reply to an open ticket, but not one that would reopen it once resolved, and tells them why with their words', async () => {
+    const filed = await fileInItHelp('Shared drive is read-only');
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Same for me on the finance share',
+      threadTs: filed.threadTs,
+    });
+    await eventually(
+      () => messages(filed.ticketId).find((m) => m.body.includes('finance share')),
+      5_000,
+      'the colleague’s detail on the ticket',
+    );
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    const before = messages(filed.ticketId).length;
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Still broken for the marketing share',
+      threadTs: filed.threadTs,
+    });
+    const told = await eventually(
+      () => ephemeralFor(bob, 'only its requester or a service-desk agent can'),
+      5_000,
+      'the private refusal',
+    );
+    expect(JSON.stringify(told)).toContain('Still broken for the marketing share');
+    expect(messages(filed.ticketId).length).toBe(before);
+    expect(ticket(filed.ticketId).status).toBe('resolved');
+  });
+
   it('adds "Talk to a person" as the requester’s message and tells the thread; a stranger is refused', async () => {
     const filed = await fileInItHelp('How do I reset my PIN?');
     // What the mirror posts for an AI answer: the app's message with the button.

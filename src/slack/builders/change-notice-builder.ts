@@ -36,11 +36,13 @@ export function buildRefusal(reason: RefusalReason, ticketId: string): SlackMess
     };
   }
   const text =
-    reason === 'agents_only'
-      ? `:no_entry: Only service-desk agents can change the status, priority or assignee of *${id}*. A ticket’s requester can mark it resolved or reopen it.`
-      : reason === 'no_email'
-        ? ':no_entry: Your Slack profile has no email address, so the service desk cannot tell who you are. Please ask your Slack admin to add one.'
-        : `:no_entry: You can’t change *${id}*: only its requester and the service desk’s agents can.`;
+    reason === 'reopen_not_allowed'
+      ? `:no_entry: *${id}* is resolved, and a reply in its thread would reopen it: only its requester or a service-desk agent can do that, so your reply was not added. If you need help with this too, file your own ticket with \`/ticket\`.`
+      : reason === 'agents_only'
+        ? `:no_entry: Only service-desk agents can change the status, priority or assignee of *${id}*. A ticket’s requester can mark it resolved or reopen it.`
+        : reason === 'no_email'
+          ? ':no_entry: Your Slack profile has no email address, so the service desk cannot tell who you are. Please ask your Slack admin to add one.'
+          : `:no_entry: You can’t change *${id}*: only its requester and the service desk’s agents can.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
 

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import { buildRefusal } from '../builders/change-notice-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { InvalidIntentError } from '../errors.ts';
+import { ChangeRefusedError, InvalidIntentError } from '../errors.ts';
 import { afterSlackWrite, rememberOwnText } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
@@ -20,6 +21,7 @@ import {
   lastKnownStatus,
   promptClosedReply,
   refuseIfKnownClosed,
+  refuseReopenByOthers,
 } from './closed-ticket.ts';
 import { describeFailure } from './failure-reasons.ts';
 
@@ -60,6 +62,7 @@ export async function addReply(
   const before = await lastKnownStatus(deps, payload.ticketId);
   refuseIfKnownClosed(payload.ticketId, before);
   const email = await deps.people.email(payload.userId);
+  await refuseReopenByOthers(deps, payload, before, email);
   await rememberOwnText(deps, payload.ticketId, email, payload.body);
   const message = await deps.serviceDesk.addMessage(
     payload.ticketId,
@@ -106,10 +109,12 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
         await promptClosedReply(deps, payload);
         return;
       }
-      await tellInThread(
-        payload,
-        buildFailureNotice(describeFailure(error, `reply to ${payload.ticketId}`), payload.body),
-      );
+      // Refused by the app's own rules: why, privately, with their words.
+      const reason =
+        error instanceof ChangeRefusedError
+          ? (buildRefusal(error.reason, payload.ticketId).text ?? '')
+          : describeFailure(error, `reply to ${payload.ticketId}`);
+      await tellInThread(payload, buildFailureNotice(reason, payload.body));
     },
 
     async delayed(entry, error) {

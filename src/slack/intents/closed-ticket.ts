@@ -9,7 +9,7 @@ import { BadRequestError } from '../../servicedesk/index.ts';
 import { buildReopenedByReply } from '../builders/change-notice-builder.ts';
 import { buildClosedTicketPrompt } from '../builders/closed-ticket-prompt-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { ClosedTicketError } from '../errors.ts';
+import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import type { KnownTicket } from '../ticket-status-memo.ts';
 
@@ -47,6 +47,31 @@ export async function lastKnownStatus(
     deps.logger.warn({ err: error, ticket_id: ticketId }, 'the mirror state could not be read');
   }
   return deps.statuses.get(ticketId);
+}
+
+/**
+ * Refuses a reply that would reopen a resolved ticket when its writer is neither the ticket's
+ * requester nor an agent: the platform reopens for any non-agent's message, and the app keeps
+ * the rule its Reopen button keeps. Colleagues adding details to an open ticket are welcome.
+ * Costs a platform read only for such a writer when the ticket's status is not known.
+ */
+export async function refuseReopenByOthers(
+  deps: SlackDeps,
+  reply: Pick<ThreadReply, 'ticketId' | 'userId'>,
+  known: KnownTicket | undefined,
+  writerEmail: string,
+): Promise<void> {
+  if (known && known.status !== 'resolved') return;
+  if (known?.requesterEmail === writerEmail.toLowerCase()) return;
+  if (await deps.people.isAgent(reply.userId)) return;
+  let ticket = known;
+  if (!ticket) {
+    const fresh = await deps.serviceDesk.getTicket(reply.ticketId, { priority: 'interactive' });
+    deps.statuses.remember(fresh);
+    ticket = deps.statuses.get(reply.ticketId);
+  }
+  if (ticket?.status === 'resolved' && ticket.requesterEmail !== writerEmail.toLowerCase())
+    throw new ChangeRefusedError(reply.ticketId, 'reopen_not_allowed');
 }
 
 /** Refuses at once a reply to a ticket known to be closed: the platform would only say 400. */
