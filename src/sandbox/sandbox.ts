@@ -9,7 +9,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { DEMO_KEYS, type RunningEmulator, startEmulator } from '../emulator/index.ts';
+import {
+  DEMO_KEYS,
+  type EmulatorModel,
+  type RunningEmulator,
+  startEmulator,
+} from '../emulator/index.ts';
 import { BudgetPacer, createBudgetHooks, MirrorWorker } from '../mirror/index.ts';
 import { ServiceDeskClient } from '../servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from '../slack/create-slack-app.ts';
@@ -80,6 +85,9 @@ export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
   { userId: defaultIds.agent, role: 'agent' },
 ];
 
+/** The emoji whose reaction files a message as a ticket, as the app is configured here. */
+export const SANDBOX_TICKET_EMOJI = 'ticket';
+
 const AGENT_EMAILS = new Set(['sam.rivera@acme.example']);
 const CHANNELS = [defaultIds.itHelp, defaultIds.general];
 const NOTICES_KEPT = 20;
@@ -102,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stack.push(() => emulator.close());
     const double = await startSlackDouble();
     stack.push(() => double.close());
+    addSlackPeopleToPlatform(double, emulator.model);
     for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
 
     const { stores, store, prefix, closeStores } = await openStores(options.redisUrl);
@@ -128,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       agentEmails: AGENT_EMAILS,
       agentUsergroup: undefined,
       settings: {
-        ticketEmoji: 'ticket',
+        ticketEmoji: SANDBOX_TICKET_EMOJI,
         channelDesks: new Map([[defaultIds.itHelp, SANDBOX_DESK]]),
         dashboardUrl: undefined,
       },
@@ -242,6 +251,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   } catch (error) {
     await closeAll();
     throw error;
+  }
+}
+
+/**
+ * Puts the Slack people the platform does not know into its directory, as one company's people
+ * are in both: the platform then names their messages and changes as Slack names them, where
+ * it would otherwise show a bare email.
+ */
+function addSlackPeopleToPlatform(double: SlackDouble, model: EmulatorModel): void {
+  for (const user of double.workspace.users()) {
+    const email = user.profile.email?.trim().toLowerCase();
+    if (user.is_bot || user.deleted || !email) continue;
+    if (model.findEmployee(SANDBOX_TENANT, email)) continue;
+    model.addEmployee(SANDBOX_TENANT, {
+      id: `emp_slack_${user.id}`,
+      email,
+      name: user.real_name || user.name,
+      department: null,
+      role: AGENT_EMAILS.has(email) ? 'agent' : 'employee',
+    });
   }
 }
 

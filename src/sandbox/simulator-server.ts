@@ -42,6 +42,7 @@ const ASSETS: Readonly<Record<string, string>> = {
   'emoji.js': 'text/javascript; charset=utf-8',
   'platform.js': 'text/javascript; charset=utf-8',
   'dom.js': 'text/javascript; charset=utf-8',
+  'time.js': 'text/javascript; charset=utf-8',
 };
 
 // Defence in depth: even if app text reached the DOM as markup, no script could run.

@@ -58,6 +58,8 @@ export type TicketSummary = Pick<
 export interface PlatformView {
   tenant: string;
   agents: { email: string; name: string }[];
+  /** Everyone in the platform's directory: lower-case email → name, to name people by. */
+  names: Record<string, string>;
   statuses: string[];
   tickets: TicketSummary[];
   selected: { ticket: Ticket; messages: Message[]; activity: Activity[] } | null;
@@ -124,13 +126,17 @@ function platformView(sources: SnapshotSources, ticketId: string | undefined): P
   const tickets = all.slice(-TICKET_LIST_SIZE).reverse().map(summary);
   // Without a choice the newest ticket is shown: the one a visitor has just filed.
   const ticket = ticketId ? model.findTicket(tenant, ticketId) : all.at(-1);
-  const agents = model
-    .listEmployees(tenant, { offset: 0, limit: 1_000 })
-    .items.filter((employee) => employee.role === 'agent')
+  const employees = model.listEmployees(tenant, { offset: 0, limit: 1_000 }).items;
+  const agents = employees
+    .filter((employee) => employee.role === 'agent')
     .map((employee) => ({ email: employee.email, name: employee.name }));
+  const names = Object.fromEntries(
+    employees.map((employee) => [employee.email.toLowerCase(), employee.name]),
+  );
   return {
     tenant,
     agents,
+    names,
     statuses: [...TICKET_STATUSES],
     tickets,
     pinned: ticketId !== undefined && ticket !== undefined,

@@ -156,6 +156,11 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
       'the reply on the ticket',
     );
     expect(message.author.type).toBe('requester');
+    await platform
+      .getByRole('list', { name: 'Ticket conversation' })
+      .locator('li', { hasText: 'It flickers only on the HDMI port.' })
+      .getByText('Alice Archer', { exact: true })
+      .waitFor();
     await screenshot(page, '03-thread-reply');
   });
 
@@ -204,7 +209,11 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await platform.getByRole('heading', { name: new RegExp(title) }).waitFor();
     await platform.getByLabel('Reply', { exact: true }).fill('A new keyboard is on its way.');
     await platform.getByRole('button', { name: 'Send reply' }).click();
-    await messageWith(threadMessages, 'A new keyboard is on its way.').waitFor({ timeout: 30_000 });
+    const reply = messageWith(threadMessages, 'A new keyboard is on its way.');
+    await reply.waitFor({ timeout: 30_000 });
+    // The agent's emoji as Slack draws it, never its code.
+    await reply.getByText('🧑‍💻 Sam Rivera · Service desk').waitFor();
+    expect(await reply.textContent()).not.toContain(':technologist:');
   }, 40_000);
 
   it('announces in the thread a status a human agent sets on the platform', async () => {
@@ -220,10 +229,31 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await platform
       .locator('dd[data-field="status"]', { hasText: 'Waiting on requester' })
       .waitFor();
-    await messageWith(threadMessages, /status: .*Waiting on requester/).waitFor({
-      timeout: 30_000,
-    });
+    await platform
+      .getByRole('list', { name: 'Ticket activity' })
+      .locator('li', { hasText: /Waiting on requester by Sam Rivera$/ })
+      .waitFor();
+    const line = messageWith(threadMessages, /status: .*Waiting on requester/);
+    await line.waitFor({ timeout: 30_000 });
+    // Named as the agent's messages name them, not by email.
+    expect(await line.locator('.message-content').textContent()).toContain(' by Sam Rivera');
   }, 40_000);
+
+  it('shows every time on the reader’s one clock: Slack’s messages, its date tokens and the platform’s', async () => {
+    const title = unique('Wi-Fi drops in the meeting room');
+    const card = await fileTicketWithCommand(page, title);
+    const { platform } = regions(page);
+    await platform.getByRole('heading', { name: new RegExp(title) }).waitFor();
+    // One of each kind at least, so the check below is never made on nothing.
+    await card.locator('time.message-time').waitFor();
+    await card.locator('.message-content time').waitFor();
+    await platform.getByRole('list', { name: 'Ticket activity' }).locator('time').first().waitFor();
+    const shown = (await page.evaluate(
+      `[...document.querySelectorAll('time')].map((t) => ({ text: t.textContent, clock: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(new Date(t.dateTime)) }))`,
+    )) as { text: string; clock: string }[];
+    expect(shown.length).toBeGreaterThanOrEqual(3);
+    expect(shown.filter(({ text, clock }) => !text.includes(clock))).toEqual([]);
+  });
 
   it('lets the agent change the status with the card’s Update modal', async () => {
     const title = unique('VPN drops every hour');

@@ -9,6 +9,7 @@ import { append, h, menuKeys, replaceChildren } from './dom.js';
 import { emojiChar, REACTION_CHOICES } from './emoji.js';
 import { plainText, renderMrkdwn } from './mrkdwn.js';
 import { renderPlatform } from './platform.js';
+import { clockTime } from './time.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -372,11 +373,7 @@ function authorOf(message) {
 
 function clock(ts) {
   const date = new Date(Number(ts) * 1000);
-  return h(
-    'time',
-    { className: 'message-time', datetime: date.toISOString() },
-    date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }),
-  );
+  return h('time', { className: 'message-time', datetime: date.toISOString() }, clockTime(date));
 }
 
 function messageContent(message, channel) {

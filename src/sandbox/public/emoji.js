@@ -99,6 +99,7 @@ const EMOJI = {
   star: '⭐',
   stopwatch: '⏱️',
   tada: '🎉',
+  technologist: '🧑‍💻',
   thinking_face: '🤔',
   thought_balloon: '💭',
   thumbsdown: '👎',

@@ -7,6 +7,7 @@
  */
 import { h } from './dom.js';
 import { withEmoji } from './emoji.js';
+import { clockTime, clockTimeWithSeconds } from './time.js';
 
 const PLACEHOLDER_BASE = 0xe000;
 const PLACEHOLDERS = /[\ue000-\uf8ff]/g;
@@ -40,7 +41,7 @@ function dayOffset(date, now) {
   return Math.round((start(date) - start(now)) / 86_400_000);
 }
 
-/** Slack's date tokens in the reader's own time zone. */
+/** Slack's date tokens in the reader's own time zone, times on the page's one clock. */
 function formatDate(date, format, now = new Date()) {
   const month = (style) => date.toLocaleString('en-US', { month: style });
   const weekday = date.toLocaleString('en-US', { weekday: 'long' });
@@ -49,12 +50,8 @@ function formatDate(date, format, now = new Date()) {
     date: `${month('long')} ${ordinal(date.getDate())}, ${date.getFullYear()}`,
     date_short: `${month('short')} ${date.getDate()}, ${date.getFullYear()}`,
     date_long: `${weekday}, ${month('long')} ${ordinal(date.getDate())}, ${date.getFullYear()}`,
-    time: date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
-    time_secs: date.toLocaleTimeString('en-US', {
-      hour: 'numeric',
-      minute: '2-digit',
-      second: '2-digit',
-    }),
+    time: clockTime(date),
+    time_secs: clockTimeWithSeconds(date),
   };
   const offset = dayOffset(date, now);
   const relative = { 0: 'today', [-1]: 'yesterday', 1: 'tomorrow' }[offset];

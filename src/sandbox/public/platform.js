@@ -5,6 +5,7 @@
  * shown as plain text: the platform has no markup.
  */
 import { h, replaceChildren } from './dom.js';
+import { dayAndTime } from './time.js';
 
 const AUTHOR_LABELS = {
   requester: 'Requester',
@@ -12,6 +13,25 @@ const AUTHOR_LABELS = {
   ai_agent: 'AI agent',
   system: 'System',
 };
+
+// Who the platform records for a change that no person made: its AI agent, its own rules, and
+// a write through the API (in the sandbox, always the Slack app's key: PATCH names no author).
+const ACTOR_LABELS = {
+  ai_agent: 'AI Agent',
+  system: 'System',
+  api: 'the Slack app (API key)',
+};
+
+/** A person by the name the platform's directory gives them; their email when it has none. */
+function personName(names, email) {
+  return names[String(email).toLowerCase()] ?? email;
+}
+
+function person(names, email) {
+  if (!email) return null;
+  const name = personName(names, email);
+  return name === email ? email : h('span', { title: email }, name);
+}
 
 const humanise = (value) =>
   String(value ?? '—')
@@ -21,24 +41,18 @@ const humanise = (value) =>
 function time(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return h('span', {}, String(iso));
-  return h(
-    'time',
-    { datetime: date.toISOString(), title: date.toISOString() },
-    date.toLocaleString('en-GB', {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-  );
+  return h('time', { datetime: date.toISOString(), title: date.toISOString() }, dayAndTime(date));
 }
 
-function fields(ticket) {
+function fields(ticket, names) {
   const rows = [
     ['Status', humanise(ticket.status)],
     ['Priority', humanise(ticket.priority)],
-    ['Requester', ticket.requester_email ?? '—'],
-    ['Assignee', ticket.assignee_email ?? (ticket.team ? `Team ${ticket.team}` : '—')],
+    ['Requester', person(names, ticket.requester_email) ?? '—'],
+    [
+      'Assignee',
+      person(names, ticket.assignee_email) ?? (ticket.team ? `Team ${ticket.team}` : '—'),
+    ],
     ['Desk', ticket.desk_id ?? '—'],
     ['Channel', ticket.channel ?? '—'],
   ];
@@ -89,16 +103,27 @@ function message(entry) {
   );
 }
 
-function activity(entry) {
+function actor(names, value) {
+  if (!value) return '';
+  const who = Object.hasOwn(ACTOR_LABELS, value) ? ACTOR_LABELS[value] : person(names, value);
+  return h('span', { className: 'actor' }, ' by ', who);
+}
+
+function activity(entry, names) {
   const from = entry.from ?? null;
   const to = entry.to ?? null;
+  // An assignment's values are people (by email), a team's or a status's are words.
+  const shown =
+    entry.type === 'assigned' && entry.field !== 'team'
+      ? (value) => personName(names, value)
+      : humanise;
   // A message's id says nothing to a reader; the conversation above shows the message.
   const change =
     entry.type === 'message_added' || (from === null && to === null)
       ? ''
       : from === null
-        ? `: ${humanise(to)}`
-        : `: ${humanise(from)} → ${to === null ? 'none' : humanise(to)}`;
+        ? `: ${shown(to)}`
+        : `: ${shown(from)} → ${to === null ? 'none' : shown(to)}`;
   return h(
     'li',
     {},
@@ -106,7 +131,7 @@ function activity(entry) {
     ' ',
     h('strong', {}, humanise(entry.type)),
     change,
-    entry.actor ? h('span', { className: 'actor' }, ` by ${entry.actor}`) : '',
+    actor(names, entry.actor),
   );
 }
 
@@ -148,7 +173,7 @@ export function renderPlatform(platform, elements) {
   }
   replyForm.hidden = !selected;
   statusForm.hidden = !selected;
-  const detailKey = JSON.stringify(selected);
+  const detailKey = JSON.stringify([selected, platform.names]);
   if (detailKey === lastDetail) return;
   lastDetail = detailKey;
   if (!selected) {
@@ -165,7 +190,7 @@ export function renderPlatform(platform, elements) {
       ` ${ticket.title}`,
     ),
     ticket.description ? h('p', { className: 'ticket-description' }, ticket.description) : null,
-    fields(ticket),
+    fields(ticket, platform.names),
     h('h4', {}, `Conversation (${selected.messages.length})`),
     selected.messages.length
       ? h(
@@ -178,7 +203,7 @@ export function renderPlatform(platform, elements) {
     h(
       'ol',
       { className: 'activity', 'aria-label': 'Ticket activity' },
-      selected.activity.slice(-12).map(activity),
+      selected.activity.slice(-12).map((entry) => activity(entry, platform.names)),
     ),
   ]);
 }
