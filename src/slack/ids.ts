@@ -73,13 +73,17 @@ export const BOT_EVENTS = [
 /** OAuth bot scopes the app needs, each for a reason given beside it. */
 export const BOT_SCOPES = {
   'channels:history': 'thread replies in public channels; the message a shortcut points at',
+  'channels:read':
+    'whether the app is a member of a public channel, so a card goes only where its thread is heard',
   'groups:history': 'thread replies in private channels',
+  'groups:read': 'whether the app is a member of a private channel',
   'chat:write': 'ticket cards and thread replies',
   'chat:write.public': 'ticket cards in public channels the app was not invited to',
   commands: 'the /ticket command and the shortcuts',
   'im:history': 'direct messages to the app',
   'im:write': 'direct messages from the app when a channel cannot take them',
   'mpim:history': 'thread replies in group direct messages; the message a shortcut points at',
+  'mpim:read': 'whether the app is a member of a group direct message',
   'reactions:read': 'the ticket emoji reaction',
   'usergroups:read': 'the agents user group',
   'users:read': 'names of people',
