@@ -2,7 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidStoreArgumentError } from './errors.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
-import { DAY_MS, type EnqueueOptions, type JsonValue, type ReservedEntry } from './types.ts';
+import {
+  DAY_MS,
+  type EnqueueOptions,
+  type JsonValue,
+  type OutboxLease,
+  type ReservedEntry,
+} from './types.ts';
 
 /** A key or identifier must be a non-empty string. */
 export function requireKey(value: string, what: string): string {
@@ -34,6 +40,13 @@ export function requireCount(value: number, what: string): number {
     throw new InvalidStoreArgumentError(`${what} must be a positive whole number`);
   }
   return value;
+}
+
+/** A lease must name its entry and the entry's delivery key. */
+export function requireLease(lease: OutboxLease): OutboxLease {
+  requireKey(lease.id, 'entry id');
+  requireKey(lease.deliveryKey, 'delivery key');
+  return lease;
 }
 
 /** The lease an enqueue with `leaseTo` gives its new entry. */

@@ -5,7 +5,8 @@ export type StoreErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_COMMAND_FAILED'
   | 'STORE_DATA_INVALID'
-  | 'STORE_INVALID_ARGUMENT';
+  | 'STORE_INVALID_ARGUMENT'
+  | 'STORE_CONTENDED';
 
 /** The base of every store error, so callers can catch the component's errors at once. */
 export class StoreError extends Error {
@@ -65,6 +66,17 @@ export class InvalidStoreArgumentError extends StoreError {
 
   constructor(message: string, options?: ErrorOptions) {
     super('STORE_INVALID_ARGUMENT', message, options);
+  }
+}
+
+/** Other processes kept changing what an operation read before it could write; try again. */
+export class StoreContentionError extends StoreError {
+  override readonly name = 'StoreContentionError';
+  readonly operation: string;
+
+  constructor(operation: string, rounds: number) {
+    super('STORE_CONTENDED', `${operation} lost to other writers ${rounds} times in a row`);
+    this.operation = operation;
   }
 }
 

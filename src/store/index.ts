@@ -4,6 +4,8 @@ export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
 export { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';
+export type { RedisMigrationReport } from './redis-migrate.ts';
+export { migrateRedisKeys } from './redis-migrate.ts';
 export type { RedisClient } from './redis-script.ts';
 export type { RedisStoresOptions } from './redis-stores.ts';
 export { createRedisStores } from './redis-stores.ts';

@@ -5,13 +5,15 @@ import {
   requireCount,
   requireDuration,
   requireKey,
+  requireLease,
   requireTime,
   reservedAtEnqueue,
 } from './argument-checks.ts';
-import { decodeDeadLetter, decodeJson, encodeJson } from './json-codec.ts';
+import { decodeJson, encodeJson } from './json-codec.ts';
 import type {
   Clock,
   DeadLetter,
+  DeadLetterRetry,
   DeliveryState,
   EnqueueOptions,
   EnqueueOutcome,
@@ -36,6 +38,12 @@ interface Stored {
   lease?: { token: string; workerId: string; expiresAt: number };
 }
 
+// An entry that failed for good, kept as it was with when and why.
+interface Dead extends Stored {
+  failedAt: number;
+  error: string;
+}
+
 interface Delivery {
   state: DeliveryState;
   id: string;
@@ -54,8 +62,8 @@ export class MemoryOutbox implements Outbox {
   readonly #deadLetterCap: number;
   readonly #entries = new Map<string, Stored>();
   readonly #deliveries = new Map<string, Delivery>();
-  // Newest first, as JSON text so inspection hands back copies.
-  #dead: string[] = [];
+  // Oldest first (insertion order), so the cap drops from the front; read newest first.
+  readonly #dead = new Map<string, Dead>();
   #seq = 0;
   #finished = 0;
   readonly #watchers = new Set<() => void>();
@@ -150,6 +158,7 @@ export class MemoryOutbox implements Outbox {
   }
 
   async complete(lease: OutboxLease, result?: JsonValue): Promise<boolean> {
+    requireLease(lease);
     const encoded = result === undefined ? undefined : encodeJson(result, 'outbox result');
     const entry = this.#held(lease);
     if (!entry) return false;
@@ -164,6 +173,7 @@ export class MemoryOutbox implements Outbox {
   }
 
   async retryAt(lease: OutboxLease, atMs: number, error: string): Promise<boolean> {
+    requireLease(lease);
     requireTime(atMs, 'atMs');
     const entry = this.#held(lease);
     if (!entry) return false;
@@ -175,21 +185,16 @@ export class MemoryOutbox implements Outbox {
   }
 
   async fail(lease: OutboxLease, error: string): Promise<boolean> {
+    requireLease(lease);
     const entry = this.#held(lease);
     if (!entry) return false;
     const now = this.#now();
-    const letter: DeadLetter = {
-      id: entry.id,
-      deliveryKey: entry.deliveryKey,
-      kind: entry.kind,
-      payload: decodeJson(entry.payload, 'outbox payload'),
-      attempts: entry.attempts + 1,
-      createdAt: entry.createdAt,
-      failedAt: now,
-      error,
-    };
-    this.#dead.unshift(JSON.stringify(letter));
-    if (this.#dead.length > this.#deadLetterCap) this.#dead.length = this.#deadLetterCap;
+    const { lease: _held, lastError: _last, ...rest } = entry;
+    this.#dead.set(entry.id, { ...rest, attempts: entry.attempts + 1, failedAt: now, error });
+    for (const oldest of this.#dead.keys()) {
+      if (this.#dead.size <= this.#deadLetterCap) break;
+      this.#dead.delete(oldest);
+    }
     this.#finish(entry, {
       state: 'failed',
       id: entry.id,
@@ -216,14 +221,45 @@ export class MemoryOutbox implements Outbox {
 
   async deadLetters(limit = 100): Promise<DeadLetter[]> {
     requireCount(limit, 'limit');
-    return this.#dead.slice(0, limit).map(decodeDeadLetter);
+    return [...this.#dead.values()].reverse().slice(0, limit).map(toDeadLetter);
+  }
+
+  async deadLetter(id: string): Promise<DeadLetter | undefined> {
+    requireKey(id, 'entry id');
+    const dead = this.#dead.get(id);
+    return dead && toDeadLetter(dead);
+  }
+
+  async retryDeadLetter(id: string): Promise<DeadLetterRetry> {
+    requireKey(id, 'entry id');
+    const dead = this.#dead.get(id);
+    if (!dead) return 'not-found';
+    const now = this.#now();
+    const known = this.#deliveries.get(dead.deliveryKey);
+    // Queued anew since it died: retrying would do the work twice.
+    if (known && known.id !== id && (known.expiresAt === undefined || known.expiresAt > now)) {
+      return 'superseded';
+    }
+    this.#dead.delete(id);
+    const { failedAt: _failedAt, error: _error, ...entry } = dead;
+    this.#entries.set(id, { ...entry, attempts: 0, createdAt: now, nextAttemptAt: now });
+    this.#deliveries.set(dead.deliveryKey, { state: 'pending', id });
+    for (const listener of this.#watchers) setImmediate(listener);
+    return 'requeued';
+  }
+
+  async dropDeadLetter(id: string): Promise<boolean> {
+    requireKey(id, 'entry id');
+    return this.#dead.delete(id);
   }
 
   #held(lease: OutboxLease): Stored | undefined {
     const entry = this.#entries.get(lease.id);
     // The token, not the expiry, decides: a holder whose lease lapsed may still finish the
     // entry until another worker reserves it and the token changes.
-    return entry?.lease?.token === lease.leaseToken ? entry : undefined;
+    return entry?.lease?.token === lease.leaseToken && entry.deliveryKey === lease.deliveryKey
+      ? entry
+      : undefined;
   }
 
   #finish(entry: Stored, delivery: Delivery): void {
@@ -241,6 +277,19 @@ export class MemoryOutbox implements Outbox {
 // Oldest due first; ids grow with every enqueue, so they break ties in arrival order.
 function before(a: Stored, b: Stored): boolean {
   return a.nextAttemptAt !== b.nextAttemptAt ? a.nextAttemptAt < b.nextAttemptAt : a.id < b.id;
+}
+
+function toDeadLetter(dead: Dead): DeadLetter {
+  return {
+    id: dead.id,
+    deliveryKey: dead.deliveryKey,
+    kind: dead.kind,
+    payload: decodeJson(dead.payload, 'outbox payload'),
+    attempts: dead.attempts,
+    createdAt: dead.createdAt,
+    failedAt: dead.failedAt,
+    error: dead.error,
+  };
 }
 
 function toEntry(stored: Stored): OutboxEntry {

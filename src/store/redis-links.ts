@@ -1,34 +1,40 @@
 /**
- * Thread links in Redis. Both directions live under one `{links}` hash tag, so one script
- * changes them together and they never disagree, on a Cluster too. The cost is that all links
- * sit on one Cluster slot; a service desk's links are small and rarely written, so that is
- * the better trade than two unrelated writes per link.
+ * Thread links in Redis. Both directions live under one links hash tag, so one script changes
+ * them together and they never disagree, on a Cluster too. The cost is that all links sit on
+ * one Cluster slot; a service desk's links are small and rarely written, so that is the better
+ * trade than two unrelated writes per link.
  */
 import { requireKey } from './argument-checks.ts';
+import { StoreContentionError } from './errors.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, runCommand } from './redis-script.ts';
 import { parseThreadMember, threadMember } from './thread-member.ts';
 import type { Clock, Thread, ThreadLinks } from './types.ts';
 
-/** The links' keys; every one carries the `{links}` tag. */
+/** The links' keys; every one carries the links' tag. */
 export interface LinkKeys {
-  /** The prefix the link script appends `ticket:<id>` to, to drop a thread's previous ticket. */
-  base: string;
   thread(member: string): string;
   ticket(ticketId: string): string;
 }
 
-// KEYS base, thread, ticket; ARGV ticketId, member, now.
+// KEYS thread, ticket, the ticket the caller read the thread linked to (or ticket again);
+// ARGV ticketId, member, now, that ticket's ID ('' for none). Its key must be declared, so the
+// caller reads it first and the script answers -1, changing nothing, when it changed meanwhile.
 const LINK = `
-local current = redis.call('GET', KEYS[2])
+local current = redis.call('GET', KEYS[1])
+if (current or '') ~= ARGV[4] then return -1 end
 if current ~= ARGV[1] then
-  if current then redis.call('ZREM', KEYS[1] .. 'ticket:' .. current, ARGV[2]) end
-  redis.call('SET', KEYS[2], ARGV[1])
+  if current then redis.call('ZREM', KEYS[3], ARGV[2]) end
+  redis.call('SET', KEYS[1], ARGV[1])
 end
-local added = redis.call('ZADD', KEYS[3], 'NX', ARGV[3], ARGV[2])
+local added = redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[2])
 if current == ARGV[1] and added == 0 then return 0 end
 return 1
 `;
+
+// Rounds of read-then-link before giving up: each lost round means another process relinked
+// this very thread in between, which a handful of rounds outlasts.
+const LINK_ROUNDS = 5;
 
 // KEYS thread, ticket; ARGV ticketId, member.
 const UNLINK = `
@@ -57,13 +63,18 @@ export class RedisThreadLinks implements ThreadLinks {
   async link(ticketId: string, thread: Thread): Promise<boolean> {
     requireKey(ticketId, 'ticket ID');
     const member = threadMember(thread.channel, thread.threadTs);
+    const op = 'links.link';
     const k = this.#keys;
-    const reply = await this.#link(
-      'links.link',
-      [k.base, k.thread(member), k.ticket(ticketId)],
-      [ticketId, member, this.#now()],
-    );
-    return reply === 1;
+    for (let round = 0; round < LINK_ROUNDS; round++) {
+      const current = await runCommand(op, () => this.#redis.get(k.thread(member)));
+      const reply = await this.#link(
+        op,
+        [k.thread(member), k.ticket(ticketId), k.ticket(current ?? ticketId)],
+        [ticketId, member, this.#now(), current ?? ''],
+      );
+      if (reply !== -1) return reply === 1;
+    }
+    throw new StoreContentionError(op, LINK_ROUNDS);
   }
 
   async ticketForThread(channel: string, threadTs: string): Promise<string | undefined> {

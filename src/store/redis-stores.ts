@@ -2,33 +2,37 @@
  * The Redis backend: claims, outbox, links, rate budget, poll schedule and mirror state,
  * shared by every replica.
  *
- * Key layout (`<p>` is the caller's prefix; `{...}` is the Cluster hash tag, and every key
- * one script touches shares one tag so the script runs on one node):
+ * Key layout (`<p>` is the caller's prefix; `{...}` is the Cluster hash tag). Every key starts
+ * with the prefix, so ACL key patterns (`~<p>*`) and `SCAN MATCH <p>*` find all of one
+ * deployment's keys; the shared groups also carry the prefix inside their tag, so deployments
+ * sharing a Cluster do not pile onto the same four slots:
  *
  *   <p>claim:{<key>}                       hash state leased|done, token, expiresAt, result
  *                                          (PEXPIRE: the lease, or 24 h once done)
- *   <p>{outbox}:seq                        string, the last entry id handed out
- *   <p>{outbox}:due                        zset   entry id -> next attempt (ms)
- *   <p>{outbox}:leased                     zset   entry id -> lease expiry (ms)
- *   <p>{outbox}:all                        zset   entry id -> created (ms): depth, oldest age
- *   <p>{outbox}:entry:<id>                 hash   deliveryKey, kind, payload (JSON text),
- *                                                 attempts, createdAt, nextAttemptAt,
- *                                                 lastError, rememberMs, leaseToken, workerId,
- *                                                 leaseExpiresAt
- *   <p>{outbox}:delivery:<deliveryKey>     hash   state pending|done|failed, id, result, error,
+ *   <p>{<p>outbox}:seq                     string, the last entry id handed out
+ *   <p>{<p>outbox}:due                     zset   entry id -> next attempt (ms)
+ *   <p>{<p>outbox}:leased                  zset   entry id -> lease expiry (ms)
+ *   <p>{<p>outbox}:all                     zset   entry id -> queued since (ms): depth, oldest age
+ *   <p>{<p>outbox}:entries                 hash   <id>:<field> for every queued and dead entry:
+ *                                                 deliveryKey, kind, payload (JSON text),
+ *                                                 attempts, createdAt, nextAttemptAt, lastError,
+ *                                                 rememberMs, leaseToken, workerId,
+ *                                                 leaseExpiresAt; a dead one failedAt and error
+ *   <p>{<p>outbox}:delivery:<deliveryKey>  hash   state pending|done|failed, id, result, error,
  *                                                 expiresAt (no expiry while pending,
  *                                                 PEXPIRE rememberMs once finished)
- *   <p>{outbox}:dead                       list   dead letters as JSON, newest first, capped
- *   <p>{links}:thread:<["channel","ts"]>   string ticket ID
- *   <p>{links}:ticket:<ticketId>           zset   ["channel","ts"] -> when linked (ms)
- *   <p>{budget}:log                        zset   one member per request taken -> when (ms);
+ *   <p>{<p>outbox}:dead                    list   ids of dead entries, newest first, capped
+ *   <p>{<p>links}:thread:<["channel","ts"]>
+ *                                          string ticket ID
+ *   <p>{<p>links}:ticket:<ticketId>        zset   ["channel","ts"] -> when linked (ms)
+ *   <p>{<p>budget}:log                     zset   one member per request taken -> when (ms);
  *                                                 the rolling hour (PEXPIRE 61 min)
- *   <p>{budget}:state                      hash   blockedUntil (after a 429), and per window
+ *   <p>{<p>budget}:state                   hash   blockedUntil (after a 429), and per window
  *                                                 (minute|hour) Remaining, ObservedAt, ResetAt
  *                                                 adopted from X-RateLimit-* (PEXPIRE 2 h)
- *   <p>{poll}:due                          zset   ticket ID -> next poll (ms); a claimed
+ *   <p>{<p>poll}:due                       zset   ticket ID -> next poll (ms); a claimed
  *                                                 ticket's score is its claim's expiry
- *   <p>{poll}:leases                       hash   ticket ID -> token|expiresAt|pending (the
+ *   <p>{<p>poll}:leases                    hash   ticket ID -> token|expiresAt|pending (the
  *                                                 earliest hint that came during the claim)
  *   <p>mirror:{<ticketId>}:state           hash   activityCursor, messageCursor,
  *                                                 messagesAnnounced, lastActivityAt,
@@ -40,16 +44,19 @@
  *   <p>mirror:{<ticketId>}:own             set    id:<messageId> and text:<digest> of messages
  *                                                 the app added from Slack (PEXPIRE 30 days)
  *
- * Claims take a per-key tag: each claim script touches one key, so claims spread over the
- * Cluster. Outbox and links each take one tag because their scripts must change several keys
- * at once; outbox scripts build entry and delivery keys from `<p>{outbox}:`, passed as a key.
- * The budget and the schedule each take one tag for the same reason (a take counts and records
- * in one step; a claim hands out many tickets in one step). The mirror's keys take the ticket's
- * ID as tag, so tickets spread over the Cluster; a closed ticket's mirror keys expire a week
- * after it closed (`forget`), others stay, like links.
+ * Every key a script touches is passed to it in KEYS, never built inside it (Redis's rule, which
+ * proxies and Redis-compatible servers enforce), and all of one script's keys share one tag, so
+ * the script runs on one Cluster node. That is why the outbox keeps its entries as fields of one
+ * hash rather than a key each: an entry's id is made, or picked from the due set, inside the
+ * script. Claims take a per-key tag: each claim script touches one key, so claims spread over
+ * the Cluster. The budget and the schedule each take one tag because a take counts and records
+ * in one step and a claim hands out many tickets in one step. The mirror's keys take the
+ * ticket's ID as tag, so tickets spread over the Cluster; a closed ticket's mirror keys expire
+ * a week after it closed (`forget`), others stay, like links.
  * Links never expire: a ticket's thread may come back to life months later. Lease and
  * remember times are compared with the caller's clock, not Redis's TIME, so replicas need
- * clocks in step to within a small part of a lease (NTP gives that).
+ * clocks in step to within a small part of a lease (NTP gives that). `redis-migrate.ts` moves
+ * the keys of the earlier layout (`<p>{outbox}:...`) to these.
  */
 import { InvalidStoreArgumentError } from './errors.ts';
 import { resolveBudgetLimits } from './rate-budget-rules.ts';
@@ -98,33 +105,39 @@ export function redisKeys(prefix: string): RedisKeys {
   if (/[{}]/.test(prefix)) {
     throw new InvalidStoreArgumentError('the Redis key prefix must not contain { or }');
   }
-  const outbox = `${prefix}{outbox}:`;
-  const links = `${prefix}{links}:`;
+  const outbox = tagged(prefix, 'outbox');
+  const links = tagged(prefix, 'links');
+  const budget = tagged(prefix, 'budget');
+  const poll = tagged(prefix, 'poll');
   return {
     claim: (key) => `${prefix}claim:{${key}}`,
     outbox: {
-      base: outbox,
       seq: `${outbox}seq`,
       due: `${outbox}due`,
       leased: `${outbox}leased`,
       all: `${outbox}all`,
+      entries: `${outbox}entries`,
       dead: `${outbox}dead`,
       enqueued: `${outbox}enqueued`,
       delivery: (deliveryKey) => `${outbox}delivery:${deliveryKey}`,
     },
     links: {
-      base: links,
       thread: (member) => `${links}thread:${member}`,
       ticket: (ticketId) => `${links}ticket:${ticketId}`,
     },
-    budget: { log: `${prefix}{budget}:log`, state: `${prefix}{budget}:state` },
-    schedule: { due: `${prefix}{poll}:due`, leases: `${prefix}{poll}:leases` },
+    budget: { log: `${budget}log`, state: `${budget}state` },
+    schedule: { due: `${poll}due`, leases: `${poll}leases` },
     mirror: {
       state: (ticketId) => `${prefix}mirror:{${ticketId}}:state`,
       posts: (ticketId) => `${prefix}mirror:{${ticketId}}:posts`,
       own: (ticketId) => `${prefix}mirror:{${ticketId}}:own`,
     },
   };
+}
+
+// The start of every key of one group: the prefix, then the prefix and the group as the tag.
+function tagged(prefix: string, group: string): string {
+  return `${prefix}{${prefix}${group}}:`;
 }
 
 /** Every store in Redis, with their scripts registered on `redis`. */

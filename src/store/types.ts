@@ -85,6 +85,8 @@ export interface OutboxEntry {
 export interface OutboxLease {
   id: string;
   leaseToken: string;
+  /** The entry's delivery key, whose record finishing the entry updates. */
+  deliveryKey: string;
 }
 
 /** An entry leased to one worker; invisible to others until `leaseExpiresAt`. */
@@ -104,6 +106,12 @@ export interface DeadLetter {
   failedAt: number;
   error: string;
 }
+
+/**
+ * The answer to a retry of a dead letter: back in the queue, no dead letter with that id, or
+ * not retried because its delivery key has been queued anew since (retrying would do it twice).
+ */
+export type DeadLetterRetry = 'requeued' | 'not-found' | 'superseded';
 
 /** Queue health for metrics and alerts. */
 export interface OutboxStats {
@@ -135,10 +143,21 @@ export interface Outbox {
   retryAt(lease: OutboxLease, atMs: number, error: string): Promise<boolean>;
   /** Moves the entry to the dead-letter list and marks its delivery key failed. */
   fail(lease: OutboxLease, error: string): Promise<boolean>;
-  /** Depth, oldest age and in-flight count as of `now` (default: the store's clock). */
+  /** Depth, oldest age (since queued or retried) and in-flight count as of `now` (default: the store's clock). */
   stats(now?: number): Promise<OutboxStats>;
   /** The most recent dead letters, newest first. */
   deadLetters(limit?: number): Promise<DeadLetter[]>;
+  /** One dead letter by its entry id. */
+  deadLetter(id: string): Promise<DeadLetter | undefined>;
+  /**
+   * Puts a dead letter back in the queue under its id, due now and announced like a new entry,
+   * with its delivery key pending again. It starts afresh (no attempts, created now) so it gets
+   * the full retry time, and goes through a worker like any entry: failing again tells the
+   * person again and makes it a dead letter again.
+   */
+  retryDeadLetter(id: string): Promise<DeadLetterRetry>;
+  /** Deletes a dead letter; its delivery key stays failed until it is forgotten. */
+  dropDeadLetter(id: string): Promise<boolean>;
   /**
    * Calls `listener` soon after any process (any replica on the same backend) enqueues an
    * entry that is due at once and not leased, so idle workers need not poll for it. A hint,

@@ -237,6 +237,19 @@ export function describeOutboxContract(backend: StoresBackend): void {
       expect(letters.map((letter) => letter.error)).toEqual(['failure 3', 'failure 2']);
     });
 
+    it('a lease naming another delivery key cannot complete, retry or fail the entry', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      await outbox.enqueue('ev:1', 'addMessage', {});
+      await outbox.enqueue('ev:2', 'addMessage', {});
+      const entry = reserved(await outbox.reserve('w', LEASE));
+      const wrong = { ...entry, deliveryKey: 'ev:2' };
+      expect(await outbox.complete(wrong, 'wrong')).toBe(false);
+      expect(await outbox.retryAt(wrong, entry.nextAttemptAt, 'wrong')).toBe(false);
+      expect(await outbox.fail(wrong, 'wrong')).toBe(false);
+      expect(await outbox.enqueue('ev:2', 'addMessage', {})).toMatchObject({ state: 'pending' });
+      expect(await outbox.complete(entry, 'right')).toBe(true);
+    });
+
     it('a worker whose entry was taken over cannot complete, retry or fail it', async () => {
       const clock = fakeClock();
       const { outbox } = backend.namespace(clock).open();
@@ -359,6 +372,173 @@ export function describeOutboxContract(backend: StoresBackend): void {
         outbox.enqueue('ev:1', 'addMessage', {}, { leaseTo: { workerId: 'w', leaseMs: 0 } }),
       ).rejects.toThrow(/leaseMs/);
       expect((await outbox.stats()).depth).toBe(0);
+    });
+
+    describe('dead letters', () => {
+      /** An outbox with one dead letter, failed a second after it was enqueued. */
+      async function withDeadLetter(clock = fakeClock(), options: { deadLetterCap?: number } = {}) {
+        const ns = backend.namespace(clock, options);
+        const { outbox } = ns.open(0);
+        const { id } = await outbox.enqueue('view:V1', 'createTicket', AWKWARD_PAYLOAD);
+        const entry = reserved(await outbox.reserve('w', LEASE));
+        await outbox.retryAt(entry, clock.now(), 'HTTP 503');
+        clock.advance(1_000);
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 422');
+        return { ns, outbox, id, clock };
+      }
+
+      it('a dead letter can be read by its id', async () => {
+        const { outbox, id, clock } = await withDeadLetter();
+        expect(await outbox.deadLetter(id)).toEqual({
+          id,
+          deliveryKey: 'view:V1',
+          kind: 'createTicket',
+          payload: AWKWARD_PAYLOAD,
+          attempts: 2,
+          createdAt: clock.now() - 1_000,
+          failedAt: clock.now(),
+          error: 'HTTP 422',
+        });
+      });
+
+      it('an id that is not a dead letter reads as nothing, a queued entry’s included', async () => {
+        const { outbox } = backend.namespace(fakeClock()).open();
+        const { id } = await outbox.enqueue('ev:1', 'addMessage', {});
+        expect(await outbox.deadLetter(id)).toBeUndefined();
+        expect(await outbox.deadLetter('000000000999')).toBeUndefined();
+      });
+
+      it('a retried dead letter is due at once with no attempts, created anew', async () => {
+        const { ns, id, clock } = await withDeadLetter();
+        clock.advance(5_000);
+        expect(await ns.open(0).outbox.retryDeadLetter(id)).toBe('requeued');
+        expect(await ns.open(1).outbox.reserve('w', LEASE)).toMatchObject({
+          id,
+          deliveryKey: 'view:V1',
+          kind: 'createTicket',
+          payload: AWKWARD_PAYLOAD,
+          attempts: 0,
+          createdAt: clock.now(),
+          nextAttemptAt: clock.now(),
+        });
+      });
+
+      it('a retried dead letter leaves the dead-letter list and its delivery key is pending', async () => {
+        const { outbox, id } = await withDeadLetter();
+        await outbox.retryDeadLetter(id);
+        expect(await outbox.deadLetters()).toEqual([]);
+        expect(await outbox.deadLetter(id)).toBeUndefined();
+        expect(await outbox.enqueue('view:V1', 'createTicket', {})).toEqual({
+          enqueued: false,
+          id,
+          state: 'pending',
+        });
+        expect((await outbox.stats()).depth).toBe(1);
+      });
+
+      it('a retried dead letter counts its queue age from the retry', async () => {
+        const { outbox, id, clock } = await withDeadLetter();
+        clock.advance(60_000);
+        await outbox.retryDeadLetter(id);
+        clock.advance(2_000);
+        expect(await outbox.stats()).toEqual({ depth: 1, oldestAgeMs: 2_000, inFlight: 0 });
+      });
+
+      it('a retried dead letter that fails again is a dead letter again', async () => {
+        const { outbox, id, clock } = await withDeadLetter();
+        await outbox.retryDeadLetter(id);
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 422 again');
+        expect(await outbox.deadLetters()).toEqual([
+          expect.objectContaining({
+            id,
+            attempts: 1,
+            failedAt: clock.now(),
+            error: 'HTTP 422 again',
+          }),
+        ]);
+      });
+
+      it('a dead letter retried twice is queued once', async () => {
+        const { outbox, id } = await withDeadLetter();
+        expect(await outbox.retryDeadLetter(id)).toBe('requeued');
+        expect(await outbox.retryDeadLetter(id)).toBe('not-found');
+        expect((await outbox.stats()).depth).toBe(1);
+      });
+
+      it('retrying an id that is not a dead letter changes nothing', async () => {
+        const { outbox } = backend.namespace(fakeClock()).open();
+        const { id } = await outbox.enqueue('ev:1', 'addMessage', {});
+        expect(await outbox.retryDeadLetter(id)).toBe('not-found');
+        expect(await outbox.retryDeadLetter('000000000999')).toBe('not-found');
+        expect(await outbox.stats()).toMatchObject({ depth: 1 });
+      });
+
+      it('a dead letter whose delivery key was queued anew is not retried', async () => {
+        const clock = fakeClock();
+        const { outbox } = backend.namespace(clock).open();
+        const { id } = await outbox.enqueue('ev:1', 'addMessage', {}, { rememberMs: 60_000 });
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 422');
+        clock.advance(60_000);
+        const again = await outbox.enqueue('ev:1', 'addMessage', {});
+        expect(await outbox.retryDeadLetter(id)).toBe('superseded');
+        expect(await outbox.deadLetter(id)).toMatchObject({ id });
+        expect(await outbox.enqueue('ev:1', 'addMessage', {})).toMatchObject({
+          enqueued: false,
+          id: again.id,
+        });
+        expect((await outbox.stats()).depth).toBe(1);
+      });
+
+      it('a dead letter whose delivery key was forgotten is retried', async () => {
+        const clock = fakeClock();
+        const { outbox } = backend.namespace(clock).open();
+        const { id } = await outbox.enqueue('ev:1', 'addMessage', {}, { rememberMs: 60_000 });
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 422');
+        clock.advance(60_000);
+        expect(await outbox.retryDeadLetter(id)).toBe('requeued');
+        expect(await outbox.enqueue('ev:1', 'addMessage', {})).toEqual({
+          enqueued: false,
+          id,
+          state: 'pending',
+        });
+      });
+
+      it('dropping a dead letter deletes it and leaves its delivery key failed', async () => {
+        const { outbox, id } = await withDeadLetter();
+        expect(await outbox.dropDeadLetter(id)).toBe(true);
+        expect(await outbox.deadLetters()).toEqual([]);
+        expect(await outbox.deadLetter(id)).toBeUndefined();
+        expect(await outbox.retryDeadLetter(id)).toBe('not-found');
+        expect(await outbox.enqueue('view:V1', 'createTicket', {})).toMatchObject({
+          enqueued: false,
+          state: 'failed',
+        });
+      });
+
+      it('dropping an id that is not a dead letter changes nothing', async () => {
+        const { outbox } = backend.namespace(fakeClock()).open();
+        const { id } = await outbox.enqueue('ev:1', 'addMessage', {});
+        expect(await outbox.dropDeadLetter(id)).toBe(false);
+        expect(await outbox.dropDeadLetter('000000000999')).toBe(false);
+        expect((await outbox.reserve('w', LEASE))?.id).toBe(id);
+      });
+
+      it('a dead letter pushed out by the cap can no longer be read or retried', async () => {
+        const { outbox, id } = await withDeadLetter(fakeClock(), { deadLetterCap: 1 });
+        await outbox.enqueue('ev:2', 'addMessage', {});
+        await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 404');
+        expect(await outbox.deadLetter(id)).toBeUndefined();
+        expect(await outbox.retryDeadLetter(id)).toBe('not-found');
+        expect((await outbox.deadLetters()).map((letter) => letter.error)).toEqual(['HTTP 404']);
+      });
+
+      it('watchers hear of a retried dead letter', async () => {
+        const { ns, id } = await withDeadLetter();
+        const [watcher] = await watching(ns.open(1).outbox);
+        await ns.open(0).outbox.retryDeadLetter(id);
+        await watcher?.heard(1);
+        await watcher?.stop();
+      });
     });
 
     it('watchers on every replica hear of a new entry that is due at once', async () => {
