@@ -177,7 +177,7 @@ describe('the mirror', () => {
       'the change in the thread',
     );
     expect(line.text).toContain('Resolved');
-    expect(line.text).toContain(SAM);
+    expect(line.text).toContain('Sam Rivera');
     const notice = await eventually(
       () =>
         stack.double.workspace
