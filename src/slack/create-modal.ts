@@ -6,6 +6,8 @@ import type { Asset } from '../servicedesk/index.ts';
 import { buildCreateModal } from './builders/create-modal-builder.ts';
 import type { SlackDeps } from './deps.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
+import { openModalOrTell } from './modal-opening.ts';
+import type { PrivateTarget } from './private-notice.ts';
 
 /** What the modal opens with. */
 export interface OpenCreateModalArgs {
@@ -16,6 +18,8 @@ export interface OpenCreateModalArgs {
   description?: string | undefined;
   /** A line of context above the form, already safe mrkdwn. */
   context?: string | undefined;
+  /** Where the person can be told privately when the form cannot open (a response_url...). */
+  tellAt?: Omit<PrivateTarget, 'userId'>;
 }
 
 /** Opens the create modal and then fills in desks and devices. */
@@ -30,12 +34,18 @@ export async function openCreateModal(deps: SlackDeps, args: OpenCreateModalArgs
     ...(args.description ? { description: args.description } : {}),
     ...(args.context ? { context: args.context } : {}),
   };
-  const opened = await deps.client.views.open({
-    trigger_id: args.triggerId,
-    view: buildCreateModal({ ...base, desks: deps.desks.peek() ?? [], loading: true }),
-  });
-  const viewId = opened.view?.id;
-  if (!viewId) return;
+  const typed = [args.title, args.description].filter(Boolean).join('\n\n');
+  const opened = await openModalOrTell(
+    deps,
+    {
+      trigger_id: args.triggerId,
+      view: buildCreateModal({ ...base, desks: deps.desks.peek() ?? [], loading: true }),
+    },
+    { userId: args.userId, ...args.tellAt },
+    typed,
+  );
+  const viewId = opened?.view?.id;
+  if (!opened || !viewId) return;
   // Neither list is essential: without them the person can still file, and the platform routes.
   const [desks, assets] = await Promise.all([
     deps.desks.list().catch((error: unknown) => {

@@ -38,6 +38,7 @@ import { registerViews } from './listeners/views/index.ts';
 import { SlackMirrorPoster } from './mirror-poster.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
+import { createBackgroundClient, interactiveClientOptions } from './slack-clients.ts';
 import { guardRequestBodies } from './request-body-guard.ts';
 import { serveRoutes } from './route-server.ts';
 import { TicketStatusMemo } from './ticket-status-memo.ts';
@@ -115,8 +116,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ignoreSelf: true,
     // No listener keeps conversation state; Bolt's store would run on every event for nothing.
     convoStore: false,
-    ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
+    // Bolt's client is the one people wait on; background work has its own (see slack-clients).
+    clientOptions: {
+      ...interactiveClientOptions,
+      ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+    },
   });
+  const background = createBackgroundClient(options.botToken, logger, options.apiUrl);
 
   const report: ErrorReporter = (error, context) => {
     logger.error({ err: error, ...context }, 'unexpected error after Slack was answered');
@@ -150,16 +156,19 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
   const mirror = options.mirror?.(
     new SlackMirrorPoster({
-      client: app.client,
+      client: background,
       onStatus: (ticketId, status) => deps.statuses.setStatus(ticketId, status),
     }),
   );
   deps.mirror = mirror;
+  // Intents run under an outbox lease: their Slack calls go through the bounded background
+  // client, which answers a 429 at once instead of sleeping past the lease.
+  const intentDeps: SlackDeps = { ...deps, client: background };
   Object.assign(handlers, {
-    [CREATE_TICKET]: createTicketIntent(deps),
-    [ADD_MESSAGE]: addMessageIntent(deps),
-    [UPDATE_TICKET]: updateTicketIntent(deps),
-    [REQUEST_HUMAN]: requestHumanIntent(deps),
+    [CREATE_TICKET]: createTicketIntent(intentDeps),
+    [ADD_MESSAGE]: addMessageIntent(intentDeps),
+    [UPDATE_TICKET]: updateTicketIntent(intentDeps),
+    [REQUEST_HUMAN]: requestHumanIntent(intentDeps),
   });
 
   for (const middleware of options.middleware ?? []) app.use(middleware);

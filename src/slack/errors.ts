@@ -109,3 +109,16 @@ export class AppNotInChannelError extends SlackAppError {
     this.channel = channel;
   }
 }
+
+/**
+ * An outbox entry's lease has too little time left for a post to finish inside it: the entry
+ * is tried again later rather than risk a second worker posting the same thing meanwhile.
+ */
+export class LeaseRunningOutError extends SlackAppError {
+  constructor(entryId: string, leftMs: number) {
+    super(
+      'slack_lease_running_out',
+      `Outbox entry ${entryId} has ${Math.max(0, leftMs)} ms of its lease left, too little to post`,
+    );
+  }
+}

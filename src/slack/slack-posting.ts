@@ -41,9 +41,12 @@ export async function appIsIn(client: WebClient, channel: string): Promise<boole
   }
 }
 
+/** The metadata event type of the app's posts about a ticket. */
+export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
+
 /** Metadata that marks a message as the app's own post about a ticket (never echoed back). */
 export function ticketMetadata(ticketId: string): ChatPostMessageArguments['metadata'] {
-  return { event_type: 'servicedesk_ticket', event_payload: { ticket_id: ticketId } };
+  return { event_type: TICKET_EVENT_TYPE, event_payload: { ticket_id: ticketId } };
 }
 
 /** Opens (or finds) the app's direct message with a person. */
@@ -68,4 +71,51 @@ export async function sendDm(
     ...(metadata ? { metadata } : {}),
   });
   return { channel, ts: posted.ts as string };
+}
+
+/** Where one of the app's posts about a ticket was found. */
+export interface FoundPost {
+  channel: string;
+  ts: string;
+  /** The thread it is in, or its own ts when it starts one. */
+  threadTs: string;
+}
+
+// Recent messages searched for an earlier post: a retry comes minutes after it, not days.
+const SEARCH_LIMIT = 100;
+
+/**
+ * The app's own post about `ticketId` (its card or thread confirmation, not a mirrored
+ * message) in a thread, or among a conversation's recent messages; undefined when there is
+ * none. Asked only before posting again what an earlier run may already have posted.
+ */
+export async function findTicketPost(
+  client: WebClient,
+  where: { channel: string; threadTs?: string | undefined },
+  ticketId: string,
+): Promise<FoundPost | undefined> {
+  const page = where.threadTs
+    ? await client.conversations.replies({
+        channel: where.channel,
+        ts: where.threadTs,
+        include_all_metadata: true,
+        limit: SEARCH_LIMIT,
+      })
+    : await client.conversations.history({
+        channel: where.channel,
+        include_all_metadata: true,
+        limit: SEARCH_LIMIT,
+      });
+  const found = (page.messages ?? []).find((message) => {
+    const metadata = message.metadata as
+      | { event_type?: string; event_payload?: Record<string, unknown> }
+      | undefined;
+    return (
+      metadata?.event_type === TICKET_EVENT_TYPE &&
+      metadata.event_payload?.ticket_id === ticketId &&
+      metadata.event_payload?.message_id === undefined
+    );
+  });
+  if (!found?.ts) return undefined;
+  return { channel: where.channel, ts: found.ts, threadTs: where.threadTs ?? found.ts };
 }

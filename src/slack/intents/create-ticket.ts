@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { hashIdempotencyKey, type Ticket } from '../../servicedesk/index.ts';
-import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import { DAY_MS, type JsonValue, type ReservedEntry } from '../../store/types.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
 import {
@@ -27,9 +27,17 @@ import {
 } from '../errors.ts';
 import { slackToPlain, titleFromText } from '../message-text.ts';
 import { afterSlackWrite } from '../mirror-hints.ts';
+import { assertLeaseLeft } from '../outbox/lease-guard.ts';
 import type { FailureContext, IntentHandler } from '../outbox/outbox-worker.ts';
 import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
-import { appIsIn, isConversationUnavailable, sendDm, ticketMetadata } from '../slack-posting.ts';
+import {
+  appIsIn,
+  findTicketPost,
+  isConversationUnavailable,
+  openDm,
+  sendDm,
+  ticketMetadata,
+} from '../slack-posting.ts';
 import { describeFailure } from './failure-reasons.ts';
 
 /** The outbox kind of this intent. */
@@ -182,15 +190,49 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
    * with the app, saying why. Then links the thread it went to. The ticket exists by now, so a
    * failure for good is a `TicketNotPostedError`, never a "not filed".
    */
+  /**
+   * The card or confirmation an earlier run of this entry posted, if it did: a run that died
+   * (or ran out of lease) after posting and before recording it. Marked before every first
+   * post, so Slack is searched only when a post may exist.
+   */
+  async function earlierPost(
+    entry: ReservedEntry,
+    payload: CreateTicketPayload,
+    ticket: Ticket,
+    messageThreadTs: string | undefined,
+  ): Promise<Placement | undefined> {
+    const mark = await deps.stores.claims.claim(`card-post:${entry.deliveryKey}`, DAY_MS);
+    if (mark.state === 'claimed') return undefined;
+    const asked = payload.reply.channel;
+    const places = [
+      {
+        channel: asked,
+        threadTs: payload.reply.kind === 'thread' ? threadOf(payload, messageThreadTs) : undefined,
+      },
+      { channel: await openDm(deps.client, payload.actorUserId) },
+    ];
+    for (const place of places) {
+      const found = await findTicketPost(deps.client, place, ticket.id).catch((error: unknown) => {
+        if (isConversationUnavailable(error)) return undefined;
+        throw error;
+      });
+      if (found) return found.channel === asked ? found : { ...found, insteadOf: asked };
+    }
+    return undefined;
+  }
+
   async function post(
+    entry: ReservedEntry,
     payload: CreateTicketPayload,
     ticket: Ticket,
     messageThreadTs: string | undefined,
   ): Promise<Placement> {
     const asked = payload.reply.channel;
     try {
-      let placed: Placement | undefined;
-      if ((await appIsIn(deps.client, asked)) !== false) {
+      let placed = await earlierPost(entry, payload, ticket, messageThreadTs);
+      // The post must finish inside the lease, or the worker taking the entry over posts too.
+      if (!placed) assertLeaseLeft(entry);
+      if (!placed && (await appIsIn(deps.client, asked)) !== false) {
         placed = await postWhereAsked(payload, ticket, messageThreadTs).catch((error: unknown) => {
           if (isConversationUnavailable(error)) return undefined;
           throw error;
@@ -250,7 +292,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
         { ...fields, requester_email: await requesterEmail(requesterIds), channel: 'slack' },
         { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
       );
-      const posted = await post(payload, ticket, messageThreadTs);
+      const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await afterSlackWrite(deps, ticket.id);
       await updateView(

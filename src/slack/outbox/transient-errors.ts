@@ -4,7 +4,8 @@
  * errors count as transient: a bug must never cost somebody what they wrote.
  */
 import { isRetryableError, isServiceDeskError } from '../../servicedesk/index.ts';
-import { SlackAppError } from '../errors.ts';
+import { LeaseRunningOutError, SlackAppError } from '../errors.ts';
+import { slackRetryAt } from '../slack-clients.ts';
 
 // Slack platform errors that say "not now" rather than "never".
 const TRANSIENT_SLACK_ERRORS = new Set([
@@ -20,6 +21,7 @@ const TRANSIENT_SLACK_ERRORS = new Set([
 /** Whether a failed write may succeed when tried again later. */
 export function isTransient(error: unknown): boolean {
   if (isServiceDeskError(error)) return isRetryableError(error);
+  if (error instanceof LeaseRunningOutError) return true;
   if (error instanceof SlackAppError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'slack_webapi_platform_error') {
@@ -30,18 +32,23 @@ export function isTransient(error: unknown): boolean {
   return true;
 }
 
-/**
- * When a refusal says the write may go again (a spent rate budget), or undefined. Such a
- * wait is the platform's limit at work: the desk is busy, not down.
- */
-export function retryAtOf(error: unknown): number | undefined {
+// When a spent rate budget lets the write go again: the desk is busy, not down.
+function budgetRetryAt(error: unknown): number | undefined {
   const retryAt = (error as { retryAt?: unknown } | null)?.retryAt;
   return typeof retryAt === 'number' ? retryAt : undefined;
 }
 
-/** How long the person waits for a refused write, when the refusal says (see `retryAtOf`). */
+/**
+ * When a refusal says the write may go again, or undefined: a spent rate budget, or Slack's
+ * Retry-After (the clients never sleep through one; the outbox's schedule waits instead).
+ */
+export function retryAtOf(error: unknown, now: number = Date.now()): number | undefined {
+  return budgetRetryAt(error) ?? slackRetryAt(error, now);
+}
+
+/** How long the person waits for a write the platform's rate budget held back, if it was. */
 export function busyForMs(error: unknown, now: number = Date.now()): number | undefined {
-  const retryAt = retryAtOf(error);
+  const retryAt = budgetRetryAt(error);
   return retryAt === undefined ? undefined : Math.max(0, retryAt - now);
 }
 

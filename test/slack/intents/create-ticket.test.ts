@@ -1,11 +1,14 @@
 /** The create-ticket intent against a Slack Web API that fails as Slack does (nock). */
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
 import type { SlackDeps } from '../../../src/slack/deps.ts';
-import { AppNotInChannelError, TicketNotPostedError } from '../../../src/slack/errors.ts';
+import {
+  AppNotInChannelError,
+  LeaseRunningOutError,
+  TicketNotPostedError,
+} from '../../../src/slack/errors.ts';
 import {
   CREATE_TICKET,
   type CreateTicketPayload,
@@ -13,7 +16,8 @@ import {
   createTicketIntent,
 } from '../../../src/slack/intents/create-ticket.ts';
 import { describeFailure } from '../../../src/slack/intents/failure-reasons.ts';
-import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
+import { isTransient, retryAtOf } from '../../../src/slack/outbox/transient-errors.ts';
+import { createBackgroundClient } from '../../../src/slack/slack-clients.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
 
@@ -35,11 +39,8 @@ function depsFor(stores: Stores): SlackDeps {
       submitWaitMs: 0,
     },
     logger: pino({ level: 'silent' }),
-    // No retries: the outbox's own schedule decides when to try again.
-    client: new WebClient('xoxb-test', {
-      slackApiUrl: `${SLACK}/api/`,
-      retryConfig: { retries: 0 },
-    }),
+    // The client the app's intents run with: bounded, and never sleeping through a 429.
+    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
     people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
@@ -47,15 +48,16 @@ function depsFor(stores: Stores): SlackDeps {
   } as unknown as SlackDeps;
 }
 
-function entryOf(payload: CreateTicketPayload): ReservedEntry {
+function entryOf(payload: CreateTicketPayload, leaseLeftMs = 60_000): ReservedEntry {
   return {
     id: 'e1',
     kind: CREATE_TICKET,
     deliveryKey: 'view:V1',
     payload,
-    attempts: 1,
-    token: 't',
+    attempts: 0,
+    leaseToken: 't',
     workerId: 'w',
+    leaseExpiresAt: Date.now() + leaseLeftMs,
   } as unknown as ReservedEntry;
 }
 
@@ -153,12 +155,13 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     expect(told[0]?.text).not.toContain('could not be sent');
   });
 
-  it('tries again later when Slack answers 500 on the card', async () => {
+  it('tries again later when Slack answers 500 on the card twice in a row', async () => {
     const stores = createMemoryStores();
     nock(SLACK)
       .post('/api/conversations.info')
       .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
       .post('/api/chat.postMessage')
+      .times(2)
       .reply(500, 'oops');
     const error = await createTicketIntent(depsFor(stores))
       .run(entryOf(fromGeneral))
@@ -166,6 +169,66 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     expect(error).not.toBeInstanceOf(TicketNotPostedError);
     expect(isTransient(error)).toBe(true);
     expect(await stores.links.threadsForTicket('IT-30')).toEqual([]);
+  });
+
+  it('comes back at once from a 429 with Slack’s Retry-After as the time to try again', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
+      .post('/api/chat.postMessage')
+      .reply(429, { ok: false, error: 'ratelimited' }, { 'Retry-After': '70' });
+    const started = Date.now();
+    const error = await createTicketIntent(depsFor(stores))
+      .run(entryOf(fromGeneral))
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(isTransient(error)).toBe(true);
+    expect(retryAtOf(error)).toBeGreaterThanOrEqual(started + 70_000);
+  });
+
+  it('posts nothing and tries again later when the lease has too little time left for a post', async () => {
+    const stores = createMemoryStores();
+    const error = await createTicketIntent(depsFor(stores))
+      .run(entryOf(fromGeneral, 10_000))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeaseRunningOutError);
+    expect(isTransient(error)).toBe(true);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('finds the card a run that died after posting left, and does not post it again', async () => {
+    const stores = createMemoryStores();
+    const intent = createTicketIntent(depsFor(stores));
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
+      .post('/api/chat.postMessage')
+      .reply(200, { ok: true, channel: 'C0GENERAL', ts: '222.1' });
+    const first = (await intent.run(entryOf(fromGeneral))) as unknown as CreateTicketResult;
+    // The process dies here: the entry is never completed, and its lease lapses.
+    const card = {
+      ts: '222.1',
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: 'IT-30' } },
+    };
+    let posts = 0;
+    nock(SLACK)
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
+      .post('/api/conversations.history', (body) => form(body).channel === 'C0GENERAL')
+      .reply(200, { ok: true, messages: [{ ts: '222.0', text: 'hi' }, card] })
+      .post('/api/chat.postMessage', () => {
+        posts++;
+        return true;
+      })
+      .optionally()
+      .reply(200, { ok: true, channel: 'C0GENERAL', ts: '333.1' });
+    const again = (await intent.run(entryOf(fromGeneral))) as unknown as CreateTicketResult;
+    expect(posts).toBe(0);
+    expect(again).toMatchObject({ channel: 'C0GENERAL', ts: first.ts, threadTs: first.ts });
+    expect(await stores.links.threadsForTicket('IT-30')).toEqual([
+      { channel: 'C0GENERAL', threadTs: '222.1' },
+    ]);
   });
 
   it('names the channel and how to invite the app when a reacted message cannot be read there', async () => {

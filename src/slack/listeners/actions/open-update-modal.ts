@@ -15,6 +15,7 @@ import {
 } from '../../builders/update-modal-builder.ts';
 import { cardRefFromAction } from '../../card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { openModalOrTell } from '../../modal-opening.ts';
 import { type ButtonArgs, clickedTicketId, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the card's "Update" button. */
@@ -29,11 +30,20 @@ export function openUpdateModal(deps: SlackDeps) {
     }
     const card = cardRefFromAction(body, clickOf(body).blockId);
     const metadata: UpdateModalMetadata = { ticketId, ...(card ? { card } : {}) };
-    const opened = await deps.client.views.open({
-      trigger_id: body.trigger_id,
-      view: buildUpdateModalLoading(ticketId, encodeUpdateMetadata(metadata)),
-    });
-    const viewId = opened.view?.id;
+    const opened = await openModalOrTell(
+      deps,
+      {
+        trigger_id: body.trigger_id,
+        view: buildUpdateModalLoading(ticketId, encodeUpdateMetadata(metadata)),
+      },
+      {
+        userId: body.user.id,
+        responseUrl: body.response_url,
+        channel: body.channel?.id,
+        threadTs: body.message?.thread_ts,
+      },
+    );
+    const viewId = opened?.view?.id;
     if (!viewId) return;
     deps.tasks.run('fill-update-modal', () => fillUpdateModal(deps, body, viewId, metadata), {
       user: body.user.id,

@@ -55,6 +55,7 @@ export function ticketCommand(deps: SlackDeps) {
           userId: command.user_id,
           metadata: { channel: command.channel_id },
           ...formFromWords(words),
+          tellAt: { responseUrl: command.response_url, channel: command.channel_id },
         }),
       context,
     );

@@ -68,6 +68,7 @@ export function createFromMessageShortcut(deps: SlackDeps) {
             },
           },
           title: titleFromText(text),
+          tellAt: { responseUrl: shortcut.response_url, channel },
           description,
           context: author
             ? `From a message by <@${author}> in <#${channel}>`

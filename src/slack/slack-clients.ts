@@ -1,0 +1,50 @@
+/**
+ * The app's two Slack Web API clients. Each has its own request queue, so a rate limit met by
+ * background work (posting cards and mirrored messages) never holds up a person's modal, and
+ * neither sleeps through a Retry-After: a 429 comes back at once, and whoever made the call
+ * decides when to try again (the outbox's schedule, the mirror's, or the person, told so).
+ * Both are bounded, so work done under a lease finishes inside it (see `SLACK_CALL_MAX_MS`).
+ */
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { boltLogger } from './bolt-logger.ts';
+
+/** Longest one background Slack call can take: two tries of 10 s and the wait between them. */
+export const SLACK_CALL_MAX_MS = 2 * 10_000 + 2_000;
+
+/**
+ * A person waits on these (views.open within a trigger's 3 s, ephemerals): one quick try more
+ * after a network error or a 5xx, no more.
+ */
+export const interactiveClientOptions: WebClientOptions = {
+  rejectRateLimitedCalls: true,
+  retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 500 },
+  timeout: 5_000,
+};
+
+// Background work has a lease to finish in; the outbox and the mirror retry it later, keyed.
+const backgroundClientOptions: WebClientOptions = {
+  rejectRateLimitedCalls: true,
+  retryConfig: { retries: 1, factor: 1, minTimeout: 1_000, maxTimeout: 2_000, randomize: true },
+  timeout: 10_000,
+};
+
+/** Builds the background client (the interactive one is Bolt's, from `interactiveClientOptions`). */
+export function createBackgroundClient(
+  token: string,
+  logger: Logger,
+  apiUrl: string | undefined,
+): WebClient {
+  return new WebClient(token, {
+    ...backgroundClientOptions,
+    logger: boltLogger(logger),
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+  });
+}
+
+/** When a Slack rate-limit error says the call may go again, or undefined. */
+export function slackRetryAt(error: unknown, now: number): number | undefined {
+  const limited = error as { code?: unknown; retryAfter?: unknown } | null;
+  if (limited?.code !== 'slack_webapi_rate_limited_error') return undefined;
+  return typeof limited.retryAfter === 'number' ? now + limited.retryAfter * 1_000 : undefined;
+}
