@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   );
 
   const redis = config.redisUrl
-    ? createRedisClient(config.redisUrl, { cluster: config.redisCluster })
+    ? createRedisClient(config.redisUrl, { cluster: config.redisCluster, logger })
     : undefined;
   if (!redis) {
     logger.warn(

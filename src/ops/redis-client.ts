@@ -4,6 +4,7 @@
  * every multi-key script on one hash slot, so both work the same.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from 'pino';
 
 /** Options of `createRedisClient`. */
 export interface RedisClientOptions {
@@ -17,25 +18,50 @@ export interface RedisClientOptions {
   connectTimeoutMs?: number;
   /** Never reconnect after a failure (the doctor wants one honest attempt). */
   noReconnect?: boolean;
+  /**
+   * A command with no answer after this long fails (default 1 s): while Redis is away, an ack
+   * waiting on its claim must fail well inside Slack's 3 s, so Slack delivers again.
+   */
+  commandTimeoutMs?: number;
+  /** Where connection errors go; without it ioredis prints each one to stderr. */
+  logger?: Logger;
+}
+
+// One line per outage, not one per reconnection attempt.
+function logConnection(client: Redis | Cluster, logger: Logger): void {
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err: error }, 'Redis is not answering; requests answer 500 until it is back');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info('Redis answers again');
+  });
 }
 
 /** A client for the URL: `Redis` for one server, `Cluster` when asked. */
 export function createRedisClient(url: string, options: RedisClientOptions = {}): Redis | Cluster {
   const common: RedisOptions = {
     maxRetriesPerRequest: options.maxRetriesPerRequest ?? 3,
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...(options.connectTimeoutMs !== undefined ? { connectTimeout: options.connectTimeoutMs } : {}),
   };
   if (!options.cluster) {
-    return new Redis(url, {
+    const client = new Redis(url, {
       ...common,
       ...(options.noReconnect ? { retryStrategy: () => null } : {}),
     });
+    if (options.logger) logConnection(client, options.logger);
+    return client;
   }
   // Nodes the cluster reports are reached with redisOptions, not with the seed URL's parts.
   const parsed = new URL(url);
   const { maxRetriesPerRequest, ...perNode } = common;
-  return new Cluster([url], {
+  const cluster = new Cluster([url], {
     ...(options.lazyConnect ? { lazyConnect: true } : {}),
     ...(options.noReconnect ? { clusterRetryStrategy: () => null } : {}),
     redisOptions: {
@@ -46,4 +72,6 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
       ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
     },
   });
+  if (options.logger) logConnection(cluster, options.logger);
+  return cluster;
 }

@@ -20,6 +20,7 @@ import {
   MirrorWorker,
   type PollPlanner,
 } from '../../src/mirror/index.ts';
+import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.ts';
 import {
@@ -70,6 +71,8 @@ export interface StackOptions {
   role?: AppRole;
   /** The outbox worker's poll when idle (default 50 ms); new entries wake it sooner. */
   workerIdleMs?: number;
+  /** The Redis every replica uses (default REDIS_URL, else the local one). */
+  redisUrl?: string;
   /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
   mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
 }
@@ -133,11 +136,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   const replicas: Replica[] = [];
   const { mirror } = options;
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
   async function addReplica(role: AppRole = 'all'): Promise<Replica> {
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-      lazyConnect: false,
-    });
+    // The connection production makes: bounded commands, errors logged through pino.
+    const redis = createRedisClient(redisUrl, { logger }) as Redis;
     const stores = createRedisStores({
       redis,
       prefix,
@@ -225,14 +228,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     addReplica,
     async close() {
       for (const replica of replicas) await replica.stop();
-      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== '0');
-      await redis.quit();
+      // Best effort: a test may have stopped its Redis for good.
+      const redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 1 }) as Redis;
+      redis.on('error', () => undefined);
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+          cursor = next;
+          if (keys.length > 0) await redis.del(...keys);
+        } while (cursor !== '0');
+      } catch {
+        // Nothing left to clean where Redis is gone.
+      }
+      redis.disconnect();
       await double.close();
       await emulator.close();
     },
