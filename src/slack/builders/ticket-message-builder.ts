@@ -7,11 +7,12 @@
 import type { ContextBlock, KnownBlock } from '@slack/types';
 import type { Activity, Message } from '../../servicedesk/schemas.ts';
 import { ACTIONS } from '../ids.ts';
-import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
+import { LIMITS, link, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
-// A long message is split over sections rather than cut; beyond this many it is cut.
+// A long message is split over sections rather than cut; beyond this many (with the header,
+// sources and button, inside a post's 50 blocks and Slack's 40,000-character text) it is cut.
 const MAX_BODY_SECTIONS = 12;
 const MAX_SOURCES = 10;
 
@@ -32,31 +33,41 @@ function author(message: Message): { emoji: string; name: string; kind: string }
   return { emoji: known.emoji, name, kind: known.kind };
 }
 
-/** The body as sections of safe mrkdwn, split at line ends where it can be. */
-function bodySections(body: string): KnownBlock[] {
+/**
+ * The body as sections of safe mrkdwn, split at line ends where it can be. Past what one post
+ * may carry, the rest is not shown: a last line says so, how much, and where the whole is.
+ */
+function bodySections(body: string, wholeAt: string | undefined): KnownBlock[] {
   const text = body.trim() || '(no text)';
-  const escaped = safeMrkdwn(text, LIMITS.sectionText * MAX_BODY_SECTIONS);
-  const chunks: string[] = [];
-  let rest = escaped;
-  while (rest.length > 0 && chunks.length < MAX_BODY_SECTIONS) {
-    if (rest.length <= LIMITS.sectionText) {
-      chunks.push(rest);
-      break;
-    }
-    let cut = rest.lastIndexOf('\n', LIMITS.sectionText);
-    if (cut < LIMITS.sectionText / 2) cut = LIMITS.sectionText;
-    // Never split an escaped entity such as &amp;, nor an emoji, across two sections.
-    const amp = rest.lastIndexOf('&', cut);
-    if (amp !== -1 && amp > cut - 6 && !rest.slice(amp, cut).includes(';')) cut = amp;
-    if (/[\uD800-\uDBFF]/.test(rest.charAt(cut - 1))) cut -= 1;
-    chunks.push(rest.slice(0, cut));
-    rest = rest.slice(cut).replace(/^\n/, '');
+  const pieces = splitText(text, LIMITS.sectionText, { escaped: true });
+  const shown = pieces.slice(0, MAX_BODY_SECTIONS);
+  const blocks: KnownBlock[] = shown.map((piece) => ({
+    type: 'section',
+    text: md(safeMrkdwn(piece, LIMITS.sectionText)),
+  }));
+  if (pieces.length > shown.length) {
+    const left = Array.from(pieces.slice(shown.length).join('')).length;
+    const where = wholeAt
+      ? link(wholeAt, 'Read the whole message on the service desk')
+      : 'Read the whole message on the ticket in the service desk';
+    blocks.push({
+      type: 'context',
+      elements: [
+        md(
+          `:scissors: This message is longer than a Slack post can hold; ${left.toLocaleString('en-US')} more characters are not shown here. ${where}.`,
+        ),
+      ],
+    });
   }
-  return chunks.map((chunk) => ({ type: 'section', text: md(chunk) }));
+  return blocks;
 }
 
-/** A ticket message as posted in its thread. */
-export function buildTicketMessagePost(ticketId: string, message: Message): SlackMessage {
+/** A ticket message as posted in its thread; `wholeAt` is the ticket's page on the platform. */
+export function buildTicketMessagePost(
+  ticketId: string,
+  message: Message,
+  wholeAt?: string,
+): SlackMessage {
   const who = author(message);
   const isAi = message.author.type === 'ai_agent';
   const blocks: KnownBlock[] = [
@@ -64,7 +75,7 @@ export function buildTicketMessagePost(ticketId: string, message: Message): Slac
       type: 'context',
       elements: [md(`${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}`)],
     },
-    ...bodySections(message.body),
+    ...bodySections(message.body, wholeAt),
   ];
   if (isAi) {
     // Whole links only: a link cut in half would show as raw markup.

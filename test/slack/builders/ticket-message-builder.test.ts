@@ -95,9 +95,31 @@ describe('ticket message builder', () => {
     for (const section of sections) {
       expect((section as { text: { text: string } }).text.text.length).toBeLessThanOrEqual(3000);
     }
-    const joined = sections.map((s) => (s as { text: { text: string } }).text.text).join('\n');
+    // Each section keeps the line end it was split after.
+    const joined = sections.map((s) => (s as { text: { text: string } }).text.text).join('');
     expect(joined).toBe(body);
     expect(post.text.length).toBeLessThanOrEqual(4000);
+  });
+
+  it('says a message too long for one post was cut, how much, and links to the whole', () => {
+    const body = '🙂'.repeat(20_000) + 'x'.repeat(42_000);
+    const post = buildTicketMessagePost(
+      'IT-12',
+      message({ body }),
+      'https://desk.example/tickets/IT-12',
+    );
+    const sections = post.blocks.filter((b) => b.type === 'section');
+    const shown = sections.map((s) => (s as { text: { text: string } }).text.text).join('');
+    const last = JSON.stringify(post.blocks.at(-1));
+    expect(last).toContain('longer than a Slack post can hold');
+    expect(last).toContain(
+      `${(Array.from(body).length - Array.from(shown).length).toLocaleString('en-US')} more characters`,
+    );
+    expect(last).toContain(
+      '<https://desk.example/tickets/IT-12|Read the whole message on the service desk>',
+    );
+    expect(body.startsWith(shown)).toBe(true);
+    expect(post.blocks.length).toBeLessThanOrEqual(50);
   });
 
   it('shows a message without text or author name rather than failing', () => {
