@@ -231,6 +231,29 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     ]);
   });
 
+  it('posts nothing and tries again later when Slack fails the search for an earlier card', async () => {
+    const stores = createMemoryStores();
+    const intent = createTicketIntent(depsFor(stores));
+    // An earlier run marked its post and died: this run must look before posting.
+    await stores.claims.claim('card-post:view:V1', 60_000);
+    let posts = 0;
+    nock(SLACK)
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
+      .post('/api/conversations.history')
+      .times(2)
+      .reply(500, 'oops')
+      .post('/api/chat.postMessage', () => {
+        posts++;
+        return true;
+      })
+      .optionally()
+      .reply(200, { ok: true, channel: 'C0GENERAL', ts: '9.9' });
+    const error = await intent.run(entryOf(fromGeneral)).catch((e: unknown) => e);
+    expect(isTransient(error)).toBe(true);
+    expect(posts).toBe(0);
+  });
+
   it('names the channel and how to invite the app when a reacted message cannot be read there', async () => {
     const stores = createMemoryStores();
     nock(SLACK)
