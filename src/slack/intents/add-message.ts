@@ -1,7 +1,9 @@
 /**
  * The add-message intent: a reply in a linked Slack thread becomes a message on its ticket,
  * written as the person who replied. Keyed by the Slack event, so Slack's retries and other
- * replicas add it once; queued in the outbox, so a platform outage loses nothing.
+ * replicas add it once; queued in the outbox, so a platform outage loses nothing. A reply in a
+ * thread the app did not know (Redis came back empty) is queued without its ticket, which the
+ * thread's messages tell when it runs: the thread is linked again first.
  */
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
@@ -11,10 +13,11 @@ import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-build
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { ChangeRefusedError, InvalidIntentError } from '../errors.ts';
-import { afterSlackWrite, rememberOwnText } from '../mirror-hints.ts';
+import { afterSlackWrite, relinkThread, rememberOwnText } from '../mirror-hints.ts';
 import type { IntentHandler } from '../outbox/outbox-worker.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { sendDm } from '../slack-posting.ts';
+import { ThreadTicketFinder } from '../thread-tickets.ts';
 import {
   announceReopen,
   isClosedRefusal,
@@ -41,8 +44,20 @@ export const addMessagePayloadSchema = z.object({
 /** The payload of an add-message intent. */
 export type AddMessagePayload = z.infer<typeof addMessagePayloadSchema>;
 
-function parsePayload(entry: ReservedEntry): AddMessagePayload {
-  const parsed = addMessagePayloadSchema.safeParse(entry.payload);
+/**
+ * The payload queued for a reply in a thread the app did not know: the ticket is the one the
+ * app's own posts in the thread name, those of the bot user `appUserId`.
+ */
+export const unlinkedReplyPayloadSchema = addMessagePayloadSchema
+  .omit({ ticketId: true })
+  .extend({ appUserId: z.string() });
+/** The payload of a reply whose thread's ticket is found when it runs. */
+export type UnlinkedReplyPayload = z.infer<typeof unlinkedReplyPayloadSchema>;
+
+const queuedPayloadSchema = z.union([addMessagePayloadSchema, unlinkedReplyPayloadSchema]);
+
+function parsePayload(entry: ReservedEntry): AddMessagePayload | UnlinkedReplyPayload {
+  const parsed = queuedPayloadSchema.safeParse(entry.payload);
   if (!parsed.success)
     throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
   return parsed.data;
@@ -85,8 +100,40 @@ export async function addReply(
 
 /** Builds the add-message intent handler. */
 export function addMessageIntent(deps: SlackDeps): IntentHandler {
+  const threads = new ThreadTicketFinder({ client: deps.client });
+
+  // The reply with its ticket as the links know it now: no Slack call.
+  async function linked(
+    queued: AddMessagePayload | UnlinkedReplyPayload,
+  ): Promise<AddMessagePayload | undefined> {
+    if ('ticketId' in queued) return queued;
+    const { appUserId: _appUserId, ...reply } = queued;
+    const ticketId = await deps.stores.links.ticketForThread(reply.channel, reply.threadTs);
+    return ticketId ? { ...reply, ticketId } : undefined;
+  }
+
+  // A reply in a thread the app did not know: its ticket from the thread's messages, and the
+  // thread linked again, unless another reply in it did that since this one was queued.
+  async function relinked(reply: UnlinkedReplyPayload): Promise<AddMessagePayload | undefined> {
+    const known = await linked(reply);
+    if (known) return known;
+    const thread = { channel: reply.channel, threadTs: reply.threadTs };
+    const ticketId = await threads.ticketOf(thread, reply.appUserId);
+    if (!ticketId) return undefined;
+    await relinkThread(deps, ticketId, thread);
+    deps.logger.info(
+      { ticket_id: ticketId, channel: thread.channel, thread_ts: thread.threadTs },
+      'thread linked again from its messages',
+    );
+    const { appUserId: _appUserId, ...rest } = reply;
+    return { ...rest, ticketId };
+  }
+
   // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
-  async function tellInThread(payload: AddMessagePayload, message: SlackMessage) {
+  async function tellInThread(
+    payload: Pick<AddMessagePayload, 'channel' | 'userId' | 'threadTs'>,
+    message: SlackMessage,
+  ) {
     await deps.client.chat
       .postEphemeral({
         channel: payload.channel,
@@ -99,11 +146,24 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
 
   return {
     async run(entry) {
-      return addReply(deps, entry.deliveryKey, parsePayload(entry));
+      const queued = parsePayload(entry);
+      const payload = 'ticketId' in queued ? queued : await relinked(queued);
+      // No post of the app names a ticket: it never was a ticket's thread, as before Redis went.
+      if (!payload) return { ticketId: null };
+      return addReply(deps, entry.deliveryKey, payload);
     },
 
     async failed(entry, error) {
-      const payload = parsePayload(entry);
+      const queued = parsePayload(entry);
+      const payload = await linked(queued);
+      if (!payload) {
+        // Failed before its thread's ticket was known: told without one, with their words.
+        await tellInThread(
+          queued,
+          buildFailureNotice(describeFailure(error, 'reply'), queued.body),
+        );
+        return;
+      }
       // Closed is final: offer a new ticket with the reply instead of a bare failure.
       if (await isClosedRefusal(deps, payload.ticketId, error)) {
         await promptClosedReply(deps, payload);
@@ -121,9 +181,15 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
       await tellInThread(parsePayload(entry), buildDelayedNotice('reply', busyForMs(error)));
     },
 
-    logFields(entry) {
+    logFields(entry, result) {
       const payload = parsePayload(entry);
-      return { ticket_id: payload.ticketId, channel: payload.channel, thread_ts: payload.threadTs };
+      // A re-linked reply's ticket is known once it ran.
+      const done = result as { ticketId?: string | null } | null | undefined;
+      return {
+        ticket_id: 'ticketId' in payload ? payload.ticketId : (done?.ticketId ?? undefined),
+        channel: payload.channel,
+        thread_ts: payload.threadTs,
+      };
     },
   };
 }

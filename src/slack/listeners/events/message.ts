@@ -3,12 +3,18 @@
  * a reply in a linked thread becomes a message on that ticket, and an edit of one an "edited:"
  * message. All are keyed by the event, so Slack's retries and other replicas never add
  * anything twice. The app's own posts and other bots' messages are never taken as a person's.
+ * A reply in a thread the links do not know, where the app's post may name a ticket (Redis came
+ * back empty), is queued for its ticket to be found from the thread when it runs.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { eventKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { enqueueIntent } from '../../enqueue-intent.ts';
-import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
+import {
+  ADD_MESSAGE,
+  type AddMessagePayload,
+  type UnlinkedReplyPayload,
+} from '../../intents/add-message.ts';
 import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
 import {
   messageBody,
@@ -23,9 +29,22 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 // Subtypes that are a person writing; edits, joins, bot posts and the like are not.
 const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
 
+/**
+ * Whether a thread the links do not know may be a ticket's: one whose parent is the app's post
+ * (a card in a channel), or any thread of the app's direct messages (the notice is a reply
+ * there). Other threads are never looked up, so a busy channel costs no Slack calls.
+ */
+export function mayBeTicketThread(
+  message: { channel_type?: string; parent_user_id?: unknown },
+  appUserId: string | undefined,
+): appUserId is string {
+  if (!appUserId) return false;
+  return message.channel_type === 'im' || message.parent_user_id === appUserId;
+}
+
 /** Builds the message event handler. */
 export function messageEvent(deps: SlackDeps) {
-  return async ({ event, body }: Args): Promise<void> => {
+  return async ({ event, body, context }: Args): Promise<void> => {
     const subtype = (event as { subtype?: string }).subtype;
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
@@ -47,16 +66,24 @@ export function messageEvent(deps: SlackDeps) {
     const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
 
     if (message.thread_ts && message.thread_ts !== message.ts) {
-      const ticketId = await deps.stores.links.ticketForThread(message.channel, message.thread_ts);
-      if (!ticketId) return;
-      const payload: AddMessagePayload = {
-        ticketId,
+      const reply = {
         userId: message.user,
         body: body_,
         channel: message.channel,
         threadTs: message.thread_ts,
         ts: message.ts,
       };
+      const ticketId = await deps.stores.links.ticketForThread(message.channel, message.thread_ts);
+      if (ticketId) {
+        const payload: AddMessagePayload = { ticketId, ...reply };
+        await enqueueIntent(deps, key, ADD_MESSAGE, payload);
+        return;
+      }
+      // Looking the thread up is Slack calls: queued, so the ack does not wait on them.
+      const appUserId = context.botUserId;
+      const thread = event as { channel_type?: string; parent_user_id?: unknown };
+      if (!mayBeTicketThread(thread, appUserId)) return;
+      const payload: UnlinkedReplyPayload = { appUserId, ...reply };
       await enqueueIntent(deps, key, ADD_MESSAGE, payload);
       return;
     }
