@@ -213,6 +213,7 @@ const poster: MirrorPoster = {
   async findPosted() {
     return false;
   },
+  async refreshCard() {},
 };
 const worker = new MirrorWorker({
   platform: client,

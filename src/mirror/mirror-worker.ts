@@ -1,7 +1,7 @@
 /**
  * The mirror: brings each linked ticket's new public messages and its status, priority and
- * assignee changes into its Slack threads, and tells the requester when it is resolved or
- * closed.
+ * assignee changes into its Slack threads, has the ticket's card in each thread show the
+ * changes, and tells the requester when it is resolved or closed.
  *
  * Safe with several replicas: a due ticket is claimed by one poller (the claim lapses if that
  * poller dies), every post is claimed before it is sent and recorded once it is, and a post
@@ -308,6 +308,7 @@ export class MirrorWorker {
         : [];
     const byId = new Map(messages.map((message) => [message.id, message]));
     const handled = new Set<string>();
+    let cardChanged = false;
     let ticket: Ticket | undefined;
     const ticketOnce = async () => {
       ticket ??= await this.#platform.getTicket(ticketId, { priority: 'background' });
@@ -330,6 +331,7 @@ export class MirrorWorker {
         if (entry.to) state.status ??= entry.to;
       } else if (CHANGE_TYPES.has(entry.type)) {
         await this.#mirrorChange(ticketId, entry, threads, state, ticketOnce);
+        cardChanged = true;
       }
     }
     for (const message of messages) {
@@ -340,6 +342,8 @@ export class MirrorWorker {
         state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at));
       }
     }
+    // Last, so the cards show the ticket after every change of this poll, from one read.
+    if (cardChanged) await this.#refreshCards(ticketId, threads, ticketOnce);
     state.activityCursor = previous.activityCursor + entries.length;
     state.messageCursor = previous.messageCursor + messages.length;
     return state;
@@ -428,6 +432,29 @@ export class MirrorWorker {
         ticket: ticket ? { id: ticket.id, title: ticket.title } : undefined,
       });
     });
+  }
+
+  /**
+   * Brings the ticket's card in each thread up to date. The read of the ticket fails the poll
+   * like any other read, so the next poll (its change lines already posted) refreshes again;
+   * Slack refusing is only logged, as a card is a view and must never hold the posts back.
+   */
+  async #refreshCards(
+    ticketId: string,
+    threads: Thread[],
+    ticketOnce: () => Promise<Ticket>,
+  ): Promise<void> {
+    const ticket = await ticketOnce();
+    for (const thread of threads) {
+      try {
+        await this.#poster.refreshCard(thread, ticket);
+      } catch (error) {
+        this.#logger.warn(
+          { err: error, ticket_id: ticketId, channel: thread.channel, thread_ts: thread.threadTs },
+          'ticket card could not be refreshed',
+        );
+      }
+    }
   }
 
   /**

@@ -43,6 +43,12 @@ export interface MirrorPoster {
    * and recording never posts twice.
    */
   findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean>;
+  /**
+   * Brings the app's card of the ticket in a thread up to date with the ticket as the platform
+   * has it now. Resolves once the update is in hand: Slack's limits and retries are the
+   * poster's, so a slow or refusing Slack never holds the mirror's posts back.
+   */
+  refreshCard(thread: Thread, ticket: Ticket): Promise<void>;
 }
 
 /** What the mirror reports after each post (latency metrics, the benchmark). */

@@ -24,6 +24,7 @@ import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import { BackgroundTasks, type ErrorReporter } from './background-tasks.ts';
 import { boltLogger } from './bolt-logger.ts';
+import { CardUpdater } from './card-updater.ts';
 import type { MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
 import { DeskCatalog } from './desk-catalog.ts';
 import { ADD_MESSAGE, addMessageIntent } from './intents/add-message.ts';
@@ -38,9 +39,9 @@ import { registerViews } from './listeners/views/index.ts';
 import { SlackMirrorPoster } from './mirror-poster.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
-import { createBackgroundClient, interactiveClientOptions } from './slack-clients.ts';
 import { guardRequestBodies } from './request-body-guard.ts';
 import { serveRoutes } from './route-server.ts';
+import { createBackgroundClient, interactiveClientOptions } from './slack-clients.ts';
 import { TicketStatusMemo } from './ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
@@ -154,9 +155,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     worker,
     mirror: undefined,
   };
+  const cards = new CardUpdater({
+    client: background,
+    dashboardUrl: options.settings.dashboardUrl,
+    logger: logger.child({ component: 'cards' }),
+  });
   const mirror = options.mirror?.(
     new SlackMirrorPoster({
       client: background,
+      cards,
       onStatus: (ticketId, status) => deps.statuses.setStatus(ticketId, status),
     }),
   );
@@ -222,6 +229,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       }
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
       await Promise.all([tasks.drain(8_000), worker.stop(), mirror?.stop()]);
+      await cards.stop();
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
- * The Slack side of the mirror: posts ticket messages and changes into linked threads and
- * tells requesters when their ticket is resolved or closed. Every post carries metadata
+ * The Slack side of the mirror: posts ticket messages and changes into linked threads, keeps
+ * the ticket's card there up to date (through a `CardUpdater`), and tells requesters when their
+ * ticket is resolved or closed. Every post carries metadata
  * `{ticket_id, message_id}`, so the app recognises its own posts and can find one again after
  * a crash between posting and recording it.
  */
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import type { MirrorPoster, PostOutcome, RequesterNotice, TicketChange } from '../mirror/types.ts';
-import type { Activity, Message } from '../servicedesk/schemas.ts';
+import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
 import type { SlackMessage } from './builders/ticket-card-builder.ts';
 import {
@@ -15,6 +16,7 @@ import {
   buildTicketMessagePost,
   type PeopleNames,
 } from './builders/ticket-message-builder.ts';
+import type { CardUpdater } from './card-updater.ts';
 import { isConversationUnavailable, sendDm } from './slack-posting.ts';
 
 /** The metadata event type of the app's posts about a ticket. */
@@ -32,6 +34,8 @@ const NAMES_KEPT = 500;
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
   client: WebClient;
+  /** Makes the card refreshes, at the pace Slack allows. */
+  cards: CardUpdater;
   /** Told the status the mirror saw, so a reply to a closed ticket is refused without asking. */
   onStatus?: (ticketId: string, status: string) => void;
 }
@@ -54,11 +58,13 @@ function slackError(error: unknown): string | undefined {
 /** Posts for the mirror through the Slack Web API. */
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
+  readonly #cards: CardUpdater;
   readonly #onStatus: ((ticketId: string, status: string) => void) | undefined;
   readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
+    this.#cards = options.cards;
     this.#onStatus = options.onStatus;
   }
 
@@ -141,6 +147,11 @@ export class SlackMirrorPoster implements MirrorPoster {
       throw error;
     }
     return 'posted';
+  }
+
+  async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
+    this.#onStatus?.(ticket.id, ticket.status);
+    this.#cards.request(thread, ticket);
   }
 
   async findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean> {

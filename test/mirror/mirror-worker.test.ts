@@ -21,11 +21,12 @@ function setUp() {
   const platform = new ModelPlatform(model);
   const poster = new RecordingPoster();
   const posted: PostedItem[] = [];
+  const warnings: string[] = [];
   const worker = new MirrorWorker({
     platform,
     stores,
     poster,
-    logger: silent,
+    logger: { ...silent, warn: (_obj: object, msg?: string) => void warnings.push(msg ?? '') },
     planner: new AdaptivePlanner(),
     now,
     random: () => 0.5,
@@ -72,6 +73,7 @@ function setUp() {
     platform,
     poster,
     posted,
+    warnings,
     worker,
     fileTicket,
     pollNext,
@@ -186,6 +188,76 @@ describe('mirror worker', () => {
         title: 'Badge reader <broken> & beeping',
       },
     ]);
+  });
+
+  it('refreshes the card in every linked thread once for a burst of changes, from one read of the ticket', async () => {
+    const t = setUp();
+    const id = await t.fileTicket([THREAD, OTHER]);
+    await t.catchUp(id);
+    t.platform.calls.length = 0;
+    t.model.updateTicket(TENANT, id, { assignee_email: SAM, priority: 'high' }, SAM);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' }, SAM);
+    await t.catchUp(id);
+    expect(t.platform.count('getTicket')).toBe(1);
+    expect(
+      t.poster.refreshes.map((r) => [
+        r.thread.channel,
+        r.ticket.status,
+        r.ticket.priority,
+        r.ticket.assignee_email,
+      ]),
+    ).toEqual([
+      ['C0HELP', 'in_progress', 'high', SAM],
+      ['D0ALICE', 'in_progress', 'high', SAM],
+    ]);
+  });
+
+  it('refreshes the card when the ticket changed, not when it only got messages', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Looking into it' });
+    t.model.addAiMessage(TENANT, id, 'An agent has it.', []);
+    await t.catchUp(id);
+    expect(t.poster.refreshes).toEqual([]);
+    expect(t.platform.count('getTicket')).toBe(0);
+    t.model.updateTicket(TENANT, id, { status: 'waiting_on_requester' }, SAM);
+    await t.catchUp(id);
+    expect(t.poster.refreshes.map((r) => r.ticket.status)).toEqual(['waiting_on_requester']);
+  });
+
+  it('logs a card refresh that fails, and the poll’s posts and cursors stand', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.poster.refreshFailure = new Error('An API error occurred: fatal_error');
+    t.model.updateTicket(TENANT, id, { status: 'resolved' }, SAM);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Replaced the badge reader' });
+    await t.pollNext();
+    expect(t.poster.refreshes).toHaveLength(1);
+    expect(t.poster.posts.map((p) => p.kind)).toEqual(['change', 'notice', 'message']);
+    const state = await t.stores.mirror.state(id);
+    expect(state?.activityCursor).toBe(t.model.listActivity(TENANT, id).length);
+    expect(state?.backoffStep).toBe(0);
+    expect(t.warnings).toContain('ticket card could not be refreshed');
+  });
+
+  it('refreshes the card on the next poll when the ticket could not be read, posting its change once', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const getTicket = t.platform.getTicket;
+    let failures = 1;
+    t.platform.getTicket = async (...args) => {
+      if (failures-- > 0) throw serverError('getTicket');
+      return getTicket(...args);
+    };
+    t.model.updateTicket(TENANT, id, { priority: 'urgent' }, SAM);
+    await t.pollNext();
+    expect(t.poster.refreshes).toEqual([]);
+    await t.catchUp(id);
+    expect(t.poster.refreshes.map((r) => r.ticket.priority)).toEqual(['urgent']);
+    expect(t.poster.posts.filter((p) => p.kind === 'change')).toHaveLength(1);
   });
 
   it('slows down for a resolved ticket and stops polling a closed one, letting its memory go', async () => {

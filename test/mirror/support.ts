@@ -7,6 +7,7 @@ import {
   apiErrorFromResponse,
   type Message,
   type OperationName,
+  type Ticket,
 } from '../../src/servicedesk/index.ts';
 import type { Thread } from '../../src/store/types.ts';
 
@@ -113,6 +114,10 @@ export class RecordingPoster implements MirrorPoster {
   /** Item ids `findPosted` reports as already in a thread. */
   readonly alreadyThere = new Set<string>();
   readonly lookups: string[] = [];
+  /** Every card refresh asked for, in order, including the ones made to fail. */
+  readonly refreshes: { thread: Thread; ticket: Ticket }[] = [];
+  /** When set, every card refresh throws it. */
+  refreshFailure: Error | undefined;
 
   async postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome> {
     return this.#record({ kind: 'message', thread, ticketId, message }, thread);
@@ -143,6 +148,11 @@ export class RecordingPoster implements MirrorPoster {
   async findPosted(_thread: Thread, _ticketId: string, itemId: string): Promise<boolean> {
     this.lookups.push(itemId);
     return this.alreadyThere.has(itemId);
+  }
+
+  async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
+    this.refreshes.push({ thread, ticket });
+    if (this.refreshFailure) throw this.refreshFailure;
   }
 
   /** The bodies of the messages posted, in order. */

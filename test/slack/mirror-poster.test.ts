@@ -1,6 +1,8 @@
 import { WebClient } from '@slack/web-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/servicedesk/schemas.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Message, Ticket } from '../../src/servicedesk/schemas.ts';
+import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
+import { CardUpdater } from '../../src/slack/card-updater.ts';
 import { SlackMirrorPoster } from '../../src/slack/mirror-poster.ts';
 import { defaultIds, type SlackDouble, startSlackDouble } from '../../src/slack-double/index.ts';
 
@@ -19,18 +21,30 @@ const answer: Message = {
 describe('Slack mirror poster', () => {
   let double: SlackDouble;
   let poster: SlackMirrorPoster;
+  let client: WebClient;
+  let cards: CardUpdater;
   let statuses: [string, string][];
   let thread: { channel: string; threadTs: string };
 
   beforeEach(async () => {
     double = await startSlackDouble();
-    const client = new WebClient(ids.botToken, {
+    client = new WebClient(ids.botToken, {
       slackApiUrl: double.apiUrl,
       retryConfig: { retries: 0 },
+    });
+    cards = new CardUpdater({
+      client: new WebClient(ids.botToken, {
+        slackApiUrl: double.apiUrl,
+        rejectRateLimitedCalls: true,
+        retryConfig: { retries: 0 },
+      }),
+      logger: { debug() {}, info() {}, warn() {} },
+      coalesceMs: 0,
     });
     statuses = [];
     poster = new SlackMirrorPoster({
       client,
+      cards,
       onStatus: (ticketId, status) => void statuses.push([ticketId, status]),
     });
     const parent = double.workspace.postMessage(ids.itHelp, {
@@ -41,6 +55,7 @@ describe('Slack mirror poster', () => {
   });
 
   afterEach(async () => {
+    await cards.stop();
     await double.close();
   });
 
@@ -120,6 +135,47 @@ describe('Slack mirror poster', () => {
     expect(await poster.findPosted(thread, 'IT-12', 'msg_9')).toBe(true);
     expect(await poster.findPosted(thread, 'IT-12', 'msg_10')).toBe(false);
     expect(await poster.findPosted(thread, 'IT-13', 'msg_9')).toBe(false);
+  });
+
+  const resolvedTicket: Ticket = {
+    id: 'IT-12',
+    title: 'Dock broken',
+    status: 'resolved',
+    priority: 'medium',
+    created_at: '2026-11-20T09:00:00Z',
+    updated_at: '2026-11-20T09:40:00Z',
+  };
+
+  /** Posts the app's card of IT-12, still New, as the parent of a thread. */
+  async function postCard() {
+    const posted = await client.chat.postMessage({
+      channel: ids.itHelp,
+      ...buildTicketCard({ ...resolvedTicket, status: 'new' }),
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: 'IT-12' } },
+    });
+    return { channel: ids.itHelp, threadTs: posted.ts as string };
+  }
+
+  it('has the card in the thread show the ticket as it is now', async () => {
+    const cardThread = await postCard();
+    await poster.refreshCard(cardThread, resolvedTicket);
+    await cards.idle();
+    const card = double.workspace.message(ids.itHelp, cardThread.threadTs);
+    expect(card?.text).toBe('IT-12: Dock broken (resolved)');
+  });
+
+  it('asks for a card refresh without waiting on Slack, so a rate-limited update holds no post back', async () => {
+    const cardThread = await postCard();
+    double.failNext('chat.update', 'ratelimited', { retryAfterSec: 30 });
+    await poster.refreshCard(cardThread, resolvedTicket);
+    await vi.waitFor(() => expect(double.callsTo('chat.update')).toHaveLength(1));
+    expect(await poster.postMessage(cardThread, 'IT-12', answer)).toBe('posted');
+    expect(double.workspace.message(ids.itHelp, cardThread.threadTs)?.text).toContain('(new)');
+  });
+
+  it('passes the status of a refreshed ticket on', async () => {
+    await poster.refreshCard(await postCard(), resolvedTicket);
+    expect(statuses).toEqual([['IT-12', 'resolved']]);
   });
 
   it('tells the requester directly, found by email, with metadata', async () => {
