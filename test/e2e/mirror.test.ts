@@ -5,10 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import type { Message } from '../../src/servicedesk/schemas.ts';
+import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
+import { ACTIONS } from '../../src/slack/ids.ts';
 import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
-import { eventually, type Stack, startStack } from './harness.ts';
+import { eventually, modalOpenedBy, type Stack, startStack } from './harness.ts';
 
-const { alice, bob } = defaultIds;
+const { alice, bob, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';
 
 // Short intervals so a test waits seconds, not minutes; the rule itself is the production one.
@@ -21,6 +23,13 @@ const planner = new AdaptivePlanner({
   retryBaseMs: 250,
   retryMaxMs: 2_000,
 });
+
+// The status field as a card shows it, in the JSON of its blocks.
+const statusField = (status: string) => JSON.stringify(`*Status*\n${statusLabel(status)}`);
+const actionIds = (post: SlackMessage | undefined) =>
+  ((post?.blocks ?? []) as { type: string; elements?: { action_id?: string }[] }[])
+    .filter((block) => block.type === 'actions')
+    .flatMap((block) => (block.elements ?? []).map((element) => element.action_id));
 
 function metadataOf(post: SlackMessage): { ticket_id?: unknown; message_id?: unknown } {
   return (post.metadata?.event_payload ?? {}) as { ticket_id?: unknown; message_id?: unknown };
@@ -189,6 +198,57 @@ describe('the mirror', () => {
     );
     expect(JSON.stringify(notice.blocks)).toContain('"action_id":"reopen_ticket"');
     expect(JSON.stringify(notice.blocks)).toContain(`"value":"${t.ticketId}"`);
+  });
+
+  it('keeps a /ticket card in the channel true as the ticket changes on the platform, and still announces the change', async () => {
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.slashCommand({ userId: alice, channelId: itHelp }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Paper jam in the third floor printer' },
+    });
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(itHelp)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes('Paper jam in the third floor')),
+      10_000,
+      'the card in #it-help',
+    );
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, card.ts),
+      5_000,
+      'the card’s thread linked',
+    );
+    const cardNow = () => stack.double.workspace.message(itHelp, card.ts);
+    // The AI agent has no self-service answer for a printer: it hands the ticket to a team.
+    await eventually(
+      () => JSON.stringify(cardNow()?.blocks).includes(statusField('in_progress')),
+      15_000,
+      'the card showing In progress',
+    );
+    stack.emulator.model.updateTicket('acme', ticketId, { status: 'resolved' }, SAM);
+    const change = stack.emulator.model
+      .listActivity('acme', ticketId)
+      .filter((a) => a.type === 'status_changed' && a.to === 'resolved')
+      .at(-1);
+    if (!change) throw new Error('no status change recorded');
+    const line = await eventually(
+      () => postOf(itHelp, card.ts, change.id),
+      15_000,
+      'the change in the card’s thread',
+    );
+    expect(line.text).toContain('Resolved');
+    await eventually(
+      () => JSON.stringify(cardNow()?.blocks).includes(statusField('resolved')),
+      15_000,
+      'the card showing Resolved',
+    );
+    expect(actionIds(cardNow())).not.toContain(ACTIONS.markResolved);
+    expect(actionIds(cardNow())).toContain(ACTIONS.reopenTicket);
+    expect(JSON.stringify(cardNow()?.blocks)).toContain(`filed *${ticketId}*`);
   });
 
   it('posts each message once with two mirror workers polling the same tickets', async () => {
