@@ -4,7 +4,8 @@
 export type MirrorErrorCode =
   | 'mirror_budget_deferred'
   | 'mirror_budget_exhausted'
-  | 'mirror_post_busy';
+  | 'mirror_post_busy'
+  | 'mirror_post_deferred';
 
 /** The base of every mirror error. */
 export class MirrorError extends Error {
@@ -64,5 +65,23 @@ export class BudgetExhaustedError extends MirrorError {
 export class PostBusyError extends MirrorError {
   constructor(ticketId: string, itemId: string) {
     super('mirror_post_busy', `another poller is posting ${itemId} of ${ticketId}`);
+  }
+}
+
+/**
+ * The place posts go (Slack) asked the mirror to wait: nothing was posted, and the ticket is
+ * looked at again at `retryAt`, not before, by whichever replica claims it then.
+ */
+export class PostDeferredError extends MirrorError {
+  /** When posting may go again, in ms since the epoch. */
+  readonly retryAt: number;
+
+  constructor(retryAt: number, options?: ErrorOptions) {
+    super(
+      'mirror_post_deferred',
+      `posting deferred until ${new Date(retryAt).toISOString()}: Slack asked to wait`,
+      options,
+    );
+    this.retryAt = retryAt;
   }
 }

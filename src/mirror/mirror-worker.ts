@@ -15,7 +15,7 @@ import { type Activity, type Message, NotFoundError, type Ticket } from '../serv
 import { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
 import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
-import { BudgetDeferredError, PostBusyError } from './errors.ts';
+import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
 import {
   AdaptivePlanner,
   isSettled,
@@ -265,7 +265,7 @@ export class MirrorWorker {
   async #afterFailure(claim: PollClaim, previous: MirrorState, error: unknown): Promise<void> {
     const { ticketId } = claim;
     const now = this.#o.now();
-    if (error instanceof BudgetDeferredError) {
+    if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
       // Not a failure: the poll waits for room, spread a little so replicas do not all return
       // at the same millisecond.
       const at = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);

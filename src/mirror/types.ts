@@ -29,7 +29,10 @@ export interface RequesterNotice {
   ticket: Pick<Ticket, 'id' | 'title'> | undefined;
 }
 
-/** The Slack side of the mirror: every post carries metadata `{ticket_id, message_id}`. */
+/**
+ * The Slack side of the mirror: every post carries metadata `{ticket_id, message_id}`. A post
+ * Slack asks to wait for throws `PostDeferredError`; the ticket is looked at again then.
+ */
 export interface MirrorPoster {
   /** Posts a public ticket message into a thread. */
   postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome>;

@@ -17,9 +17,9 @@ import type { Ticket } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
 import { buildTicketCard } from './builders/ticket-card-builder.ts';
 import { cardLead, isCard } from './card-ref.ts';
-import { TICKET_EVENT_TYPE } from './mirror-poster.ts';
 import { isTransient } from './outbox/transient-errors.ts';
 import { slackRetryAt } from './slack-clients.ts';
+import { TICKET_EVENT_TYPE } from './slack-posting.ts';
 
 /** A pino-compatible logger. */
 export interface CardLogger {

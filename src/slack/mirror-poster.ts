@@ -6,6 +6,7 @@
  * a crash between posting and recording it.
  */
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
+import { PostDeferredError } from '../mirror/errors.ts';
 import type { MirrorPoster, PostOutcome, RequesterNotice, TicketChange } from '../mirror/types.ts';
 import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
@@ -17,10 +18,8 @@ import {
   type PeopleNames,
 } from './builders/ticket-message-builder.ts';
 import type { CardUpdater } from './card-updater.ts';
-import { isConversationUnavailable, sendDm } from './slack-posting.ts';
-
-/** The metadata event type of the app's posts about a ticket. */
-export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
+import { slackRetryAt } from './slack-clients.ts';
+import { isConversationUnavailable, sendDm, TICKET_EVENT_TYPE } from './slack-posting.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
@@ -49,6 +48,13 @@ export function mirrorMetadata(
     event_type: TICKET_EVENT_TYPE,
     event_payload: { ticket_id: ticketId, message_id: itemId },
   };
+}
+
+// Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
+// allows, and no replica posts before then.
+function deferredIfLimited(error: unknown): unknown {
+  const retryAt = slackRetryAt(error, Date.now());
+  return retryAt === undefined ? error : new PostDeferredError(retryAt, { cause: error });
 }
 
 function slackError(error: unknown): string | undefined {
@@ -144,7 +150,7 @@ export class SlackMirrorPoster implements MirrorPoster {
       );
     } catch (error) {
       if (isConversationUnavailable(error)) return 'gone';
-      throw error;
+      throw deferredIfLimited(error);
     }
     return 'posted';
   }
@@ -199,7 +205,7 @@ export class SlackMirrorPoster implements MirrorPoster {
       return 'posted';
     } catch (error) {
       if (isConversationUnavailable(error)) return 'gone';
-      throw error;
+      throw deferredIfLimited(error);
     }
   }
 }

@@ -12,8 +12,7 @@
 import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../servicedesk/index.ts';
 import type { Thread } from '../store/types.ts';
-import { TICKET_EVENT_TYPE } from './mirror-poster.ts';
-import { isConversationUnavailable } from './slack-posting.ts';
+import { isConversationUnavailable, TICKET_EVENT_TYPE } from './slack-posting.ts';
 
 /** Options of the finder. */
 export interface ThreadTicketFinderOptions {

@@ -286,6 +286,32 @@ describe('the mirror', () => {
     }
   });
 
+  it('posts a message once with three replicas when Slack answers its post 429, after the Retry-After', async () => {
+    await stack.addReplica();
+    await stack.addReplica();
+    const t = await fileTicket(alice, 'Three replicas: scanner will not scan');
+    const before = stack.double.callsTo('chat.postMessage').length;
+    stack.double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 3, times: 2 });
+    const started = Date.now();
+    const message = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'Try the scanner on the second floor meanwhile',
+    });
+    await eventually(() => postOf(t.dm, t.threadTs, message.id), 20_000, 'the reply in the thread');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    const limited = stack.double
+      .callsTo('chat.postMessage')
+      .slice(before)
+      .filter((c) => c.injected);
+    expect(limited.length).toBeGreaterThan(0);
+    // Every replica goes on polling the ticket; nothing may be posted again.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(postsOf(message.id).filter((call) => !call.injected)).toHaveLength(1);
+    expect(
+      threadOf(t.dm, t.threadTs).filter((m) => metadataOf(m).message_id === message.id),
+    ).toHaveLength(1);
+  });
+
   it('loses nothing while the platform is down for a whole minute, and keeps the order', async () => {
     const t = await fileTicket(bob, 'Conference room screen stays black');
     stack.emulator.setFaults({ down: true });

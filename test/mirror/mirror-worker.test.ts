@@ -3,6 +3,7 @@ import {
   AdaptivePlanner,
   BudgetDeferredError,
   MirrorWorker,
+  PostDeferredError,
   type PostedItem,
 } from '../../src/mirror/index.ts';
 import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../../src/store/index.ts';
@@ -304,6 +305,23 @@ describe('mirror worker', () => {
     t.platform.failWith = undefined;
     await t.catchUp(id);
     expect(t.poster.bodies()).toEqual(['Later']);
+  });
+
+  it('looks again only when Slack allows after Slack asked to wait, and then posts once', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'After the wait' });
+    const retryAt = t.clock.now + 75_000;
+    t.poster.nextPostError = new PostDeferredError(retryAt);
+    await t.pollNext();
+    expect(t.poster.bodies()).toEqual([]);
+    const due = (await t.stores.schedule.dueAt(id)) ?? 0;
+    expect(due).toBeGreaterThanOrEqual(retryAt);
+    expect(due).toBeLessThanOrEqual(retryAt + 1_000);
+    expect((await t.stores.mirror.state(id))?.backoffStep).toBe(0);
+    await t.catchUp(id);
+    expect(t.poster.bodies()).toEqual(['After the wait']);
   });
 
   it('backs off while the platform fails, then catches up losing and repeating nothing', async () => {

@@ -118,6 +118,8 @@ export class RecordingPoster implements MirrorPoster {
   readonly refreshes: { thread: Thread; ticket: Ticket }[] = [];
   /** When set, every card refresh throws it. */
   refreshFailure: Error | undefined;
+  /** When set, the next post throws it instead of posting (then it is cleared). */
+  nextPostError: Error | undefined;
 
   async postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome> {
     return this.#record({ kind: 'message', thread, ticketId, message }, thread);
@@ -161,6 +163,11 @@ export class RecordingPoster implements MirrorPoster {
   }
 
   #record(post: Post, thread?: Thread): PostOutcome {
+    const planned = this.nextPostError;
+    if (planned) {
+      this.nextPostError = undefined;
+      throw planned;
+    }
     if (this.failures > 0) {
       this.failures -= 1;
       throw Object.assign(new Error('An API error occurred: internal_error'), {

@@ -1,9 +1,12 @@
 import { WebClient } from '@slack/web-api';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PostDeferredError } from '../../src/mirror/errors.ts';
 import type { Message, Ticket } from '../../src/servicedesk/schemas.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
 import { CardUpdater } from '../../src/slack/card-updater.ts';
 import { SlackMirrorPoster } from '../../src/slack/mirror-poster.ts';
+import { createBackgroundClient } from '../../src/slack/slack-clients.ts';
 import { defaultIds, type SlackDouble, startSlackDouble } from '../../src/slack-double/index.ts';
 
 const ids = defaultIds;
@@ -70,6 +73,20 @@ describe('Slack mirror poster', () => {
         event_payload: { ticket_id: 'IT-12', message_id: 'msg_9' },
       },
     });
+  });
+
+  it('asks the mirror to come back after Slack’s Retry-After instead of waiting it out', async () => {
+    const limited = new SlackMirrorPoster({
+      client: createBackgroundClient(ids.botToken, pino({ level: 'silent' }), double.apiUrl),
+      cards,
+    });
+    double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 75 });
+    const started = Date.now();
+    const error = await limited.postMessage(thread, 'IT-12', answer).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostDeferredError);
+    expect((error as PostDeferredError).retryAt).toBeGreaterThanOrEqual(started + 75_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(double.workspace.thread(thread.channel, thread.threadTs)).toHaveLength(1);
   });
 
   it('reports a thread the app can no longer post in as gone', async () => {
