@@ -164,6 +164,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     new SlackMirrorPoster({
       client: background,
       cards,
+      dashboardUrl: options.settings.dashboardUrl,
       onStatus: (ticketId, status) => deps.statuses.setStatus(ticketId, status),
     }),
   );

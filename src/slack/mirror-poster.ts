@@ -10,7 +10,7 @@ import { PostDeferredError } from '../mirror/errors.ts';
 import type { MirrorPoster, PostOutcome, RequesterNotice, TicketChange } from '../mirror/types.ts';
 import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
-import type { SlackMessage } from './builders/ticket-card-builder.ts';
+import { type SlackMessage, ticketPageUrl } from './builders/ticket-card-builder.ts';
 import {
   buildRequesterNotice,
   buildTicketChangeLine,
@@ -37,6 +37,8 @@ export interface SlackMirrorPosterOptions {
   cards: CardUpdater;
   /** Told the status the mirror saw, so a reply to a closed ticket is refused without asking. */
   onStatus?: (ticketId: string, status: string) => void;
+  /** The dashboard base: a message too long for a post links to its ticket's page there. */
+  dashboardUrl?: string | undefined;
 }
 
 /** Metadata naming the ticket and the platform item (message or activity) a post is about. */
@@ -65,6 +67,7 @@ function slackError(error: unknown): string | undefined {
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
   readonly #cards: CardUpdater;
+  readonly #dashboardUrl: string | undefined;
   readonly #onStatus: ((ticketId: string, status: string) => void) | undefined;
   readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
@@ -72,10 +75,16 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#client = options.client;
     this.#cards = options.cards;
     this.#onStatus = options.onStatus;
+    this.#dashboardUrl = options.dashboardUrl;
   }
 
   postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome> {
-    return this.#post(thread, buildTicketMessagePost(ticketId, message), ticketId, message.id);
+    const post = buildTicketMessagePost(
+      ticketId,
+      message,
+      ticketPageUrl(ticketId, this.#dashboardUrl),
+    );
+    return this.#post(thread, post, ticketId, message.id);
   }
 
   async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {

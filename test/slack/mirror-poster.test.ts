@@ -89,6 +89,20 @@ describe('Slack mirror poster', () => {
     expect(double.workspace.thread(thread.channel, thread.threadTs)).toHaveLength(1);
   });
 
+  it('posts a message too long for Slack cut, saying so, with a link to its ticket’s page', async () => {
+    const linking = new SlackMirrorPoster({
+      client,
+      cards,
+      dashboardUrl: 'https://desk.acme.example/',
+    });
+    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(9_000) };
+    expect(await linking.postMessage(thread, 'IT-12', long)).toBe('posted');
+    const reply = double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
+    const cut = JSON.stringify(reply?.blocks ?? []);
+    expect(cut).toContain('longer than a Slack post can hold');
+    expect(cut).toContain('<https://desk.acme.example/tickets/IT-12|');
+  });
+
   it('reports a thread the app can no longer post in as gone', async () => {
     const gone = { channel: ids.general, threadTs: '1700000000.000100' };
     expect(await poster.postMessage(gone, 'IT-12', answer)).toBe('gone');

@@ -12,16 +12,22 @@ export interface SlackMessage {
   blocks: KnownBlock[];
 }
 
+/** The ticket's page under the configured dashboard base, when there is one. */
+export function ticketPageUrl(
+  ticketId: string,
+  dashboardUrl: string | undefined,
+): string | undefined {
+  return dashboardUrl
+    ? `${dashboardUrl.replace(/\/+$/, '')}/tickets/${encodeURIComponent(ticketId)}`
+    : undefined;
+}
+
 /** Where the dashboard shows a ticket: the platform's own link, else one built from the base. */
 export function dashboardLink(
   ticket: Ticket,
   dashboardUrl: string | undefined,
 ): string | undefined {
-  const url =
-    ticket.url ??
-    (dashboardUrl
-      ? `${dashboardUrl.replace(/\/+$/, '')}/tickets/${encodeURIComponent(ticket.id)}`
-      : undefined);
+  const url = ticket.url ?? ticketPageUrl(ticket.id, dashboardUrl);
   return url && isPlainHttpUrl(url) && url.length <= LIMITS.url ? url : undefined;
 }
 
