@@ -29,14 +29,19 @@ const backgroundClientOptions: WebClientOptions = {
   timeout: 10_000,
 };
 
-/** Builds the background client (the interactive one is Bolt's, from `interactiveClientOptions`). */
+/**
+ * Builds the background client (the interactive one is Bolt's, from `interactiveClientOptions`);
+ * `timeoutMs` is for tests that time a call out without waiting 10 s.
+ */
 export function createBackgroundClient(
   token: string,
   logger: Logger,
   apiUrl: string | undefined,
+  timeoutMs?: number,
 ): WebClient {
   return new WebClient(token, {
     ...backgroundClientOptions,
+    ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
     logger: boltLogger(logger),
     ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
   });

@@ -1,4 +1,6 @@
 /** The create-ticket intent against a Slack Web API that fails as Slack does (nock). */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +32,7 @@ const TICKET: Ticket = {
   created_at: '2026-11-24T08:00:00Z',
 } as Ticket;
 
-function depsFor(stores: Stores): SlackDeps {
+function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): SlackDeps {
   return {
     settings: {
       ticketEmoji: 'ticket',
@@ -40,7 +42,12 @@ function depsFor(stores: Stores): SlackDeps {
     },
     logger: pino({ level: 'silent' }),
     // The client the app's intents run with: bounded, and never sleeping through a 429.
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+    client: createBackgroundClient(
+      'xoxb-test',
+      pino({ level: 'silent' }),
+      `${slackUrl}/api/`,
+      timeoutMs,
+    ),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
     people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
@@ -254,6 +261,20 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     expect(posts).toBe(0);
   });
 
+  it('tells the person the ticket is filed when Slack refuses the app’s token for its card', async () => {
+    const stores = createMemoryStores();
+    nock(SLACK)
+      .post('/api/conversations.info')
+      .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
+      .post('/api/chat.postMessage')
+      .reply(200, { ok: false, error: 'invalid_auth' });
+    const error = await createTicketIntent(depsFor(stores))
+      .run(entryOf(fromGeneral))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TicketNotPostedError);
+    expect(describeFailure(error, 'ticket')).toContain('filed as *IT-30*');
+  });
+
   it('names the channel and how to invite the app when a reacted message cannot be read there', async () => {
     const stores = createMemoryStores();
     nock(SLACK)
@@ -272,5 +293,34 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     const reason = describeFailure(error, 'ticket');
     expect(reason).toContain('<#C0GENERAL>');
     expect(reason).toContain('/invite @Service Desk');
+  });
+});
+
+describe('the create-ticket intent when Slack does not answer', () => {
+  it('tries again later when Slack does not answer the post in time, looking first next time', async () => {
+    // A real loopback server that answers every method but the post, which it never answers.
+    const server = createServer((req, res) => {
+      if (req.url?.endsWith('/chat.postMessage')) return;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ ok: true, channel: { id: 'C0GENERAL', is_member: true } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    nock.enableNetConnect('127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const stores = createMemoryStores();
+      const deps = depsFor(stores, 200, `http://127.0.0.1:${port}`);
+      const error = await createTicketIntent(deps)
+        .run(entryOf(fromGeneral))
+        .catch((e: unknown) => e);
+      expect(isTransient(error)).toBe(true);
+      expect(await stores.links.threadsForTicket('IT-30')).toEqual([]);
+      // A post that timed out may have been made: the next run looks before posting.
+      expect(await stores.claims.get('card-post:view:V1')).toEqual({ state: 'leased' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      nock.disableNetConnect();
+    }
   });
 });
