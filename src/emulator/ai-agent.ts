@@ -77,6 +77,8 @@ export class AiAgent {
   }
 
   #observe(event: ModelEvent): void {
+    // Status and desk changes are the agent's own or a human's: nothing to answer.
+    if (event.type === 'ticket_updated') return;
     if (event.type === 'ticket_created' || isRequesterMessage(event.message)) {
       this.#schedule(event.tenant, event.ticketId);
     }

@@ -18,6 +18,21 @@ export const USAGE = `Usage: node src/emulator/cli.ts [options]
   --ai-delay-ms N       delay before the AI agent acts (default 1500)
   --fault-rate X        fraction of requests that fail, 0 to 1 (default 0)
   --latency-ms N        delay added to every request (default 0)
+  --random-seed N       seed of the request and webhook fault draws (default 1)
+  --[no-]updated-at     tickets carry updated_at (default on)
+  --[no-]updated-after  List tickets honours updated_after (default: as --updated-at);
+                        off, the parameter is ignored like any unknown one
+Webhooks (off unless --webhook-url is given):
+  --webhook-url URL     receiver of one POST per ticket change
+  --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
+  --webhook-bearer      send Authorization: Bearer <secret> instead of a signature
+  --webhook-tenant T    only this tenant's tickets (default every tenant)
+  --webhook-drop-rate X       fraction of deliveries lost, 0 to 1 (default 0)
+  --webhook-duplicate-rate X  fraction of deliveries sent twice, 0 to 1 (default 0)
+  --webhook-delay-ms N        delay before a delivery's first attempt (default 0)
+  --webhook-reorder           hold each delivery a random 0 to 1000 ms more
+  --webhook-timeout-ms N      an attempt without an answer by then is retried (default 10000)
+  --webhook-retry-for-ms N    give a delivery up after this long (default 86400000)
 Keys: EMULATOR_KEYS=tenant:rw|ro:key,... replaces the demo keys.`;
 
 /** Reads the command line into emulator options; throws ConfigError on a bad value. */
@@ -36,6 +51,11 @@ export function parseCli(
   if (variant !== 'a' && variant !== 'b') throw new ConfigError('--variant must be a or b');
   const seed = values.seed;
   if (seed !== 'demo' && seed !== 'empty') throw new ConfigError('--seed must be demo or empty');
+  const updatedAt = values['updated-at'];
+  const updatedAfter = values['updated-after'];
+  if (updatedAt === false && updatedAfter === true) {
+    throw new ConfigError('--updated-after needs updated_at on tickets; drop --no-updated-at');
+  }
   return {
     port: wholeNumber('--port', values.port, 0, 65_535),
     host: values.host,
@@ -46,8 +66,57 @@ export function parseCli(
     aiDelayMs: wholeNumber('--ai-delay-ms', values['ai-delay-ms'], 0),
     faultRate: fraction('--fault-rate', values['fault-rate']),
     latencyMs: wholeNumber('--latency-ms', values['latency-ms'], 0),
+    randomSeed: wholeNumber('--random-seed', values['random-seed'], 0, 0xffff_ffff),
     keys: keysFromEnv(env),
+    capabilities: {
+      ...(updatedAt === undefined ? {} : { updatedAt }),
+      ...(updatedAfter === undefined ? {} : { updatedAfter }),
+    },
+    ...webhookOptions(values, env),
   };
+}
+
+// Webhooks only with a URL; any other webhook flag without one is a mistake worth saying.
+function webhookOptions(
+  values: ReturnType<typeof parse>['values'],
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<EmulatorOptions, 'webhook'> {
+  const url = values['webhook-url'];
+  if (url === undefined) {
+    const stray = Object.keys(values).find((name) => name.startsWith('webhook-'));
+    if (stray !== undefined) throw new ConfigError(`--${stray} needs --webhook-url`);
+    return {};
+  }
+  if (!isHttpUrl(url)) {
+    throw new ConfigError(`--webhook-url must be an absolute http or https URL, got "${url}"`);
+  }
+  const secret = values['webhook-secret'] ?? env.EMULATOR_WEBHOOK_SECRET ?? '';
+  // Never echo the secret: it is a password.
+  if (secret === '') {
+    throw new ConfigError('--webhook-url needs --webhook-secret (or EMULATOR_WEBHOOK_SECRET)');
+  }
+  const read = <T>(raw: string | undefined, parse: (raw: string) => T): T | undefined =>
+    raw === undefined ? undefined : parse(raw);
+  const settings = {
+    bearer: values['webhook-bearer'],
+    tenant: values['webhook-tenant'],
+    dropRate: read(values['webhook-drop-rate'], (raw) => fraction('--webhook-drop-rate', raw)),
+    duplicateRate: read(values['webhook-duplicate-rate'], (raw) =>
+      fraction('--webhook-duplicate-rate', raw),
+    ),
+    delayMs: read(values['webhook-delay-ms'], (raw) => wholeNumber('--webhook-delay-ms', raw, 0)),
+    reorder: values['webhook-reorder'],
+    timeoutMs: read(values['webhook-timeout-ms'], (raw) =>
+      wholeNumber('--webhook-timeout-ms', raw, 1),
+    ),
+    retryForMs: read(values['webhook-retry-for-ms'], (raw) =>
+      wholeNumber('--webhook-retry-for-ms', raw, 0),
+    ),
+  };
+  const given = Object.fromEntries(
+    Object.entries(settings).filter(([, value]) => value !== undefined),
+  );
+  return { webhook: { url, secret, ...given } };
 }
 
 function parse(argv: readonly string[]) {
@@ -65,8 +134,24 @@ function parse(argv: readonly string[]) {
       'ai-delay-ms': { type: 'string', default: '1500' },
       'fault-rate': { type: 'string', default: '0' },
       'latency-ms': { type: 'string', default: '0' },
+      'random-seed': { type: 'string', default: '1' },
+      // No defaults: absent means "as the emulator's default", which --updated-after needs to
+      // tell apart from an explicit choice.
+      'updated-at': { type: 'boolean' },
+      'updated-after': { type: 'boolean' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      'webhook-bearer': { type: 'boolean' },
+      'webhook-tenant': { type: 'string' },
+      'webhook-drop-rate': { type: 'string' },
+      'webhook-duplicate-rate': { type: 'string' },
+      'webhook-delay-ms': { type: 'string' },
+      'webhook-reorder': { type: 'boolean' },
+      'webhook-timeout-ms': { type: 'string' },
+      'webhook-retry-for-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
+    allowNegative: true,
   });
 }
 
@@ -82,6 +167,15 @@ function wholeNumber(
     throw new ConfigError(`${flag} must be a whole number ${range}, got "${raw}"`);
   }
   return value;
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const { protocol } = new URL(raw);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function fraction(flag: string, raw: string): number {

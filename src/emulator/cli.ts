@@ -3,13 +3,16 @@
  *
  * node src/emulator/cli.ts [--port 4010] [--host 127.0.0.1] [--variant a|b] [--seed demo|empty]
  *   [--rate-per-minute 100] [--rate-per-hour 1000] [--ai-delay-ms 1500] [--fault-rate 0]
- *   [--latency-ms 0]
+ *   [--latency-ms 0] [--random-seed 1] [--[no-]updated-at] [--[no-]updated-after]
+ *   [--webhook-url URL --webhook-secret S [--webhook-bearer] [--webhook-tenant T]
+ *    [--webhook-drop-rate 0] [--webhook-duplicate-rate 0] [--webhook-delay-ms 0]
+ *    [--webhook-reorder] [--webhook-timeout-ms 10000] [--webhook-retry-for-ms 86400000]]
  *
  * A bad flag or EMULATOR_KEYS value exits with code 2 and says what is wrong.
  */
 import { parseCli, USAGE } from './cli-options.ts';
 import { ConfigError } from './errors.ts';
-import { type EmulatorOptions, startEmulator } from './index.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from './index.ts';
 import { describeKey } from './keys.ts';
 
 async function main(): Promise<void> {
@@ -51,6 +54,19 @@ async function main(): Promise<void> {
     `service-desk emulator (variant ${emulator.variant}, seed ${options.seed}) listening on ${emulator.url}`,
   );
   console.log(`access keys (tenant/role=key): ${emulator.keys.map(describeKey).join(', ')}`);
+  console.log(describeCapabilities(emulator));
+}
+
+// The secret is never printed; the URL and the signing mode are what a person checks.
+function describeCapabilities(emulator: RunningEmulator): string {
+  const { updatedAt, updatedAfter } = emulator.model.capabilities;
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  const hooks = emulator.webhooks.settings;
+  const target =
+    hooks.url === undefined
+      ? 'off'
+      : `${hooks.url} (${hooks.bearer ? 'bearer token' : 'HMAC-signed'})`;
+  return `capabilities: updated_at ${onOff(updatedAt)}, updated_after ${onOff(updatedAfter)}, webhooks ${target}`;
 }
 
 await main();

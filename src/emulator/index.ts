@@ -1,7 +1,8 @@
 /**
  * The service-desk platform emulator: a real HTTP server (node:http) implementing the platform
  * API as docs/api-contract.md describes it, under variant A or B, with a simulated AI agent,
- * per-key rate limits and fault injection. Tests, benchmarks and the sandbox start it with
+ * per-key rate limits, fault injection, and the contract's optional capabilities (`updated_at`
+ * and `updated_after`, outgoing webhooks). Tests, benchmarks and the sandbox start it with
  * `startEmulator`; people run it with `npm run emulator`.
  */
 import { createServer } from 'node:http';
@@ -11,12 +12,13 @@ import { AiAgent } from './ai-agent.ts';
 import { ConfigError } from './errors.ts';
 import { FaultInjector, type FaultSettings } from './faults.ts';
 import { type AccessKey, keysFromEnv } from './keys.ts';
-import { EmulatorModel } from './model.ts';
+import { EmulatorModel, type ModelCapabilities, resolveCapabilities } from './model.ts';
 import { seededRandom } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { type Clock, realTimers, type Scheduler } from './scheduler.ts';
 import { applySeed, type SeedKind } from './seed.ts';
 import { createRequestHandler } from './server.ts';
+import { type WebhookOptions, WebhookSender, type WebhookSettings } from './webhooks.ts';
 
 export { AiAgent } from './ai-agent.ts';
 export * from './errors.ts';
@@ -32,12 +34,28 @@ export {
 export {
   EmulatorModel,
   type KnowledgeArticle,
+  type ModelCapabilities,
   type ModelEvent,
   type TenantSetup,
+  type TicketField,
   type TicketQuery,
 } from './model.ts';
 export type { Cancel, Clock, Scheduler } from './scheduler.ts';
 export { bulkSeedTickets, type SeedKind } from './seed.ts';
+export {
+  DEFAULT_WEBHOOK_SETTINGS,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookDeliveryState,
+  type WebhookEventType,
+  type WebhookOptions,
+  type WebhookRequest,
+  WebhookSender,
+  type WebhookSettings,
+  type WebhookStats,
+  type WebhookTransport,
+  webhookHeaders,
+} from './webhooks.ts';
 
 /** Options of `startEmulator`; every one has a default. */
 export interface EmulatorOptions {
@@ -67,8 +85,16 @@ export interface EmulatorOptions {
   now?: Clock;
   /** Scheduler of the AI agent's delayed work; default real timers. */
   scheduler?: Scheduler;
-  /** Seed of the fault-injection random source; default 1. */
+  /** Seed of the fault-injection random source (requests and webhooks); default 1. */
   randomSeed?: number;
+  /**
+   * Optional capabilities; default both on (the best case, which the sandbox shows).
+   * `updatedAfter` defaults to `updatedAt`, so `{ updatedAt: false }` plays a platform with
+   * neither.
+   */
+  capabilities?: Partial<ModelCapabilities>;
+  /** Outgoing webhooks; default none (they can be configured later with `setWebhooks`). */
+  webhook?: WebhookOptions;
 }
 
 /** A running emulator. */
@@ -79,45 +105,76 @@ export interface RunningEmulator {
   keys: readonly AccessKey[];
   model: EmulatorModel;
   agent: AiAgent;
+  /** The webhook sender: `deliveries()` and `stats()` say what was sent and how it went. */
+  webhooks: WebhookSender;
   /** Changes fault injection at runtime; `down: true` answers every request 503. */
   setFaults(change: Partial<FaultSettings>): void;
-  /** Stops listening, closes keep-alive sockets and cancels pending AI work. */
+  /** Changes webhook settings at runtime; `{ enabled: false }` stops sending at once. */
+  setWebhooks(change: Partial<WebhookSettings>): void;
+  /** Stops listening, closes keep-alive sockets, cancels pending AI work and webhooks. */
   close(): Promise<void>;
 }
 
-/** What `createPlatform` needs: the model's clock and data, and the AI agent's timing. */
+/** What `createPlatform` needs: the model's clock, data and capabilities, the AI agent's timing. */
 export interface PlatformOptions {
   tenants: readonly string[];
   seed?: SeedKind;
   now?: Clock;
   scheduler?: Scheduler;
   aiDelayMs?: number;
+  /** Default both on; see `EmulatorOptions.capabilities`. */
+  capabilities?: Partial<ModelCapabilities>;
+  /** Default none; a simulated-clock run passes an in-process `transport`. */
+  webhook?: WebhookOptions;
+  /** Seed of the webhook fault draws unless `webhook.seed` says; default 1. */
+  randomSeed?: number;
+}
+
+/** The platform without HTTP: its model, AI agent and webhook sender. */
+export interface Platform {
+  model: EmulatorModel;
+  agent: AiAgent;
+  webhooks: WebhookSender;
 }
 
 /**
- * The platform without HTTP: a seeded model and its AI agent. Benchmarks on a simulated clock
- * drive this directly; `startEmulator` puts HTTP in front of it.
+ * The platform without HTTP: a seeded model, its AI agent and its webhook sender. Benchmarks
+ * on a simulated clock drive this directly; `startEmulator` puts HTTP in front of it.
  */
-export function createPlatform(options: PlatformOptions): { model: EmulatorModel; agent: AiAgent } {
-  const model = new EmulatorModel(options.now ?? Date.now);
+export function createPlatform(options: PlatformOptions): Platform {
+  const now = options.now ?? Date.now;
+  const scheduler = options.scheduler ?? realTimers;
+  const model = new EmulatorModel(now, options.capabilities);
   applySeed(model, options.seed ?? 'demo', options.tenants);
-  const agent = new AiAgent({
+  const agent = new AiAgent({ model, scheduler, delayMs: options.aiDelayMs ?? 1500 });
+  const { seed, transport, ...settings } = options.webhook ?? {};
+  const webhooks = new WebhookSender({
     model,
-    scheduler: options.scheduler ?? realTimers,
-    delayMs: options.aiDelayMs ?? 1500,
+    now,
+    scheduler,
+    // A stream of its own: turning webhooks on does not change which requests fault.
+    random: seededRandom((seed ?? options.randomSeed ?? 1) ^ WEBHOOK_STREAM),
+    settings,
+    ...(transport ? { transport } : {}),
   });
-  return { model, agent };
+  return { model, agent, webhooks };
 }
+
+// Mixed into the webhook seed so its draws differ from the request faults' at the same seed.
+const WEBHOOK_STREAM = 0x5eed_4b1d;
 
 /** Starts the emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings = resolveOptions(options);
-  const { model, agent } = createPlatform({
+  const { model, agent, webhooks } = createPlatform({
     tenants: settings.keys.map((key) => key.tenant),
     seed: settings.seed,
     now: settings.now,
     scheduler: settings.scheduler,
     aiDelayMs: settings.aiDelayMs,
+    capabilities: settings.capabilities,
+    randomSeed: settings.randomSeed,
+    ...(options.webhook ? { webhook: options.webhook } : {}),
   });
   const faults = new FaultInjector(
     { faultRate: settings.faultRate, latencyMs: settings.latencyMs, down: false },
@@ -139,13 +196,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }),
   );
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, settings.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    agent.stop();
+    webhooks.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(settings.host)}:${address.port}`;
   model.setPublicUrl(url);
@@ -157,10 +220,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keys: settings.keys,
     model,
     agent,
+    webhooks,
     setFaults: (change) => faults.update(change),
+    setWebhooks: (change) => webhooks.update(change),
     close() {
       closed ??= new Promise<void>((resolve) => {
         agent.stop();
+        webhooks.close();
         closing.abort();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -170,7 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-type ResolvedOptions = Required<Omit<EmulatorOptions, 'env' | 'keys'>> & {
+type ResolvedOptions = Required<Omit<EmulatorOptions, 'env' | 'keys' | 'webhook'>> & {
   keys: readonly AccessKey[];
 };
 
@@ -189,6 +255,7 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     now: options.now ?? Date.now,
     scheduler: options.scheduler ?? realTimers,
     randomSeed: options.randomSeed ?? 1,
+    capabilities: resolveCapabilities(options.capabilities ?? {}),
   };
   if (resolved.variant !== 'a' && resolved.variant !== 'b')
     throw new ConfigError('variant must be a or b');

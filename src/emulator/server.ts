@@ -236,11 +236,23 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
     const page = query.page();
     const deskId = query.text('desk_id');
     const createdAfterMs = query.dateTime('created_after');
+    // Without the capability the parameter is unknown, and unknown parameters are ignored: even
+    // a malformed value is no 422, as the contract promises a client probing for it.
+    const updatedAfterMs = model.capabilities.updatedAfter
+      ? query.dateTime('updated_after')
+      : undefined;
     const status = query.oneOf('status', TICKET_STATUSES);
     const requesterEmail = query.text('requester_email');
     query.done();
     return ok(
-      model.listTickets(ctx.tenant, { ...page, deskId, createdAfterMs, status, requesterEmail }),
+      model.listTickets(ctx.tenant, {
+        ...page,
+        deskId,
+        createdAfterMs,
+        updatedAfterMs,
+        status,
+        requesterEmail,
+      }),
     );
   },
   getTicket: (model, ctx) => ok(model.getTicket(ctx.tenant, ctx.ticketId)),

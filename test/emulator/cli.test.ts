@@ -79,6 +79,29 @@ describe('emulator CLI', () => {
     expect(await exitCode(cli.child)).toBe(0);
   });
 
+  it('states its capabilities and webhook target in its banner, never the webhook secret', async () => {
+    cli = run([
+      '--port',
+      '0',
+      '--no-updated-after',
+      '--webhook-url',
+      'http://127.0.0.1:9/hook',
+      '--webhook-secret',
+      'whsec_leaky_secret',
+    ]);
+    await listeningUrl(cli);
+    const deadline = Date.now() + 5_000;
+    while (!cli.output().includes('capabilities:') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(cli.output()).toContain(
+      'capabilities: updated_at on, updated_after off, webhooks http://127.0.0.1:9/hook (HMAC-signed)',
+    );
+    expect(cli.output()).not.toContain('whsec_leaky_secret');
+    cli.child.kill('SIGTERM');
+    expect(await exitCode(cli.child)).toBe(0);
+  });
+
   it('exits 2 with a clear message for a bad flag value', async () => {
     cli = run(['--port', 'eighty']);
     expect(await exitCode(cli.child)).toBe(2);

@@ -1,5 +1,10 @@
-/** Shared helpers of the emulator tests: a tiny fetch client and a bounded poll. */
+/**
+ * Shared helpers of the emulator tests: a tiny fetch client, a bounded poll, hand-run clocks
+ * and schedulers, and a loopback webhook receiver.
+ */
 
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   type EmulatorOptions,
   type RunningEmulator,
@@ -127,5 +132,105 @@ export class ManualClock {
 
   advance(ms: number): void {
     this.ms += ms;
+  }
+}
+
+/** One request a test receiver got. */
+export interface ReceivedRequest {
+  /** Arrival, real epoch ms. */
+  atMs: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** What a test receiver answers: a status, or `hang` to never answer. */
+export type ReceiverAnswer = number | 'hang';
+
+/** A real loopback HTTP server standing in for the app's webhook endpoint. */
+export interface Receiver {
+  url: string;
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on loopback; `answer` decides the reply to the n-th request (from 0). */
+export async function startReceiver(
+  answer: (index: number) => ReceiverAnswer = () => 200,
+): Promise<Receiver> {
+  const received: ReceivedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const index = received.length;
+      received.push({
+        atMs: Date.now(),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      const reply = answer(index);
+      if (reply === 'hang') return;
+      res.writeHead(reply, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/servicedesk/webhook`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * A scheduler on a manual clock that runs one task at a time, in time order, moving the clock
+ * to each task's time: a test steps through retries and timeouts exactly, without waiting.
+ */
+export class TimelineScheduler {
+  readonly clock: ManualClock;
+  readonly #tasks = new Map<number, { at: number; task: () => void }>();
+  #next = 0;
+
+  constructor(clock: ManualClock) {
+    this.clock = clock;
+  }
+
+  schedule(delayMs: number, task: () => void): () => void {
+    const id = this.#next++;
+    this.#tasks.set(id, { at: this.clock.ms + delayMs, task });
+    return () => this.#tasks.delete(id);
+  }
+
+  /** Number of tasks waiting. */
+  get pending(): number {
+    return this.#tasks.size;
+  }
+
+  /** Delay of the earliest task from now, or undefined when none waits. */
+  get nextInMs(): number | undefined {
+    const earliest = this.#earliest();
+    return earliest && earliest[1].at - this.clock.ms;
+  }
+
+  /** Moves the clock to the earliest task and runs it; false when none waits. */
+  runNext(): boolean {
+    const earliest = this.#earliest();
+    if (!earliest) return false;
+    const [id, { at, task }] = earliest;
+    this.#tasks.delete(id);
+    this.clock.ms = Math.max(this.clock.ms, at);
+    task();
+    return true;
+  }
+
+  #earliest(): [number, { at: number; task: () => void }] | undefined {
+    let found: [number, { at: number; task: () => void }] | undefined;
+    for (const entry of this.#tasks) if (!found || entry[1].at < found[1].at) found = entry;
+    return found;
   }
 }
