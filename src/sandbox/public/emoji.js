@@ -92,6 +92,7 @@ const EMOJI = {
   small_blue_diamond: '🔹',
   small_orange_diamond: '🔸',
   small_red_triangle: '🔺',
+  scissors: '✂️',
   smile: '😄',
   sos: '🆘',
   sparkles: '✨',
