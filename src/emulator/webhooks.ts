@@ -9,9 +9,10 @@
  * Timers (backoff, timeouts, delays) go through the injected scheduler and time through the
  * injected clock, so a benchmark on a simulated clock drives deliveries without waiting.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { webhookSignature } from '../servicedesk/webhook.ts';
 import { ConfigError } from './errors.ts';
 import type { EmulatorModel, ModelEvent } from './model.ts';
 import type { Random } from './random.ts';
@@ -423,12 +424,10 @@ export function webhookHeaders(
     headers.Authorization = `Bearer ${settings.secret}`;
     return headers;
   }
-  const timestamp = String(Math.floor(atMs / 1000));
-  const signature = createHmac('sha256', settings.secret)
-    .update(`${timestamp}.${body}`)
-    .digest('hex');
-  headers['X-ServiceDesk-Timestamp'] = timestamp;
-  headers['X-ServiceDesk-Signature'] = `v1=${signature}`;
+  // Signed by the contract's one signing function, which the app checks against.
+  const timestamp = Math.floor(atMs / 1000);
+  headers['X-ServiceDesk-Timestamp'] = String(timestamp);
+  headers['X-ServiceDesk-Signature'] = webhookSignature(settings.secret, timestamp, body);
   return headers;
 }
 
