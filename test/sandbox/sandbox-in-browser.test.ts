@@ -326,6 +326,34 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     expect(ticket.requester_email).toBe('bob@acme.example');
   });
 
+  it('files a message from a channel the app is not in and says the card went to the direct message', async () => {
+    const words = unique('The coffee machine network port is dead');
+    await page.getByRole('button', { name: 'Channel general' }).click();
+    const { composer, messages, modal } = regions(page);
+    await composer.fill(words);
+    await composer.press('Enter');
+    const message = messageWith(messages, words);
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('menuitem', { name: 'Create ticket' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Desk').waitFor();
+    await dialog.getByRole('button', { name: 'File ticket' }).click();
+    const told = page.getByRole('dialog', { name: 'Ticket filed' });
+    await told.getByText(/direct messages with the app/).waitFor();
+    expect(await told.textContent()).not.toContain('not filed');
+    await screenshot(page, '07-filed-elsewhere');
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'App Service Desk' }).click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await messages
+      .getByText(/The app is not a member there/)
+      .last()
+      .waitFor();
+    await screenshot(page, '08-card-in-dm');
+    expect((await ticketTitled(words)).requester_email).toBe('alice@acme.example');
+  });
+
   it('files a ticket when someone reacts to a message with :ticket:', async () => {
     const words = unique('Cannot print from my laptop');
     const { composer, messages } = regions(page);
