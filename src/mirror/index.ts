@@ -10,6 +10,7 @@ export {
 export { BudgetPacer, type BudgetPacerOptions } from './budget-pacer.ts';
 export * from './errors.ts';
 export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
 export {
   AdaptivePlanner,
   type AdaptivePlannerOptions,
