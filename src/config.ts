@@ -65,6 +65,15 @@ const wholeNumber = (fallback: number, why: string) =>
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
+ * How the mirror learns which tickets changed across tickets: `auto` finds out at start (and
+ * now and then) whether List tickets honours `updated_after`; `filter` and `sweep` force one
+ * way; `off` leaves per-ticket looks alone.
+ */
+export const CHANGE_FEEDS = ['auto', 'filter', 'sweep', 'off'] as const;
+/** One of `CHANGE_FEEDS`. */
+export type ChangeFeed = (typeof CHANGE_FEEDS)[number];
+
+/**
  * What one process does: everything (`all`), only answer Slack and queue its requests (`web`),
  * or only run the queued requests and the mirror (`worker`).
  */
@@ -100,6 +109,18 @@ const envSchema = z.object({
     'must be a fraction from 0 to 0.9, e.g. 0.2 for 20%',
     (n) => n >= 0 && n <= 0.9,
   ),
+  SERVICE_DESK_WEBHOOK_SECRET: optional.refine((v) => v === undefined || v.length >= 16, {
+    error:
+      "must be at least 16 characters: the secret shared with the platform's webhook (automation rule), or unset for no webhooks",
+  }),
+  SERVICE_DESK_CHANGE_FEED: optional
+    .transform((v) => v?.toLowerCase() ?? 'auto')
+    .pipe(
+      z.enum(CHANGE_FEEDS, {
+        error:
+          'must be auto (find out at start), filter (List tickets honours updated_after), sweep (compare updated_at) or off (per-ticket looks only)',
+      }),
+    ),
   REDIS_URL: optional.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     error: 'must be a redis:// or rediss:// URL, or unset for the embedded in-memory store',
   }),
@@ -184,6 +205,10 @@ export interface Config {
     dashboardUrl: string | undefined;
     /** The key's rate limits and the share kept for people waiting (the poller never takes it). */
     rateLimits: { perMinute: number; perHour: number; reserve: number };
+    /** The secret the platform's webhooks are signed with; unset: no webhook route. */
+    webhookSecret: string | undefined;
+    /** How the mirror reads changes across tickets. */
+    changeFeed: ChangeFeed;
   };
   redisUrl: string | undefined;
   /** REDIS_URL names a seed node of a Redis Cluster. */
@@ -202,6 +227,7 @@ const SECRET_VARIABLES = new Set([
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
   'SERVICE_DESK_API_KEY',
+  'SERVICE_DESK_WEBHOOK_SECRET',
   'REDIS_URL',
 ]);
 
@@ -290,6 +316,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perHour: e.SERVICE_DESK_RATE_PER_HOUR,
         reserve: e.SERVICE_DESK_RATE_RESERVE,
       },
+      webhookSecret: e.SERVICE_DESK_WEBHOOK_SECRET,
+      changeFeed: e.SERVICE_DESK_CHANGE_FEED,
     },
     redisUrl: e.REDIS_URL,
     redisCluster: e.REDIS_CLUSTER,

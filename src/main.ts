@@ -2,11 +2,20 @@
  * The process: configuration, logger, stores, the platform client and the Slack app, wired
  * together. Nothing here decides behaviour; it only builds the `deps` and starts them.
  */
+import type { CustomRoute } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { Registry } from 'prom-client';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { BudgetPacer, createBudgetHooks, MirrorWorker } from './mirror/index.ts';
+import {
+  BudgetPacer,
+  createBudgetHooks,
+  MirrorWorker,
+  TicketHints,
+  WEBHOOK_PATH,
+  webhookHandler,
+} from './mirror/index.ts';
+
 import { createMetrics } from './ops/metrics.ts';
 import { opsRoutes } from './ops/ops-routes.ts';
 import { Readiness } from './ops/readiness.ts';
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
       config.slack.appToken,
       config.slack.signingSecret,
       config.serviceDesk.apiKey,
+      config.serviceDesk.webhookSecret,
     ].filter((s): s is string => Boolean(s)),
   });
   process.on('unhandledRejection', (reason) =>
@@ -113,6 +123,24 @@ async function main(): Promise<void> {
         ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
       }).auth.test(),
   });
+  // The platform's push hints, on every replica's port whatever its role: a hint only writes
+  // to the shared poll schedule, which the replicas running the mirror read.
+  const webhookSecret = config.serviceDesk.webhookSecret;
+  const webhookRoutes: CustomRoute[] = webhookSecret
+    ? [
+        {
+          path: WEBHOOK_PATH,
+          method: ['POST'],
+          handler: webhookHandler({
+            secret: webhookSecret,
+            hints: new TicketHints({ stores }),
+            claims: stores.claims,
+            onOutcome: (outcome) => metrics.countWebhook(outcome),
+            logger: logger.child({ component: 'webhook' }),
+          }),
+        },
+      ]
+    : [];
   const slack = createSlackApp({
     botToken: config.slack.botToken,
     signingSecret: config.slack.signingSecret,
@@ -130,7 +158,7 @@ async function main(): Promise<void> {
     logger,
     serviceDesk,
     stores: withDuplicateCounting(stores, metrics),
-    routes: opsRoutes({ readiness, registry: metrics.registry }),
+    routes: [...opsRoutes({ readiness, registry: metrics.registry }), ...webhookRoutes],
     middleware: [slackRequestMetrics(metrics)],
     mirror: (poster) =>
       new MirrorWorker({

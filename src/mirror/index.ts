@@ -10,7 +10,6 @@ export {
 export { BudgetPacer, type BudgetPacerOptions } from './budget-pacer.ts';
 export * from './errors.ts';
 export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
-export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
 export {
   AdaptivePlanner,
   type AdaptivePlannerOptions,
@@ -21,4 +20,11 @@ export {
   type PollPlanner,
   RELAXED_PACE,
 } from './poll-planner.ts';
+export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
 export type * from './types.ts';
+export {
+  WEBHOOK_PATH,
+  type WebhookOutcome,
+  type WebhookReceiverOptions,
+  webhookHandler,
+} from './webhook-receiver.ts';

@@ -51,6 +51,8 @@ export interface MirrorMetrics {
   observeMirrorLatency(seconds: number): void;
   /** How many linked tickets are in each state now; states not listed are set to 0. */
   setLinkedTickets(counts: Readonly<Record<string, number>>): void;
+  /** One platform webhook delivery and how it ended (scheduled, unlinked, duplicate, refused...). */
+  countWebhook(outcome: string): void;
 }
 
 /** Values read at scrape time; each is optional and bounded so a scrape never hangs. */
@@ -200,8 +202,25 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     registers,
   });
 
+  const webhooks = new Counter({
+    name: `${PREFIX}webhook_hints_total`,
+    help: 'Platform webhook deliveries by outcome: scheduled, unlinked, duplicate, unauthenticated, stale, malformed, too_large, error.',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const lastWebhook = new Gauge({
+    name: `${PREFIX}webhook_last_hint_timestamp_seconds`,
+    help: 'When this replica last accepted a checked platform webhook (Unix seconds); 0 before the first.',
+    registers,
+  });
+
   return {
     registry,
+    countWebhook(outcome) {
+      webhooks.inc({ outcome });
+      if (outcome === 'scheduled' || outcome === 'unlinked' || outcome === 'duplicate')
+        lastWebhook.set(Date.now() / 1000);
+    },
     observeSlackRequest(kind, outcome, ackMs) {
       slackRequests.inc({ kind, outcome });
       ackSeconds.observe({ kind }, ackMs / 1000);

@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { AppRole } from '../../src/config.ts';
 import {
@@ -19,6 +19,9 @@ import {
   createBudgetHooks,
   MirrorWorker,
   type PollPlanner,
+  TicketHints,
+  WEBHOOK_PATH,
+  webhookHandler,
 } from '../../src/mirror/index.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
@@ -55,6 +58,8 @@ export interface Stack {
   app: Replica;
   /** Every log line the app wrote, for redaction checks. */
   logs: string[];
+  /** Every platform request the replicas made (its operation), in order. */
+  platformRequests: string[];
   prefix: string;
   /** Starts another replica (doing everything, unless `role` says) on the same Redis prefix, platform and Slack. */
   addReplica(role?: AppRole): Promise<Replica>;
@@ -71,6 +76,11 @@ export interface StackOptions {
   role?: AppRole;
   /** The outbox worker's poll when idle (default 50 ms); new entries wake it sooner. */
   workerIdleMs?: number;
+  /**
+   * Serves the platform's webhooks on every replica with this secret, and points the emulator's
+   * webhooks at the first replica.
+   */
+  webhookSecret?: string;
   /** The Redis every replica uses (default REDIS_URL, else the local one). */
   redisUrl?: string;
   /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
@@ -135,6 +145,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }),
   );
   const replicas: Replica[] = [];
+  // Every platform request any replica made, by operation, in order.
+  const platformRequests: string[] = [];
   const { mirror } = options;
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -153,8 +165,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(hooks ? { acquire: hooks.acquire, onRateLimit: hooks.onRateLimit } : {}),
       retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 2_000 },
       timeouts: { connectMs: 1_000, headersMs: 2_000, bodyMs: 2_000 },
+      onResponse: ({ operation }) => void platformRequests.push(operation),
     });
+    const webhookSecret = options.webhookSecret;
     const slack = createSlackApp({
+      ...(webhookSecret
+        ? {
+            routes: [
+              {
+                path: WEBHOOK_PATH,
+                method: ['POST'],
+                handler: webhookHandler({
+                  secret: webhookSecret,
+                  hints: new TicketHints({ stores }),
+                  claims: stores.claims,
+                  logger: logger.child({ component: 'webhook' }),
+                }),
+              },
+            ],
+          }
+        : {}),
       botToken: defaultIds.botToken,
       signingSecret: SIGNING_SECRET,
       apiUrl: double.apiUrl,
@@ -218,12 +248,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 
   const app = await addReplica(options.role);
+  if (options.webhookSecret) {
+    emulator.setWebhooks({
+      url: `http://127.0.0.1:${app.port}${WEBHOOK_PATH}`,
+      secret: options.webhookSecret,
+    });
+  }
   return {
     emulator,
     double,
     driver: app.driver,
     app,
     logs,
+    platformRequests,
     prefix,
     addReplica,
     async close() {

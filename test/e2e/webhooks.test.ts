@@ -1,0 +1,147 @@
+/**
+ * The platform's push hints, end to end: the emulator sends signed webhooks to the real app
+ * over HTTP, the app looks at the ticket through the API, and the mirror posts in Slack. The
+ * mirror's own schedule is slowed to once an hour, so only a hint explains a quick post.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AdaptivePlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
+import { webhookSignature } from '../../src/servicedesk/webhook.ts';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { eventually, type Stack, startStack } from './harness.ts';
+
+const { alice } = defaultIds;
+const SAM = 'sam.rivera@acme.example';
+const SECRET = 'whsec-e2e-0123456789abcdef';
+
+// Once an hour at most: a post within seconds can only come from a hint.
+const hourly = new AdaptivePlanner({
+  firstLookMs: 3_600_000,
+  minIntervalMs: 3_600_000,
+  resolvedIntervalMs: 3_600_000,
+});
+
+describe('platform webhooks', () => {
+  let stack: Stack;
+  afterEach(async () => {
+    await stack?.close();
+  });
+
+  async function start() {
+    stack = await startStack({ webhookSecret: SECRET, mirror: { planner: hourly } });
+  }
+
+  async function fileByDm(text: string) {
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({ userId: alice, channelId: dm, text });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    return { dm, threadTs: sent.ts, ticketId };
+  }
+
+  /** POSTs a delivery to the app as a platform (or a forger) would. */
+  async function deliver(body: string, headers: Record<string, string>) {
+    const response = await fetch(`http://127.0.0.1:${stack.app.port}${WEBHOOK_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      signal: AbortSignal.timeout(5_000),
+    });
+    return response.status;
+  }
+
+  const signedNow = (body: string, atSec = Math.floor(Date.now() / 1000)) => ({
+    'x-servicedesk-timestamp': String(atSec),
+    'x-servicedesk-signature': webhookSignature(SECRET, atSec, body),
+  });
+
+  const hook = (ticketId: string, id = `whd_${randomUUID()}`) =>
+    JSON.stringify({
+      id,
+      type: 'ticket.message_added',
+      ticket_id: ticketId,
+      occurred_at: new Date().toISOString(),
+    });
+
+  it('brings an agent’s reply into the thread within seconds though the mirror polls hourly', async () => {
+    await start();
+    const t = await fileByDm('Webhook: laptop battery swells');
+    const reply = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'Please stop using it; a replacement is on the way',
+    });
+    const started = Date.now();
+    await eventually(
+      () =>
+        (stack.double.workspace.thread(t.dm, t.threadTs) ?? []).find((m) =>
+          m.text?.includes('replacement is on the way'),
+        ),
+      10_000,
+      'the reply in the thread',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(reply.id).toBeTruthy();
+  });
+
+  it('refuses a bad signature, a stale timestamp, a replay and a malformed body, asking the platform nothing', async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const t = await fileByDm('Webhook: forged hints');
+    const before = stack.platformRequests.length;
+    const body = hook(t.ticketId);
+    const bad = await deliver(body, {
+      'x-servicedesk-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-servicedesk-signature': webhookSignature(
+        'not-the-secret',
+        Math.floor(Date.now() / 1000),
+        body,
+      ),
+    });
+    const stale = await deliver(body, signedNow(body, Math.floor(Date.now() / 1000) - 600));
+    const bearer = await deliver(body, { authorization: 'Bearer wrong' });
+    const unsigned = await deliver(body, {});
+    const malformed = await deliver('{"id":', signedNow('{"id":'));
+    expect([bad, stale, bearer, unsigned, malformed]).toEqual([401, 401, 401, 401, 400]);
+    const first = await deliver(body, signedNow(body));
+    const replay = await deliver(body, signedNow(body));
+    expect([first, replay]).toEqual([200, 200]);
+    // Only the one accepted hint may cost anything: a look a second later.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const spent = stack.platformRequests.slice(before);
+    expect(spent.length).toBeGreaterThan(0);
+    expect(spent.length).toBeLessThanOrEqual(3);
+  });
+
+  it('spends nothing on a hint for a ticket no thread follows', async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const before = stack.platformRequests.length;
+    const body = hook('IT-99999');
+    expect(await deliver(body, signedNow(body))).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(stack.platformRequests.slice(before)).toEqual([]);
+  });
+
+  it('makes a bounded number of requests for a flood of 1,000 hooks on one ticket', async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const t = await fileByDm('Webhook: flood');
+    const before = stack.platformRequests.length;
+    const started = Date.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 1_000 }, () => {
+        const body = hook(t.ticketId);
+        return deliver(body, signedNow(body));
+      }),
+    );
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const seconds = (Date.now() - started) / 1000;
+    // One look per hinted window (at least 5 s apart), each of at most two requests.
+    const spent = stack.platformRequests.slice(before).length;
+    expect(spent).toBeLessThanOrEqual(2 * (Math.ceil(seconds / 5) + 1));
+  });
+});
