@@ -110,8 +110,10 @@ export class AdaptivePlanner implements PollPlanner {
     // The first look after a write from Slack asks for the messages alone: the AI agent's answer
     // is what is awaited, and one request finds and fetches it (activity would need a second).
     // Later looks read the activity, so a change made meanwhile (an agent resolving the ticket
-    // while the requester waits) is announced at once instead of after the answer.
-    return this.#awaiting(state, now) && state.lastPolledAt < state.slackWriteAt
+    // while the requester waits) is announced at once instead of after the answer; so does a
+    // look the platform hinted at, since the hint may announce any change.
+    const hinted = state.hintedAt > state.lastPolledAt;
+    return this.#awaiting(state, now) && state.lastPolledAt < state.slackWriteAt && !hinted
       ? 'messages'
       : 'activity';
   }

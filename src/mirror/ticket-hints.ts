@@ -41,6 +41,9 @@ export class TicketHints {
     const threads = await this.#stores.links.threadsForTicket(ticketId);
     if (threads.length === 0) return 'unlinked';
     const now = this.#now();
+    // Recorded so the look reads the activity: a change other than a message is what a hint
+    // may announce, and a messages-only first look after a write from Slack would miss it.
+    await this.#stores.mirror.noteHint(ticketId, now);
     const state = await this.#stores.mirror.state(ticketId);
     const earliest = (state?.lastPolledAt ?? 0) + this.#minGapMs;
     // pollAt keeps an earlier time already set, so a burst of hints is one look.

@@ -12,6 +12,7 @@ type Post =
 interface TicketMemory {
   state: MirrorState | undefined;
   slackWriteAt: number;
+  hintedAt: number;
   posts: Map<string, Post>;
   own: Map<string, number>;
   /** When everything kept for the ticket lapses (set by `forget`). */
@@ -29,9 +30,10 @@ export class MemoryMirrorStore implements MirrorStore {
 
   async state(ticketId: string): Promise<MirrorState | undefined> {
     const memory = this.#live(ticketId);
-    if (!memory || (!memory.state && memory.slackWriteAt === 0)) return undefined;
+    if (!memory || (!memory.state && memory.slackWriteAt === 0 && memory.hintedAt === 0))
+      return undefined;
     const base = memory.state ?? initialMirrorState();
-    return { ...base, slackWriteAt: memory.slackWriteAt };
+    return { ...base, slackWriteAt: memory.slackWriteAt, hintedAt: memory.hintedAt };
   }
 
   async saveState(ticketId: string, state: MirrorState): Promise<void> {
@@ -49,7 +51,14 @@ export class MemoryMirrorStore implements MirrorStore {
       settledAt: state.settledAt,
       requesterEmail: state.requesterEmail,
       slackWriteAt: 0,
+      hintedAt: 0,
     };
+  }
+
+  async noteHint(ticketId: string, atMs: number): Promise<void> {
+    const at = requireTime(Math.floor(atMs), 'atMs');
+    const memory = this.#memory(ticketId);
+    memory.hintedAt = Math.max(memory.hintedAt, at);
   }
 
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {
@@ -121,6 +130,7 @@ export class MemoryMirrorStore implements MirrorStore {
       memory = {
         state: undefined,
         slackWriteAt: 0,
+        hintedAt: 0,
         posts: new Map(),
         own: new Map(),
         expiresAt: undefined,

@@ -42,5 +42,6 @@ export function initialMirrorState(): MirrorState {
     settledAt: undefined,
     requesterEmail: undefined,
     slackWriteAt: 0,
+    hintedAt: 0,
   };
 }

@@ -42,10 +42,10 @@ redis.call('HSET', KEYS[1], 'backoffStep', ARGV[n + 1], 'status', ARGV[n + 2],
 return 1
 `;
 
-// KEYS state; ARGV at.
-const NOTE_SLACK_WRITE = `
-local cur = tonumber(redis.call('HGET', KEYS[1], 'slackWriteAt'))
-if not cur or tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], 'slackWriteAt', ARGV[1]) end
+// KEYS state; ARGV at, field (slackWriteAt or hintedAt): a later time wins.
+const NOTE_TIME = `
+local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[2]))
+if not cur or tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]) end
 return 1
 `;
 
@@ -79,7 +79,7 @@ export class RedisMirrorStore implements MirrorStore {
   readonly #keys: MirrorKeys;
   readonly #now: Clock;
   readonly #saveState: RedisScript;
-  readonly #noteSlackWrite: RedisScript;
+  readonly #noteTime: RedisScript;
   readonly #claimPost: RedisScript;
   readonly #finishPost: RedisScript;
 
@@ -88,7 +88,7 @@ export class RedisMirrorStore implements MirrorStore {
     this.#keys = keys;
     this.#now = now;
     this.#saveState = defineScript(redis, 'servicedeskMirrorSaveState', 1, SAVE_STATE);
-    this.#noteSlackWrite = defineScript(redis, 'servicedeskMirrorNoteWrite', 1, NOTE_SLACK_WRITE);
+    this.#noteTime = defineScript(redis, 'servicedeskMirrorNoteTime', 1, NOTE_TIME);
     this.#claimPost = defineScript(redis, 'servicedeskMirrorClaimPost', 1, CLAIM_POST);
     this.#finishPost = defineScript(redis, 'servicedeskMirrorFinishPost', 1, FINISH_POST);
   }
@@ -123,6 +123,7 @@ export class RedisMirrorStore implements MirrorStore {
       settledAt: text('settledAt') === undefined ? undefined : number('settledAt'),
       requesterEmail: text('requesterEmail'),
       slackWriteAt: number('slackWriteAt'),
+      hintedAt: number('hintedAt'),
     };
   }
 
@@ -143,9 +144,17 @@ export class RedisMirrorStore implements MirrorStore {
   }
 
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {
+    await this.#raiseTime('mirror.noteSlackWrite', ticketId, atMs, 'slackWriteAt');
+  }
+
+  async noteHint(ticketId: string, atMs: number): Promise<void> {
+    await this.#raiseTime('mirror.noteHint', ticketId, atMs, 'hintedAt');
+  }
+
+  async #raiseTime(op: string, ticketId: string, atMs: number, field: string): Promise<void> {
     requireKey(ticketId, 'ticket ID');
     const at = requireTime(Math.floor(atMs), 'atMs');
-    await this.#noteSlackWrite('mirror.noteSlackWrite', [this.#keys.state(ticketId)], [at]);
+    await this.#noteTime(op, [this.#keys.state(ticketId)], [at, field]);
   }
 
   async claimPost(ticketId: string, postKey: string, leaseMs: number): Promise<PostClaimOutcome> {

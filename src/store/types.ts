@@ -316,6 +316,8 @@ export interface MirrorState {
   requesterEmail: string | undefined;
   /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
   slackWriteAt: number;
+  /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */
+  hintedAt: number;
 }
 
 /** The answer to a claim on one post: post it, someone else is, or it is posted. */
@@ -338,11 +340,13 @@ export interface MirrorStore {
   state(ticketId: string): Promise<MirrorState | undefined>;
   /**
    * Saves the state. Cursors and times only move forward (a late, slow poller cannot move them
-   * back); `slackWriteAt` is left to `noteSlackWrite`.
+   * back); `slackWriteAt` and `hintedAt` are left to `noteSlackWrite` and `noteHint`.
    */
   saveState(ticketId: string, state: MirrorState): Promise<void>;
   /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
   noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
+  /** Records that the platform hinted at `atMs` that the ticket changed (a later time wins). */
+  noteHint(ticketId: string, atMs: number): Promise<void>;
   /** Claims one post (`postKey` names the item and the thread) before it is posted. */
   claimPost(ticketId: string, postKey: string, leaseMs: number): Promise<PostClaimOutcome>;
   /** Marks the post done; false when the token no longer holds it. */

@@ -38,6 +38,11 @@ describe('adaptive poll planner', () => {
     expect(planner.kind({ ...waiting, lastAnswerAt: NOW - 500 }, NOW)).toBe('activity');
   });
 
+  it('reads the activity on a first look the platform hinted at, since the hint may be any change', () => {
+    const waiting = state({ slackWriteAt: NOW - 1_000, lastAnswerAt: 0, lastPolledAt: 0 });
+    expect(planner.kind({ ...waiting, hintedAt: NOW - 500 }, NOW)).toBe('activity');
+  });
+
   it('reads the activity on later looks while the answer is awaited, so a change made meanwhile is seen', () => {
     const looked = state({
       slackWriteAt: NOW - 4_000,

@@ -31,6 +31,7 @@ function mirrorState(now: number): MirrorState {
     settledAt: undefined,
     requesterEmail: undefined,
     slackWriteAt: 0,
+    hintedAt: 0,
   };
 }
 

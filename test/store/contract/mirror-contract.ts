@@ -19,6 +19,7 @@ function state(overrides: Partial<MirrorState> = {}): MirrorState {
     settledAt: undefined,
     requesterEmail: 'alice@acme.example',
     slackWriteAt: 0,
+    hintedAt: 0,
     ...overrides,
   };
 }
@@ -67,6 +68,19 @@ export function describeMirrorContract(backend: StoresBackend): void {
       expect((await mirror.state('IT-1'))?.slackWriteAt).toBe(1_700_000_005_000);
       await mirror.saveState('IT-1', state());
       expect((await mirror.state('IT-1'))?.slackWriteAt).toBe(1_700_000_005_000);
+    });
+
+    it('records the latest hint from the platform, which a save or a write from Slack leaves alone', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.noteHint('IT-1', 1_700_000_007_000);
+      await mirror.noteHint('IT-1', 1_700_000_006_000);
+      expect((await mirror.state('IT-1'))?.hintedAt).toBe(1_700_000_007_000);
+      await mirror.saveState('IT-1', state());
+      await mirror.noteSlackWrite('IT-1', 1_700_000_008_000);
+      expect(await mirror.state('IT-1')).toMatchObject({
+        hintedAt: 1_700_000_007_000,
+        slackWriteAt: 1_700_000_008_000,
+      });
     });
 
     it('claims a post once, and reports it done once completed', async () => {
