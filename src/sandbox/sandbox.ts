@@ -15,7 +15,14 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../emulator/index.ts';
-import { BudgetPacer, createBudgetHooks, MirrorWorker } from '../mirror/index.ts';
+import {
+  BudgetPacer,
+  createBudgetHooks,
+  MirrorWorker,
+  TicketHints,
+  WEBHOOK_PATH,
+  webhookHandler,
+} from '../mirror/index.ts';
 import { ServiceDeskClient } from '../servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from '../slack/create-slack-app.ts';
 import {
@@ -129,7 +136,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     stack.push(() => serviceDesk.close());
     const signingSecret = randomBytes(24).toString('hex');
+    // Push on by default: the platform calls the app's webhook route as a real tenant's
+    // automation rule would; the platform panel turns it off to show the app without it.
+    const webhookSecret = randomBytes(24).toString('hex');
     const slack = createSlackApp({
+      routes: [
+        {
+          path: WEBHOOK_PATH,
+          method: ['POST'],
+          handler: webhookHandler({
+            secret: webhookSecret,
+            hints: new TicketHints({ stores }),
+            claims: stores.claims,
+            logger: logger.child({ component: 'webhook' }),
+          }),
+        },
+      ],
       botToken: defaultIds.botToken,
       signingSecret,
       apiUrl: double.apiUrl,
@@ -155,6 +177,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     const appPort = await slack.start();
     stack.push(() => slack.stop());
+    emulator.setWebhooks({
+      url: `http://127.0.0.1:${appPort}${WEBHOOK_PATH}`,
+      secret: webhookSecret,
+      enabled: true,
+    });
+    let webhooksOn = true;
 
     const ackTimeoutMs = options.ackTimeoutMs ?? 3_000;
     const driver = new SlackDriver({
@@ -180,6 +208,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       profile,
       identities: SANDBOX_IDENTITIES,
       changed: () => feed.changed(),
+      setWebhooks: (enabled) => {
+        webhooksOn = enabled;
+        emulator.setWebhooks({ enabled });
+      },
       notify: (text, userId) => {
         notices.push({ id: nextNotice++, userId, text, at: Date.now() });
         if (notices.length > NOTICES_KEPT) notices.shift();
@@ -222,6 +254,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
             channels: CHANNELS,
             revision: feed.revision,
             notices,
+            webhooks: webhooksOn,
           },
           me,
           ticketId,

@@ -34,6 +34,7 @@ const fieldValue = z.object({ blockId: id, actionId: id, value: inputValue });
 
 /** Every action the page can ask for. */
 export const simulatorActionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('setWebhooks'), enabled: z.boolean() }),
   z.object({
     type: z.literal('message'),
     as: id,
@@ -119,6 +120,8 @@ export interface SimulatorActionsOptions {
   changed: () => void;
   /** Tells a visitor what Slack would tell them (an app that did not answer...). */
   notify: (text: string, userId?: string) => void;
+  /** Turns the platform's webhooks to the app on and off. */
+  setWebhooks?: (enabled: boolean) => void;
 }
 
 // Slack's own words where its client shows them.
@@ -285,6 +288,10 @@ export class SimulatorActions {
           body: action.body,
           internal: action.internal,
         });
+        return { ok: true };
+      case 'setWebhooks':
+        this.#o.setWebhooks?.(action.enabled);
+        this.#o.changed();
         return { ok: true };
       case 'setStatus':
         this.#o.model.updateTicket(

@@ -65,6 +65,8 @@ export interface PlatformView {
   selected: { ticket: Ticket; messages: Message[]; activity: Activity[] } | null;
   /** Whether the visitor chose the ticket (else the newest is followed). */
   pinned: boolean;
+  /** Whether the platform pushes its changes to the app (webhooks); undefined: it cannot. */
+  webhooks: boolean | undefined;
 }
 
 /** Something the sandbox itself tells the visitor (Slack's own error banners). */
@@ -101,6 +103,8 @@ export interface SnapshotSources {
   channels: readonly string[];
   revision: number;
   notices: readonly Notice[];
+  /** Whether the platform's webhooks to the app are on, when the sandbox wires them. */
+  webhooks?: boolean;
 }
 
 // The newest tickets are the ones a visitor is following; older seed data only adds noise.
@@ -140,6 +144,7 @@ function platformView(sources: SnapshotSources, ticketId: string | undefined): P
     statuses: [...TICKET_STATUSES],
     tickets,
     pinned: ticketId !== undefined && ticket !== undefined,
+    webhooks: sources.webhooks,
     selected: ticket
       ? {
           ticket,

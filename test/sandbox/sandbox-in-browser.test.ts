@@ -239,6 +239,36 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     expect(await line.locator('.message-content').textContent()).toContain(' by Sam Rivera');
   }, 40_000);
 
+  it('pushes a platform status change to the thread within seconds, and lets the visitor turn push off', async () => {
+    const title = unique('Badge reader at the side door blinks red');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await aiAnswer(ticket.id);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { platform, threadMessages } = regions(page);
+    const push = platform.getByLabel('Push changes to the app (webhooks)');
+    expect(await push.isChecked()).toBe(true);
+    await platform.getByRole('heading', { name: new RegExp(title) }).waitFor();
+    await platform.getByLabel('Set status').selectOption({ label: 'Waiting on requester' });
+    const started = Date.now();
+    await platform.getByRole('button', { name: 'Change status' }).click();
+    await messageWith(threadMessages, /status: .*Waiting on requester/).waitFor({ timeout: 8_000 });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    // The card follows too, at the pace Slack allows its updates.
+    await card.getByText('Waiting on requester').waitFor({ timeout: 10_000 });
+    await screenshot(page, '09-pushed-status');
+    await push.uncheck();
+    await platform.getByText(/Off: the app finds changes by itself/).waitFor();
+    await eventually(
+      () => sandbox.emulator.webhooks.settings.enabled === false,
+      5_000,
+      'push off on the platform',
+    );
+    // The tests after this one run with push, as the sandbox starts.
+    await push.check();
+    await eventually(() => sandbox.emulator.webhooks.settings.enabled, 5_000, 'push back on');
+  }, 30_000);
+
   it('shows every time on the reader’s one clock: Slack’s messages, its date tokens and the platform’s', async () => {
     const title = unique('Wi-Fi drops in the meeting room');
     const card = await fileTicketWithCommand(page, title);

@@ -147,6 +147,9 @@ function render() {
     agentSelect: $('agent-select'),
     statusSelect: $('status-select'),
     tenant: $('platform-tenant'),
+    push: $('platform-push'),
+    pushToggle: $('webhooks-toggle'),
+    pushHint: $('webhooks-hint'),
   });
 }
 
@@ -1206,6 +1209,9 @@ function setUpPlatform() {
       body.value = '';
       $('agent-internal').checked = false;
     }
+  });
+  $('webhooks-toggle').addEventListener('change', (event) => {
+    void actOrTell({ type: 'setWebhooks', enabled: event.target.checked });
   });
   $('agent-status').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -139,10 +139,21 @@ let lastDetail = '';
 let lastOptions = '';
 let lastAgents = '';
 
+/** The switch for the platform's webhooks to the app, and what each setting means. */
+function renderPush(on, { push, pushToggle, pushHint }) {
+  push.hidden = on === undefined;
+  if (on === undefined) return;
+  pushToggle.checked = on;
+  pushHint.textContent = on
+    ? 'The platform tells the app which ticket changed; threads follow within seconds.'
+    : 'Off: the app finds changes by itself (the change feed and its own looks), so threads follow more slowly.';
+}
+
 /** Renders the platform panel from the snapshot's `platform` part. */
 export function renderPlatform(platform, elements) {
   const { select, detail, replyForm, statusForm, agentSelect, statusSelect, tenant } = elements;
   tenant.textContent = platform.tenant;
+  renderPush(platform.webhooks, elements);
   const selected = platform.selected;
   const optionsKey = JSON.stringify([platform.tickets, selected?.ticket.id, platform.pinned]);
   if (optionsKey !== lastOptions) {
