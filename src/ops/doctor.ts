@@ -68,6 +68,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     ),
   );
   checks.push(...(await checkPlatform(env, timeoutMs)));
+  checks.push(checkWebhookSecret(env.SERVICE_DESK_WEBHOOK_SECRET));
   checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
 }
@@ -288,6 +289,31 @@ function checkSigningSecret(
     };
   }
   return { name, status: 'pass', summary: 'set' };
+}
+
+function checkWebhookSecret(secret: string | undefined): DoctorCheck {
+  const name = 'Platform webhooks';
+  if (!secret) {
+    return {
+      name,
+      status: 'skip',
+      summary:
+        'SERVICE_DESK_WEBHOOK_SECRET not set: no push; threads follow the platform by the change feed and per-ticket looks',
+    };
+  }
+  if (secret.length < 16) {
+    return {
+      name,
+      status: 'fail',
+      summary: 'SERVICE_DESK_WEBHOOK_SECRET is shorter than 16 characters',
+      fix: "use a long random secret (openssl rand -hex 24), the same in the platform's webhook rule",
+    };
+  }
+  return {
+    name,
+    status: 'pass',
+    summary: `secret set: POST /servicedesk/webhook checks deliveries signed with it; webhook_hints_total and webhook_last_hint_timestamp_seconds on /metrics show deliveries arriving`,
+  };
 }
 
 async function checkPlatform(

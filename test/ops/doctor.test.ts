@@ -60,6 +60,22 @@ describe('npm run doctor', () => {
     expect(check(report, 'Redis').summary).toMatch(/^PING answered; Redis \d/);
   });
 
+  it('says whether platform webhooks are set up, and fails a secret too short to trust', async () => {
+    const without = await runDoctor({ env: goodEnv(), timeoutMs: 3_000 });
+    expect(check(without, 'Platform webhooks').status).toBe('skip');
+    const set = await runDoctor({
+      env: { ...goodEnv(), SERVICE_DESK_WEBHOOK_SECRET: 'a'.repeat(32) },
+      timeoutMs: 3_000,
+    });
+    expect(check(set, 'Platform webhooks').status).toBe('pass');
+    expect(check(set, 'Platform webhooks').summary).toContain('/servicedesk/webhook');
+    const short = await runDoctor({
+      env: { ...goodEnv(), SERVICE_DESK_WEBHOOK_SECRET: 'short' },
+      timeoutMs: 3_000,
+    });
+    expect(check(short, 'Platform webhooks').status).toBe('fail');
+  });
+
   it('fails a wrong platform key and says to create a new one', async () => {
     const report = await runDoctor({
       env: { ...goodEnv(), SERVICE_DESK_API_KEY: 'sd_acme_wrong' },
