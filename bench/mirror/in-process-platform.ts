@@ -3,14 +3,16 @@
  * its hooks, retries and validation) talks to the platform without sockets, on the simulated
  * clock. Every request is counted and passes the emulator's own rate limiter (the platform's
  * 100 a minute and 1,000 an hour, fixed windows), which answers 429 with the same headers as
- * the HTTP server. Only the operations the mirror and the app's replies use are served.
+ * the HTTP server. Only the operations the mirror, its change feed and the app's replies use
+ * are served, each as the HTTP server serves it (List tickets reads `updated_after` only when
+ * the model has the capability, as an unknown parameter is otherwise ignored).
  */
 import type { Dispatcher } from 'undici';
 import { EmulatorError, type EmulatorModel } from '../../src/emulator/index.ts';
 import { RateLimiter } from '../../src/emulator/rate-limiter.ts';
 import { createRouteMatcher, type RouteMatch } from '../../src/emulator/route-matcher.ts';
 import { QueryReader } from '../../src/emulator/validation.ts';
-import { addMessageInputSchema } from '../../src/servicedesk/schemas.ts';
+import { addMessageInputSchema, TICKET_STATUSES } from '../../src/servicedesk/schemas.ts';
 
 /** One request the platform received. */
 export interface PlatformRequest {
@@ -94,6 +96,31 @@ export class InProcessPlatform {
     const id = route.ticketId ?? '';
     const reader = new QueryReader(query);
     switch (route.operation) {
+      case 'listTickets': {
+        const page = reader.page();
+        const deskId = reader.text('desk_id');
+        const createdAfterMs = reader.dateTime('created_after');
+        const updatedAfterMs = model.capabilities.updatedAfter
+          ? reader.dateTime('updated_after')
+          : undefined;
+        const status = reader.oneOf('status', TICKET_STATUSES);
+        const requesterEmail = reader.text('requester_email');
+        reader.done();
+        return [
+          200,
+          model.listTickets(tenant, {
+            ...page,
+            deskId,
+            createdAfterMs,
+            updatedAfterMs,
+            status,
+            requesterEmail,
+          }),
+        ];
+      }
+      case 'listDesks':
+        reader.done();
+        return [200, model.listDesks(tenant)];
       case 'getTicket':
         return [200, model.getTicket(tenant, id)];
       case 'listActivity': {

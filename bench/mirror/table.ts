@@ -1,0 +1,144 @@
+/**
+ * Runs `bench/mirror.ts` for several sizes and strategies over seeds 1–3 (one run each) and
+ * prints the README's table: each figure as the median with the range over the seeds. The raw
+ * JSON lines go to stderr, each after the command that produced it.
+ *
+ * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter] [--set main|other]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '1' },
+    seeds: { type: 'string', default: '1,2,3' },
+    only: { type: 'string' },
+    set: { type: 'string', default: 'main' },
+  },
+});
+
+interface Row {
+  label: string;
+  size: string;
+  args: string[];
+}
+
+const SMALL = ['--tickets', '500', '--hot', '50'];
+const LARGE = ['--tickets', '2000', '--hot', '150', '--unlinked', '5000', '--desks', '4'];
+const PUSH = ['--strategy', 'push', '--webhook-drop', '0.02'];
+const rowsOf = (size: string, base: string[], strategies: string[]): Row[] =>
+  strategies.map((strategy) => ({
+    label: strategy === 'push' ? 'push, 2% dropped' : strategy,
+    size,
+    args: [...base, ...(strategy === 'push' ? PUSH : ['--strategy', strategy])],
+  }));
+const SETS: Record<string, Row[]> = {
+  main: [
+    ...rowsOf('500 / 50', SMALL, ['push', 'filter', 'sweep', 'adaptive', 'fixed']),
+    ...rowsOf('2,000 / 150 + 5,000 unlinked, 4 desks', LARGE, [
+      'push',
+      'filter',
+      'sweep',
+      'adaptive',
+    ]),
+  ],
+  other: [
+    ...rowsOf('200 / 20', ['--tickets', '200', '--hot', '20'], ['push', 'filter', 'sweep']),
+    ...rowsOf(
+      '1,000 / 100 + 1,000 unlinked, 2 desks',
+      ['--tickets', '1000', '--hot', '100', '--unlinked', '1000', '--desks', '2'],
+      ['push', 'filter', 'sweep', 'adaptive'],
+    ),
+  ],
+};
+
+const seeds = values.seeds.split(',').map(Number);
+const only = values.only?.split(',');
+const rows = (SETS[values.set] ?? []).filter(
+  (row) => !only || only.some((name) => row.label.startsWith(name)),
+);
+const script = fileURLToPath(new URL('../mirror.ts', import.meta.url));
+
+type Result = Record<string, number | string | null>;
+
+function run(args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('close', (code) => {
+      console.error(`npm run bench:mirror -- ${args.join(' ')}`);
+      console.error(out.trim());
+      console.error(err.trim());
+      if (code !== 0) {
+        reject(new Error(`exit ${code}: ${err.trim()}`));
+        return;
+      }
+      resolve(JSON.parse(out.trim().split('\n')[0] as string) as Result);
+    });
+  });
+}
+
+const jobs: (() => Promise<void>)[] = [];
+const results = new Map<Row, Result[]>();
+for (const row of rows) {
+  results.set(row, []);
+  for (const seed of seeds) {
+    jobs.push(async () => {
+      try {
+        results.get(row)?.push(await run([...row.args, '--seed', String(seed)]));
+      } catch (error) {
+        console.error(String(error));
+      }
+    });
+  }
+}
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.max(1, Number(values.jobs)) }, async () => {
+    while (next < jobs.length) await (jobs[next++] as () => Promise<void>)();
+  }),
+);
+
+// "median (min–max)", or one value when the seeds agree.
+function spread(list: Result[], field: string): string {
+  const numbers = list
+    .map((result) => result[field])
+    .filter((value): value is number => typeof value === 'number')
+    .sort((a, b) => a - b);
+  if (numbers.length === 0) return '—';
+  const median = numbers[Math.floor((numbers.length - 1) / 2)] as number;
+  const min = numbers[0] as number;
+  const max = numbers[numbers.length - 1] as number;
+  const show = (n: number) => n.toLocaleString('en-US');
+  return min === max ? show(min) : `${show(median)} (${show(min)}–${show(max)})`;
+}
+
+const COLUMNS: [string, string][] = [
+  ['requests/h', 'requests_per_hour'],
+  ['poller/h', 'poller_requests_per_hour'],
+  ['poller max/min', 'poller_max_requests_per_minute'],
+  ['429', 'rate_limited'],
+  ['people delayed', 'interactive_delayed'],
+  ['missed', 'missed'],
+  ['dup. posts', 'duplicate_posts'],
+  ['p50', 'latency_p50_s'],
+  ['p95', 'latency_p95_s'],
+  ['hot p50', 'hot_latency_p50_s'],
+  ['hot p95', 'hot_latency_p95_s'],
+  ['status p95', 'status_latency_p95_s'],
+];
+console.log(`| tickets / hot | strategy | ${COLUMNS.map(([name]) => name).join(' | ')} |`);
+console.log(`|---|---|${COLUMNS.map(() => '---').join('|')}|`);
+for (const row of rows) {
+  const list = results.get(row) ?? [];
+  const cells = COLUMNS.map(([, field]) => spread(list, field));
+  console.log(`| ${row.size} | ${row.label} | ${cells.join(' | ')} |`);
+}
