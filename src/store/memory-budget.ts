@@ -30,6 +30,8 @@ export class MemoryRateBudget implements RateBudget {
   readonly #now: Clock;
   // Request times, ascending; entries older than an hour are dropped on every take.
   #log: number[] = [];
+  // The background ones among them, the same way.
+  #background: number[] = [];
   #blockedUntil = 0;
   readonly #adopted: Record<BudgetWindow, Adopted | undefined> = {
     minute: undefined,
@@ -58,6 +60,7 @@ export class MemoryRateBudget implements RateBudget {
       return { granted: false, retryAt: Math.max(retryAt, now + 1), reason: 'window' };
     }
     insertSorted(this.#log, now);
+    if (priority === 'background') insertSorted(this.#background, now);
     return { granted: true };
   }
 
@@ -95,27 +98,26 @@ export class MemoryRateBudget implements RateBudget {
       minute: this.#used('minute', now),
       hour: this.#used('hour', now),
       recent: this.#since(now - recentMs),
+      background: {
+        minute: countAfter(this.#background, now - MINUTE_MS),
+        hour: countAfter(this.#background, now - HOUR_MS),
+        recent: countAfter(this.#background, now - recentMs),
+      },
       blockedUntil: this.#blockedUntil > now ? this.#blockedUntil : undefined,
     };
   }
 
   #prune(now: number): void {
     const floor = now - HOUR_MS;
-    let drop = 0;
-    while (drop < this.#log.length && (this.#log[drop] as number) <= floor) drop += 1;
-    if (drop > 0) this.#log = this.#log.slice(drop);
+    this.#log = this.#log.slice(this.#log.length - countAfter(this.#log, floor));
+    this.#background = this.#background.slice(
+      this.#background.length - countAfter(this.#background, floor),
+    );
   }
 
   // Requests after `floor` (exclusive), as Redis's ZCOUNT '(floor' '+inf' counts them.
   #since(floor: number): number {
-    let low = 0;
-    let high = this.#log.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((this.#log[mid] as number) <= floor) low = mid + 1;
-      else high = mid;
-    }
-    return this.#log.length - low;
+    return countAfter(this.#log, floor);
   }
 
   // Requests from the observation's own millisecond on count: rather twice than not at all.
@@ -158,6 +160,18 @@ export class MemoryRateBudget implements RateBudget {
     }
     return { blocked, releaseAt };
   }
+}
+
+// Entries of an ascending list after `floor` (exclusive).
+function countAfter(list: number[], floor: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((list[mid] as number) <= floor) low = mid + 1;
+    else high = mid;
+  }
+  return list.length - low;
 }
 
 function insertSorted(list: number[], value: number): void {

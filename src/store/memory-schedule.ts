@@ -1,7 +1,7 @@
 /** The poll schedule held in this process's memory: the twin of `redis-schedule.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
-import type { Clock, PollClaim, PollSchedule } from './types.ts';
+import type { Clock, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
 interface Lease {
   token: string;
@@ -88,5 +88,29 @@ export class MemoryPollSchedule implements PollSchedule {
 
   async size(): Promise<number> {
     return this.#due.size;
+  }
+
+  async dueWithin(untilMs: number, limit: number): Promise<ScheduledPoll[]> {
+    const until = requireTime(Math.floor(untilMs), 'untilMs');
+    requireCount(limit, 'limit');
+    const now = this.#now();
+    const due = [...this.#due].filter(([ticketId, at]) => {
+      const lease = this.#leases.get(ticketId);
+      return at <= until && !(lease && lease.expiresAt > now);
+    });
+    due.sort(([a, at], [b, bt]) => (at !== bt ? at - bt : a < b ? -1 : a > b ? 1 : 0));
+    return due.slice(0, limit).map(([ticketId, dueAt]) => ({ ticketId, dueAt }));
+  }
+
+  async postpone(ticketId: string, dueAt: number, atMs: number): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    requireTime(dueAt, 'dueAt');
+    const at = requireTime(Math.floor(atMs), 'atMs');
+    // Any lease, even a lapsed one, may carry a hint the next holder must apply.
+    if (this.#leases.has(ticketId) || this.#due.get(ticketId) !== dueAt || at <= dueAt) {
+      return false;
+    }
+    this.#due.set(ticketId, at);
+    return true;
   }
 }

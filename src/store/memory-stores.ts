@@ -4,6 +4,7 @@
  */
 import { MemoryRateBudget } from './memory-budget.ts';
 import { MemoryClaimStore } from './memory-claims.ts';
+import { MemoryChangeFeedStore } from './memory-feed.ts';
 import { MemoryThreadLinks } from './memory-links.ts';
 import { MemoryMirrorStore } from './memory-mirror.ts';
 import { MemoryOutbox } from './memory-outbox.ts';
@@ -34,5 +35,6 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     budget: new MemoryRateBudget(resolveBudgetLimits(options.budget), now),
     schedule: new MemoryPollSchedule(now),
     mirror: new MemoryMirrorStore(now),
+    feed: new MemoryChangeFeedStore(),
   };
 }

@@ -120,7 +120,9 @@ redis.call('PEXPIRE', KEYS[1], ${STATE_TTL_MS})
 return 1
 `;
 
-// KEYS log, state; ARGV now, perMinute, perHour, minuteFloor, hourFloor, recentFloor.
+// KEYS log, state; ARGV now, perMinute, perHour, minuteFloor, hourFloor, recentFloor,
+// oldestFloor (the earlier of the hour's and the recent window's). Background takes are the
+// members marked ':b:' (see take).
 const USAGE = `${SERVER_USED}
 local now = tonumber(ARGV[1])
 local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
@@ -129,13 +131,23 @@ local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
 local minute = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[4], '+inf')
 local hour = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[5], '+inf')
 local recent = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[6], '+inf')
+local bm, bh, br = 0, 0, 0
+local entries = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[7], '+inf', 'WITHSCORES')
+for i = 1, #entries, 2 do
+  if string.find(entries[i], ':b:', 1, true) then
+    local at = tonumber(entries[i + 1])
+    if at > tonumber(ARGV[4]) then bm = bm + 1 end
+    if at > tonumber(ARGV[5]) then bh = bh + 1 end
+    if at > tonumber(ARGV[6]) then br = br + 1 end
+  end
+end
 local sm = server_used(tonumber(ARGV[2]), st[2], st[3], st[4], now)
 local sh = server_used(tonumber(ARGV[3]), st[5], st[6], st[7], now)
 if sm > minute then minute = sm end
 if sh > hour then hour = sh end
 local blocked = st[1] or '0'
 if (tonumber(blocked) or 0) <= now then blocked = '0' end
-return {minute, hour, recent, blocked}
+return {minute, hour, recent, blocked, bm, bh, br}
 `;
 
 /** The rate budget in Redis; see the key layout in `redis-stores.ts`. */
@@ -174,8 +186,9 @@ export class RedisRateBudget implements RateBudget {
           this.limits.perHour,
           now - MINUTE_MS,
           now - HOUR_MS,
-          // Two replicas may take in the same millisecond: each entry needs its own member.
-          `${now}:${randomUUID()}`,
+          // Two replicas may take in the same millisecond: each entry needs its own member. The
+          // mark in the middle tells background takes from people's (see usage).
+          `${now}:${priority === 'background' ? 'b' : 'i'}:${randomUUID()}`,
         ],
       ),
       op,
@@ -208,6 +221,7 @@ export class RedisRateBudget implements RateBudget {
   async usage(recentMs = 600_000): Promise<BudgetUsage> {
     const op = 'budget.usage';
     const now = this.#now();
+    const recentFloor = now - Math.max(1, Math.floor(recentMs));
     const reply = replyArray(
       await this.#usage(
         op,
@@ -218,7 +232,8 @@ export class RedisRateBudget implements RateBudget {
           this.limits.perHour,
           now - MINUTE_MS,
           now - HOUR_MS,
-          now - Math.max(1, Math.floor(recentMs)),
+          recentFloor,
+          Math.min(recentFloor, now - HOUR_MS),
         ],
       ),
       op,
@@ -228,6 +243,11 @@ export class RedisRateBudget implements RateBudget {
       minute: replyNumber(reply[0], op),
       hour: replyNumber(reply[1], op),
       recent: replyNumber(reply[2], op),
+      background: {
+        minute: replyNumber(reply[4], op),
+        hour: replyNumber(reply[5], op),
+        recent: replyNumber(reply[6], op),
+      },
       blockedUntil: blocked > now ? blocked : undefined,
     };
   }

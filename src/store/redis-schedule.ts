@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyNumber, replyString, runCommand } from './redis-script.ts';
-import type { Clock, PollClaim, PollSchedule } from './types.ts';
+import type { Clock, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
 /** The schedule's keys; both carry the `{poll}` tag. */
 export interface ScheduleKeys {
@@ -85,6 +85,38 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 return redis.call('ZREM', KEYS[1], ARGV[1])
 `;
 
+// KEYS due, leases; ARGV until, limit, now. A ticket under a live claim is left out; the due
+// set is read in slices until `limit` unclaimed ones are found.
+const DUE_WITHIN = `${PARSE_LEASE}
+local limit = tonumber(ARGV[2])
+local out = {}
+local offset = 0
+while #out < 2 * limit do
+  local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', offset, limit)
+  if #due == 0 then break end
+  for i = 1, #due, 2 do
+    local token, exp = parse_lease(redis.call('HGET', KEYS[2], due[i]))
+    if not (token and exp > tonumber(ARGV[3])) and #out < 2 * limit then
+      out[#out + 1] = due[i]
+      out[#out + 1] = due[i + 1]
+    end
+  end
+  offset = offset + #due / 2
+end
+return out
+`;
+
+// KEYS due, leases; ARGV ticket, dueAt, at. Any lease, even a lapsed one, may carry a hint the
+// next holder must apply, so a ticket with one is left alone.
+const POSTPONE = `
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if tonumber(ARGV[3]) <= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+`;
+
 /** The poll schedule in Redis; see the key layout in `redis-stores.ts`. */
 export class RedisPollSchedule implements PollSchedule {
   readonly #redis: RedisClient;
@@ -94,6 +126,8 @@ export class RedisPollSchedule implements PollSchedule {
   readonly #claimDue: RedisScript;
   readonly #reschedule: RedisScript;
   readonly #remove: RedisScript;
+  readonly #dueWithin: RedisScript;
+  readonly #postpone: RedisScript;
 
   constructor(redis: RedisClient, keys: ScheduleKeys, now: Clock) {
     this.#redis = redis;
@@ -103,6 +137,8 @@ export class RedisPollSchedule implements PollSchedule {
     this.#claimDue = defineScript(redis, 'servicedeskScheduleClaimDue', 2, CLAIM_DUE);
     this.#reschedule = defineScript(redis, 'servicedeskScheduleReschedule', 2, RESCHEDULE);
     this.#remove = defineScript(redis, 'servicedeskScheduleRemove', 2, REMOVE);
+    this.#dueWithin = defineScript(redis, 'servicedeskScheduleDueWithin', 2, DUE_WITHIN);
+    this.#postpone = defineScript(redis, 'servicedeskSchedulePostpone', 2, POSTPONE);
   }
 
   async pollAt(ticketId: string, atMs: number): Promise<void> {
@@ -169,6 +205,29 @@ export class RedisPollSchedule implements PollSchedule {
 
   async size(): Promise<number> {
     return runCommand('schedule.size', () => this.#redis.zcard(this.#keys.due));
+  }
+
+  async dueWithin(untilMs: number, limit: number): Promise<ScheduledPoll[]> {
+    const until = requireTime(Math.floor(untilMs), 'untilMs');
+    requireCount(limit, 'limit');
+    const op = 'schedule.dueWithin';
+    const reply = replyArray(
+      await this.#dueWithin(op, this.#both(), [until, limit, this.#now()]),
+      op,
+    );
+    const polls: ScheduledPoll[] = [];
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      polls.push({ ticketId: replyString(reply[i], op), dueAt: replyNumber(reply[i + 1], op) });
+    }
+    return polls;
+  }
+
+  async postpone(ticketId: string, dueAt: number, atMs: number): Promise<boolean> {
+    requireKey(ticketId, 'ticket ID');
+    requireTime(dueAt, 'dueAt');
+    const at = requireTime(Math.floor(atMs), 'atMs');
+    const reply = await this.#postpone('schedule.postpone', this.#both(), [ticketId, dueAt, at]);
+    return reply === 1;
   }
 
   #both(): string[] {

@@ -26,7 +26,8 @@
  *                                          string ticket ID
  *   <p>{<p>links}:ticket:<ticketId>        zset   ["channel","ts"] -> when linked (ms)
  *   <p>{<p>budget}:log                     zset   one member per request taken -> when (ms);
- *                                                 the rolling hour (PEXPIRE 61 min)
+ *                                                 the rolling hour (PEXPIRE 61 min); members
+ *                                                 <ms>:b:<uuid> (background) or <ms>:i:<uuid>
  *   <p>{<p>budget}:state                   hash   blockedUntil (after a 429), and per window
  *                                                 (minute|hour) Remaining, ObservedAt, ResetAt
  *                                                 adopted from X-RateLimit-* (PEXPIRE 2 h)
@@ -34,6 +35,10 @@
  *                                                 ticket's score is its claim's expiry
  *   <p>{<p>poll}:leases                    hash   ticket ID -> token|expiresAt|pending (the
  *                                                 earliest hint that came during the claim)
+ *   <p>{<p>feed}:state                     hash   scannedAt (ms), data (JSON): where the change
+ *                                                 feed's scans stand
+ *   <p>{<p>feed}:facts                     hash   ticket ID -> JSON {deskId, createdAt,
+ *                                                 updatedAt} the feed learnt of linked tickets
  *   <p>mirror:{<ticketId>}:state           hash   activityCursor, messageCursor,
  *                                                 messagesAnnounced, lastActivityAt,
  *                                                 lastAnswerAt, lastPolledAt, backoffStep,
@@ -50,7 +55,8 @@
  * hash rather than a key each: an entry's id is made, or picked from the due set, inside the
  * script. Claims take a per-key tag: each claim script touches one key, so claims spread over
  * the Cluster. The budget and the schedule each take one tag because a take counts and records
- * in one step and a claim hands out many tickets in one step. The mirror's keys take the
+ * in one step and a claim hands out many tickets in one step; the feed's two keys share one
+ * because a scan reads and writes them together. The mirror's keys take the
  * ticket's ID as tag, so tickets spread over the Cluster; a closed ticket's mirror keys expire
  * a week after it closed (`forget`), others stay, like links.
  * Links never expire: a ticket's thread may come back to life months later. Lease and
@@ -63,6 +69,8 @@ import { resolveBudgetLimits } from './rate-budget-rules.ts';
 import type { BudgetKeys } from './redis-budget.ts';
 import { RedisRateBudget } from './redis-budget.ts';
 import { RedisClaimStore } from './redis-claims.ts';
+import type { FeedKeys } from './redis-feed.ts';
+import { RedisChangeFeedStore } from './redis-feed.ts';
 import type { LinkKeys } from './redis-links.ts';
 import { RedisThreadLinks } from './redis-links.ts';
 import type { MirrorKeys } from './redis-mirror.ts';
@@ -97,6 +105,7 @@ export interface RedisKeys {
   budget: BudgetKeys;
   schedule: ScheduleKeys;
   mirror: MirrorKeys;
+  feed: FeedKeys;
 }
 
 /** The key layout above, for one prefix. */
@@ -109,6 +118,7 @@ export function redisKeys(prefix: string): RedisKeys {
   const links = tagged(prefix, 'links');
   const budget = tagged(prefix, 'budget');
   const poll = tagged(prefix, 'poll');
+  const feed = tagged(prefix, 'feed');
   return {
     claim: (key) => `${prefix}claim:{${key}}`,
     outbox: {
@@ -132,6 +142,7 @@ export function redisKeys(prefix: string): RedisKeys {
       posts: (ticketId) => `${prefix}mirror:{${ticketId}}:posts`,
       own: (ticketId) => `${prefix}mirror:{${ticketId}}:own`,
     },
+    feed: { state: `${feed}state`, facts: `${feed}facts` },
   };
 }
 
@@ -159,5 +170,6 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     budget: new RedisRateBudget(redis, keys.budget, resolveBudgetLimits(options.budget), now),
     schedule: new RedisPollSchedule(redis, keys.schedule, now),
     mirror: new RedisMirrorStore(redis, keys.mirror, now),
+    feed: new RedisChangeFeedStore(redis, keys.feed),
   };
 }

@@ -232,6 +232,12 @@ export interface BudgetUsage {
   hour: number;
   /** Requests taken in the last `recentMs` (see `usage`). */
   recent: number;
+  /**
+   * The part of this replica group's own takes that background work made, per window: what the
+   * poller can steer. The platform's headers say nothing of priorities, so these are this
+   * budget's counts only.
+   */
+  background: { minute: number; hour: number; recent: number };
   /** Until when every replica holds back after a 429, if it does now. */
   blockedUntil: number | undefined;
 }
@@ -291,6 +297,24 @@ export interface PollSchedule {
   nextDueAt(): Promise<number | undefined>;
   /** How many tickets are scheduled. */
   size(): Promise<number>;
+  /**
+   * The tickets due at or before `untilMs` that no poller holds (a lapsed claim's ticket is
+   * held until it is claimed again), earliest first, at most `limit`.
+   */
+  dueWithin(untilMs: number, limit: number): Promise<ScheduledPoll[]>;
+  /**
+   * Moves a ticket's poll from `dueAt` to the later `atMs`, as a look made elsewhere (a change
+   * feed) makes it unnecessary. Nothing changes, and false comes back, unless the ticket is
+   * still due exactly at `dueAt` and no poller holds it or held it last: a hint or a claim in
+   * between wins.
+   */
+  postpone(ticketId: string, dueAt: number, atMs: number): Promise<boolean>;
+}
+
+/** A ticket in the poll schedule and when it is due. */
+export interface ScheduledPoll {
+  ticketId: string;
+  dueAt: number;
 }
 
 /** Where the mirror stands with one ticket. */
@@ -361,6 +385,40 @@ export interface MirrorStore {
   forget(ticketId: string, afterMs: number): Promise<void>;
 }
 
+/** What the change feed keeps of one ticket it has seen in a list of tickets. */
+export interface TicketFacts {
+  /** The desk it was filed under when seen (null: none yet). */
+  deskId: string | null;
+  /** Its `created_at`, ms: where it sits in a list ordered by creation. */
+  createdAt: number;
+  /** Its `updated_at` when seen, ms (platform time). */
+  updatedAt: number;
+}
+
+/** The change feed's saved state: opaque to the store but for the time of the scan that saved it. */
+export interface ChangeFeedRecord {
+  /** When the scan that saved it began, ms: a save never replaces a later scan's. */
+  scannedAt: number;
+  data: JsonValue;
+}
+
+/**
+ * The change feed's memory, shared by every replica: where its scans stand (one record), and
+ * the facts it learnt about linked tickets (desk, creation, last change seen).
+ */
+export interface ChangeFeedStore {
+  /** The saved record, if any. */
+  state(): Promise<ChangeFeedRecord | undefined>;
+  /** Saves the record unless one from a later scan is there already (false then). */
+  saveState(record: ChangeFeedRecord): Promise<boolean>;
+  /** The facts kept of these tickets (those it has none of are left out). */
+  facts(ticketIds: readonly string[]): Promise<Map<string, TicketFacts>>;
+  /** Keeps these facts, replacing what was kept of the same tickets. */
+  noteFacts(facts: ReadonlyMap<string, TicketFacts>): Promise<void>;
+  /** Drops what is kept of these tickets (seen elsewhere than expected: learnt again). */
+  forgetFacts(ticketIds: readonly string[]): Promise<void>;
+}
+
 /** The stores one backend provides. */
 export interface Stores {
   claims: ClaimStore;
@@ -369,6 +427,7 @@ export interface Stores {
   budget: RateBudget;
   schedule: PollSchedule;
   mirror: MirrorStore;
+  feed: ChangeFeedStore;
 }
 
 /** How many dead letters a backend keeps unless told otherwise. */

@@ -121,7 +121,13 @@ describe('budget hooks', () => {
       },
       observe: async () => undefined,
       backOff: async () => undefined,
-      usage: async () => ({ minute: 0, hour: 0, recent: 0, blockedUntil: undefined }),
+      usage: async () => ({
+        minute: 0,
+        hour: 0,
+        recent: 0,
+        background: { minute: 0, hour: 0, recent: 0 },
+        blockedUntil: undefined,
+      }),
     };
     const warnings: object[] = [];
     const hooks = createBudgetHooks({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../src/store/memory-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeFeedContract } from './contract/feed-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
 import { fakeClock } from './contract/harness.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
@@ -25,6 +26,7 @@ describe('in-memory stores', () => {
   describeBudgetContract(backend);
   describeScheduleContract(backend);
   describeMirrorContract(backend);
+  describeFeedContract(backend);
 
   it('forgets a ticket’s mirror memory once the grace period has passed', async () => {
     const clock = fakeClock();

@@ -80,7 +80,7 @@ export function describeRedisContract(bed: RedisTestBed): void {
       expect(keys.map(hashTag)).not.toContain(undefined);
     });
 
-    it('budget and schedule keys carry the prefix in their hash tag, mirror keys the ticket', async () => {
+    it('budget, schedule and feed keys carry the prefix in their hash tag, mirror keys the ticket', async () => {
       const clock = fakeClock();
       const prefix = bed.nextPrefix();
       const stores = createRedisStores({ redis: bed.connection(0), prefix, now: clock.now });
@@ -91,6 +91,9 @@ export function describeRedisContract(bed: RedisTestBed): void {
       await stores.mirror.saveState('IT-1', mirrorState(clock.now()));
       await stores.mirror.claimPost('IT-1', 'msg_1', 30_000);
       await stores.mirror.rememberOwn('IT-1', ['id:msg_2']);
+      await stores.feed.saveState({ scannedAt: clock.now(), data: { cursor: 1 } });
+      const facts = { deskId: 'it', createdAt: clock.now(), updatedAt: clock.now() };
+      await stores.feed.noteFacts(new Map([['IT-1', facts]]));
 
       const keys = (await bed.keysUnder(prefix)).map((key) => key.slice(prefix.length));
       const p = prefix;
@@ -100,6 +103,8 @@ export function describeRedisContract(bed: RedisTestBed): void {
         'mirror:{IT-1}:state',
         `{${p}budget}:log`,
         `{${p}budget}:state`,
+        `{${p}feed}:facts`,
+        `{${p}feed}:state`,
         `{${p}poll}:due`,
         `{${p}poll}:leases`,
       ]);
@@ -373,7 +378,7 @@ async function everyScript(
   stores: ReturnType<typeof createRedisStores>,
   clock: ReturnType<typeof fakeClock>,
 ): Promise<void> {
-  const { claims, outbox, links, budget, schedule, mirror } = stores;
+  const { claims, outbox, links, budget, schedule, mirror, feed } = stores;
   const held = await claims.claim('c1', 30_000);
   if (held.state === 'claimed') await claims.complete('c1', held.token, { ok: true });
   const other = await claims.claim('c2', 30_000);
@@ -414,7 +419,12 @@ async function everyScript(
   await schedule.pollAt('T1', clock.now());
   const [claim] = await schedule.claimDue(5, 30_000);
   if (claim) await schedule.reschedule(claim, clock.now() + 1_000);
+  await schedule.dueWithin(clock.now() + 1_000, 5);
+  await schedule.pollAt('T2', clock.now());
+  await schedule.postpone('T2', clock.now(), clock.now() + 1_000);
   await schedule.remove('T1');
+
+  await feed.saveState({ scannedAt: clock.now(), data: { cursor: 1 } });
 
   await mirror.saveState('T1', mirrorState(clock.now()));
   await mirror.noteSlackWrite('T1', clock.now());

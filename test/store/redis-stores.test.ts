@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeFeedContract } from './contract/feed-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
@@ -33,6 +34,7 @@ describe('Redis stores', () => {
   describeBudgetContract(bed.backend);
   describeScheduleContract(bed.backend);
   describeMirrorContract(bed.backend);
+  describeFeedContract(bed.backend);
   describeRedisContract(bed);
 
   describe('key layout', () => {

@@ -127,8 +127,21 @@ export function describeBudgetContract(backend: StoresBackend): void {
         minute: 2,
         hour: 6,
         recent: 2,
+        background: { minute: 2, hour: 2, recent: 2 },
         blockedUntil: undefined,
       });
+    });
+
+    it('tells the background work’s part of each window from people’s requests', async () => {
+      const clock = fakeClock();
+      const ns = backend.namespace(clock);
+      await takeMany(ns.open(0).budget, 'background', 3);
+      clock.advance(120_000);
+      await takeMany(ns.open(1).budget, 'interactive', 5);
+      await takeMany(ns.open(1).budget, 'background', 1);
+      const usage = await ns.open(0).budget.usage(300_000);
+      expect(usage.background).toEqual({ minute: 1, hour: 4, recent: 4 });
+      expect([usage.minute, usage.hour]).toEqual([6, 9]);
     });
   });
 }

@@ -176,5 +176,79 @@ export function describeScheduleContract(backend: StoresBackend): void {
         code: 'STORE_INVALID_ARGUMENT',
       });
     });
+    it('lists the tickets due by a time, earliest first, leaving out those a poller holds', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now);
+      await schedule.pollAt('IT-2', now + 20_000);
+      await schedule.pollAt('IT-3', now + 10_000);
+      await schedule.pollAt('IT-4', now + 90_000);
+      await schedule.claimDue(1, LEASE);
+      expect(await schedule.dueWithin(now + 30_000, 10)).toEqual([
+        { ticketId: 'IT-3', dueAt: now + 10_000 },
+        { ticketId: 'IT-2', dueAt: now + 20_000 },
+      ]);
+      expect(await schedule.dueWithin(now + 90_000, 2)).toEqual([
+        { ticketId: 'IT-3', dueAt: now + 10_000 },
+        { ticketId: 'IT-2', dueAt: now + 20_000 },
+      ]);
+    });
+
+    it('lists a ticket again once the claim on it lapsed', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      await schedule.pollAt('IT-1', clock.now());
+      const claim = only(await schedule.claimDue(10, LEASE));
+      clock.advance(LEASE);
+      expect(await schedule.dueWithin(clock.now(), 10)).toEqual([
+        { ticketId: 'IT-1', dueAt: claim.leaseExpiresAt },
+      ]);
+    });
+
+    it('postpones a ticket still due when it was seen due', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now + 5_000);
+      expect(await schedule.postpone('IT-1', now + 5_000, now + 60_000)).toBe(true);
+      expect(await schedule.dueAt('IT-1')).toBe(now + 60_000);
+    });
+
+    it('does not postpone a ticket a hint moved since it was seen', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now + 5_000);
+      await schedule.pollAt('IT-1', now + 1_000);
+      expect(await schedule.postpone('IT-1', now + 5_000, now + 60_000)).toBe(false);
+      expect(await schedule.dueAt('IT-1')).toBe(now + 1_000);
+    });
+
+    it('does not postpone a ticket a poller holds, nor one whose claim lapsed unfinished', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      await schedule.pollAt('IT-1', clock.now());
+      const claim = only(await schedule.claimDue(10, LEASE));
+      expect(await schedule.postpone('IT-1', claim.leaseExpiresAt, clock.now() + LEASE * 2)).toBe(
+        false,
+      );
+      clock.advance(LEASE + 1);
+      expect(await schedule.postpone('IT-1', claim.leaseExpiresAt, clock.now() + LEASE * 2)).toBe(
+        false,
+      );
+      expect(await schedule.dueAt('IT-1')).toBe(claim.leaseExpiresAt);
+    });
+
+    it('never moves a poll earlier, nor one that is not scheduled', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now + 5_000);
+      expect(await schedule.postpone('IT-1', now + 5_000, now + 1_000)).toBe(false);
+      expect(await schedule.postpone('IT-2', now + 5_000, now + 60_000)).toBe(false);
+      expect(await schedule.dueAt('IT-1')).toBe(now + 5_000);
+      expect(await schedule.dueAt('IT-2')).toBeUndefined();
+    });
   });
 }
