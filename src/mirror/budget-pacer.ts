@@ -6,9 +6,16 @@
  * Two numbers come out. The idle interval is the longest an open ticket waits: sized from the
  * number of scheduled tickets so that tickets with nothing going on cost a fixed share of the
  * background hour, whatever their number. The stretch multiplies every interval set by age: it
- * rises while the requests of the last few minutes, projected over an hour, exceed the target
- * (or the rolling hour nears the background limit), and falls, below 1 if need be, while they
- * stay under it: budget left unspent is latency given away.
+ * rises while background work (what the stretch steers), projected over an hour from the last
+ * few minutes or counted over the rolling hour, needs more than the room people's requests
+ * leave it below the routine level, and falls, below 1 if need be, while it needs less: budget
+ * left unspent is latency given away.
+ *
+ * The routine level is one number for both halves of the pacer: the gate that keeps routine
+ * polls out of the last tenth of the background windows, and the level the stretch aims at.
+ * Were the stretch to aim lower than where the gate stops, a busy hour would sit between the two
+ * for good, the stretch would climb to its maximum and stay there, and a ticket in the middle of
+ * a conversation would wait half an hour for its next look.
  */
 import type { PollSchedule, RateBudget } from '../store/types.ts';
 import type { Pace } from './poll-planner.ts';
@@ -21,8 +28,6 @@ export interface BudgetPacerOptions {
   refreshMs?: number;
   /** The window the current rate is measured over (default 5 min). */
   recentMs?: number;
-  /** Share of the background hour the whole app aims to use (default 0.85). */
-  targetShare?: number;
   /** Share of the background hour that idle tickets' slowest polls may take (default 0.3). */
   idleShare?: number;
   /** Bounds of the idle interval (default 10 min and 6 h). */
@@ -31,7 +36,10 @@ export interface BudgetPacerOptions {
   /** Bounds of the stretch (default 0.25 and 32): below 1 the poller spends budget left idle. */
   minStretch?: number;
   maxStretch?: number;
-  /** Share of each background window routine polls leave to first looks (default 0.1). */
+  /**
+   * Share of each background window routine polls leave to first looks (default 0.1); the
+   * stretch aims at the rest.
+   */
   routineHeadroom?: number;
   now?: () => number;
 }
@@ -52,7 +60,6 @@ export class BudgetPacer {
     this.#o = {
       refreshMs: 30_000,
       recentMs: 300_000,
-      targetShare: 0.85,
       idleShare: 0.3,
       minIdleMs: 600_000,
       maxIdleMs: 6 * HOUR_MS,
@@ -78,12 +85,14 @@ export class BudgetPacer {
   async admitsRoutine(): Promise<boolean> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     if (usage.blockedUntil !== undefined) return false;
-    const { perMinute, perHour, reserve } = this.#budget.limits;
-    const share = 1 - this.#o.routineHeadroom;
-    return (
-      usage.minute < Math.floor(perMinute * (1 - reserve)) * share &&
-      usage.hour < Math.floor(perHour * (1 - reserve)) * share
-    );
+    const { perMinute, perHour } = this.#budget.limits;
+    return usage.minute < this.#routineLevel(perMinute) && usage.hour < this.#routineLevel(perHour);
+  }
+
+  /** Where routine polls stop in a window of `limit` requests, and where the stretch aims. */
+  #routineLevel(limit: number): number {
+    const background = Math.max(1, Math.floor(limit * (1 - this.#budget.limits.reserve)));
+    return background * (1 - this.#o.routineHeadroom);
   }
 
   /** Reads the shared counts when the last read is older than `refreshMs`. */
@@ -101,11 +110,19 @@ export class BudgetPacer {
     ]);
     const { perHour, reserve } = this.#budget.limits;
     const backgroundHour = Math.max(1, Math.floor(perHour * (1 - reserve)));
-    const target = backgroundHour * this.#o.targetShare;
+    const level = this.#routineLevel(perHour);
     // What the last few minutes would make of an hour, and what the rolling hour holds: the
-    // hour is what the platform counts, so it must never fill up in a burst.
-    const projected = Math.max(usage.recent * (HOUR_MS / this.#o.recentMs), usage.hour);
-    const pressure = projected / target;
+    // hour is what the platform counts, so it must never fill up in a burst. People's requests
+    // (and anyone else's on the key, which only the platform's count shows) take room the
+    // stretch cannot give back; only background work is what the stretch steers.
+    const scale = HOUR_MS / this.#o.recentMs;
+    const { background } = usage;
+    const steered = Math.max(background.recent * scale, background.hour);
+    const people = Math.max(
+      (usage.recent - background.recent) * scale,
+      usage.hour - background.hour,
+    );
+    const pressure = steered / Math.max(1, level - people);
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
     const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);

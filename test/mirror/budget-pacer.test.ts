@@ -16,8 +16,12 @@ function setUp() {
   return { clock, stores, pacer };
 }
 
-async function take(stores: Stores, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await stores.budget.take('interactive');
+async function take(
+  stores: Stores,
+  count: number,
+  priority: 'interactive' | 'background' = 'interactive',
+): Promise<void> {
+  for (let i = 0; i < count; i++) await stores.budget.take(priority);
 }
 
 async function schedule(stores: Stores, tickets: number): Promise<void> {
@@ -34,7 +38,7 @@ describe('budget pacer', () => {
 
   it('stretches the schedule while the recent rate would overrun the hour', async () => {
     const { stores, pacer } = setUp();
-    await take(stores, 100);
+    await take(stores, 100, 'background');
     const first = await pacer.refresh();
     const second = await pacer.refresh();
     expect(first.stretch).toBeGreaterThan(1);
@@ -51,7 +55,7 @@ describe('budget pacer', () => {
   it('reads the shared counts only once per refresh period', async () => {
     const { clock, stores, pacer } = setUp();
     await pacer.refreshIfDue();
-    await take(stores, 200);
+    await take(stores, 200, 'background');
     expect((await pacer.refreshIfDue()).stretch).toBeLessThan(1);
     clock.now += 30_000;
     expect((await pacer.refreshIfDue()).stretch).toBeGreaterThan(1);
@@ -72,5 +76,39 @@ describe('budget pacer', () => {
     const { clock, stores, pacer } = setUp();
     await stores.budget.backOff(clock.now + 10_000);
     expect(await pacer.admitsRoutine()).toBe(false);
+  });
+  it('does not stretch the schedule for people’s requests, which it cannot steer', async () => {
+    const { clock, stores, pacer } = setUp();
+    // People alone spend 690 requests an hour: under the routine gate's 720, so routine polls
+    // still go, and nothing the stretch could slow.
+    for (let second = 0; second < 3_600; second += 10) {
+      await take(stores, (second / 10) % 12 === 0 ? 1 : 2, 'interactive');
+      if (second % 30 === 0) await pacer.refresh();
+      clock.now += 10_000;
+    }
+    expect(await pacer.admitsRoutine()).toBe(true);
+    expect(pacer.pace().stretch).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps a hot ticket looked at while people’s adds and their first looks fill the hour up to the routine gate', async () => {
+    const { clock, stores, pacer } = setUp();
+    let owed = 0;
+    let looksInSecondHour = 0;
+    for (let second = 0; second < 7_200; second += 10) {
+      // A person adds a message every 10 s; most adds get a first look (background, unstretched).
+      await take(stores, 1, 'interactive');
+      if ((second / 10) % 12 !== 0) await take(stores, 1, 'background');
+      // One hot ticket wants a routine look every two minutes, times the stretch.
+      owed += 1 / 12 / pacer.pace().stretch;
+      for (; owed >= 1; owed -= 1) {
+        if (!(await pacer.admitsRoutine())) continue;
+        await take(stores, 1, 'background');
+        if (second >= 3_600) looksInSecondHour += 1;
+      }
+      if (second % 30 === 0) await pacer.refresh();
+      clock.now += 10_000;
+    }
+    expect(pacer.pace().stretch).toBeLessThan(2);
+    expect(looksInSecondHour).toBeGreaterThanOrEqual(20);
   });
 });
