@@ -8,7 +8,7 @@ import type { Ticket } from '../servicedesk/schemas.ts';
 import { buildOutcomeLine } from './builders/change-notice-builder.ts';
 import { buildTicketCard } from './builders/ticket-card-builder.ts';
 import type { CardRef } from './card-ref.ts';
-import type { SlackDeps } from './deps.ts';
+import type { IntentDeps } from './deps.ts';
 import { postToResponseUrl } from './private-notice.ts';
 import { type Actor, isRequester } from './ticket-access.ts';
 
@@ -17,7 +17,7 @@ const isDirectMessage = (channel: string) => channel.startsWith('D');
 
 /** Refreshes the message a change came from; never throws. */
 export async function refreshCard(
-  deps: SlackDeps,
+  deps: IntentDeps,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,

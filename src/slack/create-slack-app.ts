@@ -25,18 +25,19 @@ import type { Stores } from '../store/types.ts';
 import { BackgroundTasks, type ErrorReporter } from './background-tasks.ts';
 import { boltLogger } from './bolt-logger.ts';
 import { CardUpdater } from './card-updater.ts';
-import type { MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
+import type { IntentDeps, MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
 import { DeskCatalog } from './desk-catalog.ts';
-import { ADD_MESSAGE, addMessageIntent } from './intents/add-message.ts';
-import { CREATE_TICKET, createTicketIntent } from './intents/create-ticket.ts';
-import { REQUEST_HUMAN, requestHumanIntent } from './intents/request-human.ts';
-import { UPDATE_TICKET, updateTicketIntent } from './intents/update-ticket.ts';
+import { addMessage } from './intents/add-message.ts';
+import { createTicket } from './intents/create-ticket.ts';
+import { requestHuman } from './intents/request-human.ts';
+import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
 import { registerEvents } from './listeners/events/index.ts';
 import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
 import { SlackMirrorPoster } from './mirror-poster.ts';
+import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people-directory.ts';
 import { guardRequestBodies } from './request-body-guard.ts';
@@ -94,6 +95,14 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
+/** Every kind of queued write the outbox worker runs. */
+export const INTENTS: readonly AnyIntentDefinition[] = [
+  createTicket,
+  addMessage,
+  updateTicket,
+  requestHuman,
+];
+
 /** Builds the Slack app. */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   const logger = options.logger;
@@ -128,33 +137,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const report: ErrorReporter = (error, context) => {
     logger.error({ err: error, ...context }, 'unexpected error after Slack was answered');
   };
-  const tasks = new BackgroundTasks(report);
+  // Built in dependency order: the mirror's poster, the mirror, the intents' dependencies,
+  // the worker that runs the intents, and last the listeners' dependencies around them.
   const people = new PeopleDirectory({
     client: app.client,
     agentEmails: options.agentEmails,
     agentUsergroup: options.agentUsergroup,
   });
-  const handlers: ConstructorParameters<typeof OutboxWorker>[0]['handlers'] = {};
-  const worker = new OutboxWorker({
-    outbox: options.stores.outbox,
-    handlers,
-    logger,
-    report,
-    ...options.worker,
-  });
-  const deps: SlackDeps = {
-    settings: { submitWaitMs: 2_000, ...options.settings },
-    logger,
-    client: app.client,
-    serviceDesk: options.serviceDesk,
-    stores: options.stores,
-    people,
-    statuses: new TicketStatusMemo(),
-    desks: new DeskCatalog(options.serviceDesk),
-    tasks,
-    worker,
-    mirror: undefined,
-  };
+  const statuses = new TicketStatusMemo();
   const cards = new CardUpdater({
     client: background,
     dashboardUrl: options.settings.dashboardUrl,
@@ -165,19 +155,31 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       client: background,
       cards,
       dashboardUrl: options.settings.dashboardUrl,
-      onStatus: (ticketId, status) => deps.statuses.setStatus(ticketId, status),
+      onStatus: (ticketId, status) => statuses.setStatus(ticketId, status),
     }),
   );
-  deps.mirror = mirror;
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.
-  const intentDeps: SlackDeps = { ...deps, client: background };
-  Object.assign(handlers, {
-    [CREATE_TICKET]: createTicketIntent(intentDeps),
-    [ADD_MESSAGE]: addMessageIntent(intentDeps),
-    [UPDATE_TICKET]: updateTicketIntent(intentDeps),
-    [REQUEST_HUMAN]: requestHumanIntent(intentDeps),
+  const intentDeps: IntentDeps = {
+    settings: { submitWaitMs: 2_000, ...options.settings },
+    logger,
+    client: background,
+    serviceDesk: options.serviceDesk,
+    stores: options.stores,
+    people,
+    statuses,
+    desks: new DeskCatalog(options.serviceDesk),
+    mirror,
+  };
+  const worker = new OutboxWorker({
+    outbox: options.stores.outbox,
+    handlers: intentHandlers(INTENTS, intentDeps),
+    logger,
+    report,
+    ...options.worker,
   });
+  const tasks = new BackgroundTasks(report);
+  const deps: SlackDeps = { ...intentDeps, client: app.client, tasks, worker };
 
   for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);

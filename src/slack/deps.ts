@@ -42,3 +42,6 @@ export interface SlackDeps {
   /** The mirror, when it runs in this process. */
   mirror: MirrorHints | undefined;
 }
+
+/** What queued writes (intents) are given: everything but the worker that runs them. */
+export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks'>;

@@ -16,12 +16,12 @@ import {
   type UpdateTicketInput,
 } from '../servicedesk/index.ts';
 import type { CardAudience } from './builders/card-actions-builder.ts';
-import type { SlackDeps } from './deps.ts';
+import type { IntentDeps } from './deps.ts';
 import type { RefusalReason } from './errors.ts';
 
 /** The ticket if it exists and the person may see it, else undefined. */
 export async function findVisibleTicket(
-  deps: SlackDeps,
+  deps: IntentDeps,
   userId: string,
   rawId: string,
 ): Promise<Ticket | undefined> {
@@ -39,7 +39,7 @@ export async function findVisibleTicket(
 }
 
 /** Whether the person may see the ticket. */
-export async function maySee(deps: SlackDeps, userId: string, ticket: Ticket): Promise<boolean> {
+export async function maySee(deps: IntentDeps, userId: string, ticket: Ticket): Promise<boolean> {
   const person = await deps.people.person(userId);
   if (isRequester(person, ticket)) return true;
   return deps.people.isAgent(userId);
@@ -54,7 +54,7 @@ export interface Actor {
 }
 
 /** Looks the person up: email and agent standing. */
-export async function actorOf(deps: SlackDeps, userId: string): Promise<Actor> {
+export async function actorOf(deps: IntentDeps, userId: string): Promise<Actor> {
   const person = await deps.people.person(userId);
   return { userId, email: person.email, isAgent: await deps.people.isAgent(userId) };
 }
@@ -67,7 +67,7 @@ export function isRequester(actor: Pick<Actor, 'email'>, ticket: Pick<Ticket, 'r
 
 /** The buttons one person should see on a ticket's card. */
 export async function audienceOf(
-  deps: SlackDeps,
+  deps: IntentDeps,
   userId: string,
   ticket: Ticket,
 ): Promise<CardAudience> {

@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
-import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import type { JsonValue } from '../../store/types.ts';
 import { buildRefusal } from '../builders/change-notice-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
-import type { SlackDeps } from '../deps.ts';
-import { ChangeRefusedError, InvalidIntentError } from '../errors.ts';
+import type { IntentDeps } from '../deps.ts';
+import { ChangeRefusedError } from '../errors.ts';
 import { afterSlackWrite, relinkThread, rememberOwnText } from '../mirror-hints.ts';
-import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { sendDm } from '../slack-posting.ts';
 import { ThreadTicketFinder } from '../thread-tickets.ts';
@@ -27,9 +27,6 @@ import {
   refuseReopenByOthers,
 } from './closed-ticket.ts';
 import { describeFailure } from './failure-reasons.ts';
-
-/** The outbox kind of this intent. */
-export const ADD_MESSAGE = 'add_message';
 
 /** The payload queued for an add-message intent. */
 export const addMessagePayloadSchema = z.object({
@@ -54,14 +51,8 @@ export const unlinkedReplyPayloadSchema = addMessagePayloadSchema
 /** The payload of a reply whose thread's ticket is found when it runs. */
 export type UnlinkedReplyPayload = z.infer<typeof unlinkedReplyPayloadSchema>;
 
-const queuedPayloadSchema = z.union([addMessagePayloadSchema, unlinkedReplyPayloadSchema]);
-
-function parsePayload(entry: ReservedEntry): AddMessagePayload | UnlinkedReplyPayload {
-  const parsed = queuedPayloadSchema.safeParse(entry.payload);
-  if (!parsed.success)
-    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
+/** A queued reply: to a known ticket, or in a thread whose ticket is found when it runs. */
+export type QueuedReply = AddMessagePayload | UnlinkedReplyPayload;
 
 /**
  * Adds a thread reply to its ticket, keyed by `deliveryKey` so a retry adds nothing new. The
@@ -69,7 +60,7 @@ function parsePayload(entry: ReservedEntry): AddMessagePayload | UnlinkedReplyPa
  * (a caller that says it in its own words).
  */
 export async function addReply(
-  deps: SlackDeps,
+  deps: IntentDeps,
   deliveryKey: string,
   payload: AddMessagePayload,
   options: { announceReopen?: boolean } = {},
@@ -98,8 +89,14 @@ export async function addReply(
   return { ticketId: payload.ticketId, messageId: message.id };
 }
 
-/** Builds the add-message intent handler. */
-export function addMessageIntent(deps: SlackDeps): IntentHandler {
+/** Adds a reply in a linked thread (or one re-linked from its messages) to its ticket. */
+export const addMessage = defineIntent<QueuedReply>({
+  kind: 'add_message',
+  schema: z.union([addMessagePayloadSchema, unlinkedReplyPayloadSchema]),
+  runner: addMessageRunner,
+});
+
+function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
   const threads = new ThreadTicketFinder({ client: deps.client });
 
   // The reply with its ticket as the links know it now: no Slack call.
@@ -145,16 +142,14 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
   }
 
   return {
-    async run(entry) {
-      const queued = parsePayload(entry);
+    async run(queued, entry) {
       const payload = 'ticketId' in queued ? queued : await relinked(queued);
       // No post of the app names a ticket: it never was a ticket's thread, as before Redis went.
       if (!payload) return { ticketId: null };
       return addReply(deps, entry.deliveryKey, payload);
     },
 
-    async failed(entry, error) {
-      const queued = parsePayload(entry);
+    async failed(queued, error) {
       const payload = await linked(queued);
       if (!payload) {
         // Failed before its thread's ticket was known: told without one, with their words.
@@ -177,12 +172,11 @@ export function addMessageIntent(deps: SlackDeps): IntentHandler {
       await tellInThread(payload, buildFailureNotice(reason, payload.body));
     },
 
-    async delayed(entry, error) {
-      await tellInThread(parsePayload(entry), buildDelayedNotice('reply', busyForMs(error)));
+    async delayed(queued, error) {
+      await tellInThread(queued, buildDelayedNotice('reply', busyForMs(error)));
     },
 
-    logFields(entry, result) {
-      const payload = parsePayload(entry);
+    logFields(payload, result) {
       // A re-linked reply's ticket is known once it ran.
       const done = result as { ticketId?: string | null } | null | undefined;
       return {

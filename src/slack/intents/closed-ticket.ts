@@ -8,7 +8,7 @@
 import { BadRequestError } from '../../servicedesk/index.ts';
 import { buildReopenedByReply } from '../builders/change-notice-builder.ts';
 import { buildClosedTicketPrompt } from '../builders/closed-ticket-prompt-builder.ts';
-import type { SlackDeps } from '../deps.ts';
+import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import type { KnownTicket } from '../ticket-status-memo.ts';
@@ -28,7 +28,7 @@ export interface ThreadReply {
  * every replica (one Redis read, no platform request). Undefined when neither knows it fresh.
  */
 export async function lastKnownStatus(
-  deps: SlackDeps,
+  deps: IntentDeps,
   ticketId: string,
 ): Promise<KnownTicket | undefined> {
   const known = deps.statuses.get(ticketId);
@@ -56,7 +56,7 @@ export async function lastKnownStatus(
  * Costs a platform read only for such a writer when the ticket's status is not known.
  */
 export async function refuseReopenByOthers(
-  deps: SlackDeps,
+  deps: IntentDeps,
   reply: Pick<ThreadReply, 'ticketId' | 'userId'>,
   known: KnownTicket | undefined,
   writerEmail: string,
@@ -84,7 +84,7 @@ export function refuseIfKnownClosed(ticketId: string, known: KnownTicket | undef
  * rules too, so it is confirmed with one read, spent only on a refusal.
  */
 export async function isClosedRefusal(
-  deps: SlackDeps,
+  deps: IntentDeps,
   ticketId: string,
   error: unknown,
 ): Promise<boolean> {
@@ -100,7 +100,7 @@ export async function isClosedRefusal(
 }
 
 /** Offers the person who replied to file their reply as a new ticket (only they see it). */
-export async function promptClosedReply(deps: SlackDeps, reply: ThreadReply): Promise<void> {
+export async function promptClosedReply(deps: IntentDeps, reply: ThreadReply): Promise<void> {
   const prompt = buildClosedTicketPrompt(
     { ticketId: reply.ticketId, channel: reply.channel, ts: reply.ts, threadTs: reply.threadTs },
     reply.body,
@@ -118,7 +118,7 @@ export async function promptClosedReply(deps: SlackDeps, reply: ThreadReply): Pr
  * itself is on the ticket already.
  */
 export async function announceReopen(
-  deps: SlackDeps,
+  deps: IntentDeps,
   reply: ThreadReply,
   before: KnownTicket | undefined,
   writerEmail: string,

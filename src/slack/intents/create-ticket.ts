@@ -17,7 +17,7 @@ import {
   buildLinkedThreadNotice,
 } from '../builders/notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
-import type { SlackDeps } from '../deps.ts';
+import type { IntentDeps } from '../deps.ts';
 import {
   AppNotInChannelError,
   InvalidIntentError,
@@ -27,8 +27,8 @@ import {
 } from '../errors.ts';
 import { slackToPlain, titleFromText } from '../message-text.ts';
 import { afterSlackWrite } from '../mirror-hints.ts';
+import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { assertLeaseLeft } from '../outbox/lease-guard.ts';
-import type { FailureContext, IntentHandler } from '../outbox/outbox-worker.ts';
 import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
 import {
   appIsIn,
@@ -40,8 +40,8 @@ import {
 } from '../slack-posting.ts';
 import { describeFailure } from './failure-reasons.ts';
 
-/** The outbox kind of this intent. */
-export const CREATE_TICKET = 'create_ticket';
+// The outbox kind of this intent.
+const CREATE_TICKET = 'create_ticket';
 
 const messageRef = z.object({
   channel: z.string(),
@@ -97,15 +97,14 @@ export interface CreateTicketResult extends Placement {
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
 
-function parsePayload(entry: ReservedEntry): CreateTicketPayload {
-  const parsed = createTicketPayloadSchema.safeParse(entry.payload);
-  if (!parsed.success)
-    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
+/** Files a ticket for a Slack person and posts its card or thread confirmation. */
+export const createTicket = defineIntent({
+  kind: CREATE_TICKET,
+  schema: createTicketPayloadSchema,
+  runner: createTicketRunner,
+});
 
-/** Builds the create-ticket intent handler. */
-export function createTicketIntent(deps: SlackDeps): IntentHandler {
+function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload> {
   async function requesterEmail(ids: readonly string[]): Promise<string> {
     for (const id of ids) {
       const person = await deps.people.person(id);
@@ -275,8 +274,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
   }
 
   return {
-    async run(entry) {
-      const payload = parsePayload(entry);
+    async run(payload, entry) {
       let fields = payload.ticket;
       let requesterIds = payload.requesterUserIds;
       let messageThreadTs: string | undefined;
@@ -310,8 +308,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       return result as unknown as JsonValue;
     },
 
-    async failed(entry, error, context: FailureContext) {
-      const payload = parsePayload(entry);
+    async failed(payload, error, context) {
       // A modal whose submission is still waiting shows the failure itself, on its fields.
       if (context.awaited && payload.viewId) return;
       const reason = describeFailure(error, 'ticket');
@@ -333,8 +330,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       await sendDm(deps.client, payload.actorUserId, notice);
     },
 
-    logFields(entry, result) {
-      const payload = parsePayload(entry);
+    logFields(payload, result) {
       // The ticket and its thread are known once filed; before that, where the reply goes.
       const done = result as Partial<CreateTicketResult> | null | undefined;
       return {
@@ -345,8 +341,7 @@ export function createTicketIntent(deps: SlackDeps): IntentHandler {
       };
     },
 
-    async delayed(entry, error, context) {
-      const payload = parsePayload(entry);
+    async delayed(payload, error, context) {
       if (context.awaited && payload.viewId) return;
       const notice = buildDelayedNotice('ticket', busyForMs(error));
       if (payload.reply.kind === 'thread') {

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
-import type { ReservedEntry } from '../../store/types.ts';
 import {
   buildPersonRequested,
   buildRefusal,
@@ -15,17 +14,14 @@ import {
 } from '../builders/change-notice-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
-import type { SlackDeps } from '../deps.ts';
-import { ChangeRefusedError, ClosedTicketError, InvalidIntentError } from '../errors.ts';
-import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import type { IntentDeps } from '../deps.ts';
+import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
+import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import { actorOf, isRequester, mayAskForPerson } from '../ticket-access.ts';
 import { type AddMessagePayload, addReply } from './add-message.ts';
 import { describeFailure } from './failure-reasons.ts';
-
-/** The outbox kind of this intent. */
-export const REQUEST_HUMAN = 'request_human';
 
 /** The payload queued for a request-human intent. */
 export const requestHumanPayloadSchema = z.object({
@@ -40,15 +36,14 @@ export const requestHumanPayloadSchema = z.object({
 /** The payload of a request-human intent. */
 export type RequestHumanPayload = z.infer<typeof requestHumanPayloadSchema>;
 
-function parsePayload(entry: ReservedEntry): RequestHumanPayload {
-  const parsed = requestHumanPayloadSchema.safeParse(entry.payload);
-  if (!parsed.success)
-    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
+/** "Talk to a person": a message asking for a human, as the person who clicked. */
+export const requestHuman = defineIntent({
+  kind: 'request_human',
+  schema: requestHumanPayloadSchema,
+  runner: requestHumanRunner,
+});
 
-/** Builds the request-human intent handler. */
-export function requestHumanIntent(deps: SlackDeps): IntentHandler {
+function requestHumanRunner(deps: IntentDeps): IntentRunner<RequestHumanPayload> {
   async function tell(payload: RequestHumanPayload, message: SlackMessage) {
     await tellPrivately(
       deps.client,
@@ -58,8 +53,7 @@ export function requestHumanIntent(deps: SlackDeps): IntentHandler {
   }
 
   return {
-    async run(entry) {
-      const payload = parsePayload(entry);
+    async run(payload, entry) {
       let ticket: Ticket;
       try {
         ticket = await deps.serviceDesk.getTicket(payload.ticketId, { priority: 'interactive' });
@@ -95,8 +89,7 @@ export function requestHumanIntent(deps: SlackDeps): IntentHandler {
       return added;
     },
 
-    async failed(entry, error) {
-      const payload = parsePayload(entry);
+    async failed(payload, error) {
       if (error instanceof ChangeRefusedError) {
         await tell(payload, buildRefusal(error.reason, payload.ticketId));
         return;
@@ -109,13 +102,11 @@ export function requestHumanIntent(deps: SlackDeps): IntentHandler {
       await tell(payload, buildFailureNotice(reason, undefined));
     },
 
-    async delayed(entry, error) {
-      const payload = parsePayload(entry);
+    async delayed(payload, error) {
       await tell(payload, buildDelayedNotice('request for a person', busyForMs(error)));
     },
 
-    logFields(entry) {
-      const payload = parsePayload(entry);
+    logFields(payload) {
       return { ticket_id: payload.ticketId, channel: payload.channel, thread_ts: payload.threadTs };
     },
   };

@@ -11,24 +11,21 @@ import {
   TICKET_STATUSES,
   type Ticket,
 } from '../../servicedesk/index.ts';
-import type { JsonValue, ReservedEntry } from '../../store/types.ts';
+import type { JsonValue } from '../../store/types.ts';
 import { buildRefusal } from '../builders/change-notice-builder.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import { cardRefSchema } from '../card-ref.ts';
 import { refreshCard } from '../card-refresh.ts';
-import type { SlackDeps } from '../deps.ts';
-import { ChangeRefusedError, InvalidIntentError, PersonWithoutEmailError } from '../errors.ts';
+import type { IntentDeps } from '../deps.ts';
+import { ChangeRefusedError, PersonWithoutEmailError } from '../errors.ts';
 import { afterSlackChange } from '../mirror-hints.ts';
-import type { IntentHandler } from '../outbox/outbox-worker.ts';
+import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../private-notice.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../ticket-access.ts';
 import { describeFailure } from './failure-reasons.ts';
-
-/** The outbox kind of this intent. */
-export const UPDATE_TICKET = 'update_ticket';
 
 /** The change asked for; the modal's assignee is a Slack person, matched by email when it runs. */
 export const changeRequestSchema = z.discriminatedUnion('kind', [
@@ -64,15 +61,14 @@ export interface UpdateTicketResult {
   changed: boolean;
 }
 
-function parsePayload(entry: ReservedEntry): UpdateTicketPayload {
-  const parsed = updateTicketPayloadSchema.safeParse(entry.payload);
-  if (!parsed.success)
-    throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
+/** Makes a change asked for from Slack, with the rules applied to the ticket as it is then. */
+export const updateTicket = defineIntent({
+  kind: 'update_ticket',
+  schema: updateTicketPayloadSchema,
+  runner: updateTicketRunner,
+});
 
-/** Builds the update-ticket intent handler. */
-export function updateTicketIntent(deps: SlackDeps): IntentHandler {
+function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload> {
   async function currentTicket(ticketId: string): Promise<Ticket> {
     try {
       const ticket = await deps.serviceDesk.getTicket(ticketId, { priority: 'interactive' });
@@ -120,8 +116,7 @@ export function updateTicketIntent(deps: SlackDeps): IntentHandler {
   }
 
   return {
-    async run(entry) {
-      const payload = parsePayload(entry);
+    async run(payload) {
       const ticket = await currentTicket(payload.ticketId);
       const actor = await actorOf(deps, payload.actorUserId);
       const decision = decideChange(ticket, actor, await changeRequest(payload));
@@ -154,8 +149,7 @@ export function updateTicketIntent(deps: SlackDeps): IntentHandler {
       return result as unknown as JsonValue;
     },
 
-    async failed(entry, error, context) {
-      const payload = parsePayload(entry);
+    async failed(payload, error, context) {
       // A modal whose submission is still waiting shows the failure itself.
       if (context.awaited && payload.viewId) return;
       if (error instanceof ChangeRefusedError) {
@@ -172,14 +166,12 @@ export function updateTicketIntent(deps: SlackDeps): IntentHandler {
       await tell(payload, buildFailureNotice(reason, undefined));
     },
 
-    async delayed(entry, error, context) {
-      const payload = parsePayload(entry);
+    async delayed(payload, error, context) {
       if (context.awaited && payload.viewId) return;
       await tell(payload, buildDelayedNotice(`change to ${payload.ticketId}`, busyForMs(error)));
     },
 
-    logFields(entry) {
-      const payload = parsePayload(entry);
+    logFields(payload) {
       return { ticket_id: payload.ticketId, request: payload.request.kind };
     },
   };

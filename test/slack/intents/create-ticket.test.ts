@@ -5,19 +5,19 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
-import type { SlackDeps } from '../../../src/slack/deps.ts';
+import type { IntentDeps } from '../../../src/slack/deps.ts';
 import {
   AppNotInChannelError,
   LeaseRunningOutError,
   TicketNotPostedError,
 } from '../../../src/slack/errors.ts';
 import {
-  CREATE_TICKET,
   type CreateTicketPayload,
   type CreateTicketResult,
-  createTicketIntent,
+  createTicket,
 } from '../../../src/slack/intents/create-ticket.ts';
 import { describeFailure } from '../../../src/slack/intents/failure-reasons.ts';
+import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient, retryAtOf } from '../../../src/slack/outbox/transient-errors.ts';
 import { createBackgroundClient } from '../../../src/slack/slack-clients.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
@@ -32,7 +32,7 @@ const TICKET: Ticket = {
   created_at: '2026-11-24T08:00:00Z',
 } as Ticket;
 
-function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): SlackDeps {
+function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDeps {
   return {
     settings: {
       ticketEmoji: 'ticket',
@@ -52,13 +52,13 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): SlackDep
     stores,
     people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
     mirror: undefined,
-  } as unknown as SlackDeps;
+  } as unknown as IntentDeps;
 }
 
 function entryOf(payload: CreateTicketPayload, leaseLeftMs = 60_000): ReservedEntry {
   return {
     id: 'e1',
-    kind: CREATE_TICKET,
+    kind: createTicket.kind,
     deliveryKey: 'view:V1',
     payload,
     attempts: 0,
@@ -99,7 +99,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
         return true;
       })
       .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.222' });
-    const result = (await createTicketIntent(depsFor(stores)).run(
+    const result = (await intentHandler(createTicket, depsFor(stores)).run(
       entryOf(fromGeneral),
     )) as unknown as CreateTicketResult;
     expect(result).toMatchObject({
@@ -126,7 +126,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
       .post('/api/chat.postMessage', (body) => form(body).channel === 'D0ALICE')
       .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.333' });
-    const result = (await createTicketIntent(depsFor(stores)).run(
+    const result = (await intentHandler(createTicket, depsFor(stores)).run(
       entryOf(fromGeneral),
     )) as unknown as CreateTicketResult;
     expect(result.insteadOf).toBe('C0GENERAL');
@@ -140,7 +140,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
       .post('/api/chat.postMessage')
       .reply(200, { ok: false, error: 'invalid_blocks' });
-    const intent = createTicketIntent(depsFor(stores));
+    const intent = intentHandler(createTicket, depsFor(stores));
     const error = await intent.run(entryOf(fromGeneral)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TicketNotPostedError);
     expect(isTransient(error)).toBe(false);
@@ -170,7 +170,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .post('/api/chat.postMessage')
       .times(2)
       .reply(500, 'oops');
-    const error = await createTicketIntent(depsFor(stores))
+    const error = await intentHandler(createTicket, depsFor(stores))
       .run(entryOf(fromGeneral))
       .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(TicketNotPostedError);
@@ -186,7 +186,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .post('/api/chat.postMessage')
       .reply(429, { ok: false, error: 'ratelimited' }, { 'Retry-After': '70' });
     const started = Date.now();
-    const error = await createTicketIntent(depsFor(stores))
+    const error = await intentHandler(createTicket, depsFor(stores))
       .run(entryOf(fromGeneral))
       .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -196,7 +196,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
 
   it('posts nothing and tries again later when the lease has too little time left for a post', async () => {
     const stores = createMemoryStores();
-    const error = await createTicketIntent(depsFor(stores))
+    const error = await intentHandler(createTicket, depsFor(stores))
       .run(entryOf(fromGeneral, 10_000))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LeaseRunningOutError);
@@ -206,7 +206,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
 
   it('finds the card a run that died after posting left, and does not post it again', async () => {
     const stores = createMemoryStores();
-    const intent = createTicketIntent(depsFor(stores));
+    const intent = intentHandler(createTicket, depsFor(stores));
     nock(SLACK)
       .post('/api/conversations.info')
       .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
@@ -240,7 +240,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
 
   it('posts nothing and tries again later when Slack fails the search for an earlier card', async () => {
     const stores = createMemoryStores();
-    const intent = createTicketIntent(depsFor(stores));
+    const intent = intentHandler(createTicket, depsFor(stores));
     // An earlier run marked its post and died: this run must look before posting.
     await stores.claims.claim('card-post:view:V1', 60_000);
     let posts = 0;
@@ -268,7 +268,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
       .post('/api/chat.postMessage')
       .reply(200, { ok: false, error: 'invalid_auth' });
-    const error = await createTicketIntent(depsFor(stores))
+    const error = await intentHandler(createTicket, depsFor(stores))
       .run(entryOf(fromGeneral))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TicketNotPostedError);
@@ -286,7 +286,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       fromMessage: { channel: 'C0GENERAL', ts: '5.5' },
       reply: { kind: 'thread', channel: 'C0GENERAL' },
     };
-    const error = await createTicketIntent(depsFor(stores))
+    const error = await intentHandler(createTicket, depsFor(stores))
       .run(entryOf(reacted))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppNotInChannelError);
@@ -310,7 +310,7 @@ describe('the create-ticket intent when Slack does not answer', () => {
     try {
       const stores = createMemoryStores();
       const deps = depsFor(stores, 200, `http://127.0.0.1:${port}`);
-      const error = await createTicketIntent(deps)
+      const error = await intentHandler(createTicket, deps)
         .run(entryOf(fromGeneral))
         .catch((e: unknown) => e);
       expect(isTransient(error)).toBe(true);

@@ -2,8 +2,8 @@
 import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import { cardRefFromAction } from '../../card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
-import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
@@ -30,6 +30,6 @@ export function assignToMe(deps: SlackDeps) {
       request: { kind: 'assign_to_me' },
       ...(card ? { card } : {}),
     };
-    await enqueueIntent(deps, clickKey(body), UPDATE_TICKET, payload);
+    await enqueueIntent(deps, clickKey(body), updateTicket, payload);
   };
 }

@@ -16,14 +16,14 @@ import {
 } from '../../builders/closed-ticket-prompt-builder.ts';
 import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
-import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import {
   messageBody,
   type PersonMessage,
   slackToPlain,
   titleFromText,
 } from '../../message-text.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the prompt's "Open a new ticket" button. */
@@ -59,7 +59,7 @@ export function closedReplyNewTicket(deps: SlackDeps) {
     const outcome = await enqueueIntent(
       deps,
       messageKey(reply.channel, reply.ts),
-      CREATE_TICKET,
+      createTicket,
       payload,
     );
     const answer =

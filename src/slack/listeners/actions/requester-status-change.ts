@@ -6,8 +6,8 @@
  */
 import { cardRefFromAction } from '../../card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
-import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
@@ -30,6 +30,6 @@ export function requesterStatusChange(deps: SlackDeps, kind: 'resolve' | 'reopen
       request: { kind },
       ...(card ? { card } : {}),
     };
-    await enqueueIntent(deps, clickKey(body), UPDATE_TICKET, payload);
+    await enqueueIntent(deps, clickKey(body), updateTicket, payload);
   };
 }

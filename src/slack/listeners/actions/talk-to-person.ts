@@ -3,8 +3,8 @@
  * written as the person who clicked (the intent checks they are the requester or an agent).
  */
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
-import { REQUEST_HUMAN, type RequestHumanPayload } from '../../intents/request-human.ts';
+import { type RequestHumanPayload, requestHuman } from '../../intents/request-human.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
   clickedTicketId,
@@ -29,6 +29,6 @@ export function talkToPerson(deps: SlackDeps) {
       threadTs: place.threadTs ?? messageTs,
       messageTs,
     };
-    await enqueueIntent(deps, clickKey(body), REQUEST_HUMAN, payload);
+    await enqueueIntent(deps, clickKey(body), requestHuman, payload);
   };
 }

@@ -5,7 +5,7 @@
  * parent's reply count, the app's own card updates, other bots) are ignored.
  */
 import type { SlackDeps } from '../../deps.ts';
-import { ADD_MESSAGE, type AddMessagePayload } from '../../intents/add-message.ts';
+import type { AddMessagePayload } from '../../intents/add-message.ts';
 import { messageBody, type PersonMessage, slackToPlain } from '../../message-text.ts';
 
 /** The parts of a message_changed event the edit needs. */
@@ -44,7 +44,7 @@ export async function messageChanged(
   deps: SlackDeps,
   event: MessageChangedEvent,
   key: string,
-  enqueue: (key: string, kind: string, payload: object) => Promise<void>,
+  enqueue: (key: string, payload: AddMessagePayload) => Promise<void>,
 ): Promise<void> {
   const body = editedBody(event);
   const message = event.message;
@@ -62,5 +62,5 @@ export async function messageChanged(
     threadTs,
     ts: message.ts,
   };
-  await enqueue(key, ADD_MESSAGE, payload);
+  await enqueue(key, payload);
 }

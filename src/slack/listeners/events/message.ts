@@ -9,19 +9,19 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { eventKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
 import {
-  ADD_MESSAGE,
   type AddMessagePayload,
+  addMessage,
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
-import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import {
   messageBody,
   type PersonMessage,
   slackToPlain,
   titleFromText,
 } from '../../message-text.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { type MessageChangedEvent, messageChanged } from './message-changed.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
@@ -52,8 +52,8 @@ export function messageEvent(deps: SlackDeps) {
         deps,
         event as unknown as MessageChangedEvent,
         key,
-        async (k, kind, p) => {
-          await enqueueIntent(deps, k, kind, p);
+        async (k, payload) => {
+          await enqueueIntent(deps, k, addMessage, payload);
         },
       );
       return;
@@ -76,7 +76,7 @@ export function messageEvent(deps: SlackDeps) {
       const ticketId = await deps.stores.links.ticketForThread(message.channel, message.thread_ts);
       if (ticketId) {
         const payload: AddMessagePayload = { ticketId, ...reply };
-        await enqueueIntent(deps, key, ADD_MESSAGE, payload);
+        await enqueueIntent(deps, key, addMessage, payload);
         return;
       }
       // Looking the thread up is Slack calls: queued, so the ack does not wait on them.
@@ -84,7 +84,7 @@ export function messageEvent(deps: SlackDeps) {
       const thread = event as { channel_type?: string; parent_user_id?: unknown };
       if (!mayBeTicketThread(thread, appUserId)) return;
       const payload: UnlinkedReplyPayload = { appUserId, ...reply };
-      await enqueueIntent(deps, key, ADD_MESSAGE, payload);
+      await enqueueIntent(deps, key, addMessage, payload);
       return;
     }
 
@@ -96,7 +96,7 @@ export function messageEvent(deps: SlackDeps) {
         ticket: { title: titleFromText(text) || 'Request from Slack', description: body_ },
         reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
       };
-      await enqueueIntent(deps, key, CREATE_TICKET, payload);
+      await enqueueIntent(deps, key, createTicket, payload);
     }
   };
 }

@@ -6,8 +6,8 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { enqueueIntent } from '../../enqueue-intent.ts';
-import { CREATE_TICKET, type CreateTicketPayload } from '../../intents/create-ticket.ts';
+import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 
 /** Builds the reaction_added handler. */
 export function reactionAdded(deps: SlackDeps) {
@@ -30,7 +30,7 @@ export function reactionAdded(deps: SlackDeps) {
       fromMessage: { channel, ts },
       reply: { kind: 'thread', channel },
     };
-    const outcome = await enqueueIntent(deps, messageKey(channel, ts), CREATE_TICKET, payload);
+    const outcome = await enqueueIntent(deps, messageKey(channel, ts), createTicket, payload);
     if (outcome.enqueued) return;
     const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
     if (outcome.state === 'done' && ticketId) {

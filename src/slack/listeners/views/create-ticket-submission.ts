@@ -20,9 +20,9 @@ import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { CREATE_FIELDS } from '../../ids.ts';
 import {
-  CREATE_TICKET,
   type CreateTicketPayload,
   type CreateTicketResult,
+  createTicket,
 } from '../../intents/create-ticket.ts';
 import { describeFailure } from '../../intents/failure-reasons.ts';
 import { type CreateModalMetadata, decodeModalMetadata } from '../../modal-metadata.ts';
@@ -50,7 +50,7 @@ export function createTicketSubmission(deps: SlackDeps) {
     const { outcome, settled } = await submitModalIntent(
       deps,
       baseKey,
-      CREATE_TICKET,
+      createTicket,
       payload,
       form,
     );

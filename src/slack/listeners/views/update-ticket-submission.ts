@@ -18,7 +18,7 @@ import type { SlackDeps } from '../../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../../errors.ts';
 import { UPDATE_FIELDS } from '../../ids.ts';
 import { describeFailure } from '../../intents/failure-reasons.ts';
-import { UPDATE_TICKET, type UpdateTicketPayload } from '../../intents/update-ticket.ts';
+import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { submitModalIntent } from '../../modal-submission.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -57,7 +57,7 @@ export function updateTicketSubmission(deps: SlackDeps) {
     const { outcome, settled } = await submitModalIntent(
       deps,
       `view:${view.id}`,
-      UPDATE_TICKET,
+      updateTicket,
       payload,
       changed,
     );
