@@ -11,7 +11,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Activity, type Message, NotFoundError, type Ticket } from '../servicedesk/index.ts';
+import {
+  type Activity,
+  CHANGE_ACTIVITY_TYPES,
+  type Message,
+  NotFoundError,
+  type Ticket,
+} from '../servicedesk/index.ts';
 import { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
 import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
@@ -67,7 +73,7 @@ const ACTIVITY_PAGE = 100;
 const MESSAGE_PAGE = 100;
 // One poll reads at most this many pages of each list; the rest waits for the next poll.
 const MAX_PAGES = 10;
-const CHANGE_TYPES = new Set(['status_changed', 'priority_changed', 'assigned']);
+const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return delay(ms, undefined, signal ? { signal } : undefined);

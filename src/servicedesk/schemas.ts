@@ -37,6 +37,11 @@ export const ACTIVITY_TYPES = [
   'message_added',
 ] as const;
 
+/** Activity entries that change the ticket itself (not a message): each is one line in a thread. */
+export const CHANGE_ACTIVITY_TYPES = ['status_changed', 'priority_changed', 'assigned'] as const;
+/** A kind of change to the ticket itself. */
+export type ChangeActivityType = (typeof CHANGE_ACTIVITY_TYPES)[number];
+
 // A string the platform may extend: known values are typed, unknown ones still parse.
 const openString = <T extends readonly string[]>(_known: T) =>
   z.string() as unknown as z.ZodType<T[number] | (string & {})>;

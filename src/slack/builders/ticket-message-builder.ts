@@ -5,7 +5,7 @@
  * escaped here.
  */
 import type { ContextBlock, KnownBlock } from '@slack/types';
-import type { Activity, Message } from '../../servicedesk/schemas.ts';
+import type { Activity, ChangeActivityType, Message } from '../../servicedesk/schemas.ts';
 import { ACTIONS } from '../ids.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
@@ -126,6 +126,28 @@ function value(raw: string | null | undefined, label: (v: string) => string): st
   return raw ? safeMrkdwn(label(raw), 200) : '_none_';
 }
 
+/** How each kind of change reads in a thread: the one table the mirror's change types are. */
+const CHANGE_LINES = {
+  status_changed: (id, change) =>
+    `:arrows_counterclockwise: *${id}* status: ${value(change.from, statusLabel)} → *${value(change.to, statusLabel)}*`,
+  priority_changed: (id, change) =>
+    `:triangular_flag_on_post: *${id}* priority: ${value(change.from, priorityLabel)} → *${value(change.to, priorityLabel)}*`,
+  assigned: (id, change, names) => {
+    // The platform records a team change as an assignment of the field `team`.
+    if ((change as { field?: unknown }).field === 'team') {
+      return change.to
+        ? `:busts_in_silhouette: *${id}* is with the *${safeMrkdwn(change.to, 200)}* team`
+        : `:busts_in_silhouette: *${id}* has no team any more`;
+    }
+    return change.to
+      ? `:bust_in_silhouette: *${id}* is assigned to *${safeMrkdwn(personName(change.to, names), 200)}*`
+      : `:bust_in_silhouette: *${id}* is no longer assigned`;
+  },
+} satisfies Record<
+  ChangeActivityType,
+  (id: string, change: Activity, names: PeopleNames) => string
+>;
+
 /** A status, priority or assignee change as one line, naming by `names` whom it has by email. */
 export function buildTicketChangeLine(
   ticketId: string,
@@ -133,21 +155,11 @@ export function buildTicketChangeLine(
   names: PeopleNames = {},
 ): SlackMessage {
   const id = safeMrkdwn(ticketId, 40);
-  const by = actorSuffix(change.actor, names);
-  let line: string;
-  if (change.type === 'status_changed') {
-    line = `:arrows_counterclockwise: *${id}* status: ${value(change.from, statusLabel)} → *${value(change.to, statusLabel)}*${by}`;
-  } else if (change.type === 'priority_changed') {
-    line = `:triangular_flag_on_post: *${id}* priority: ${value(change.from, priorityLabel)} → *${value(change.to, priorityLabel)}*${by}`;
-  } else if ((change as { field?: unknown }).field === 'team') {
-    line = change.to
-      ? `:busts_in_silhouette: *${id}* is with the *${safeMrkdwn(change.to, 200)}* team${by}`
-      : `:busts_in_silhouette: *${id}* has no team any more${by}`;
-  } else {
-    line = change.to
-      ? `:bust_in_silhouette: *${id}* is assigned to *${safeMrkdwn(personName(change.to, names), 200)}*${by}`
-      : `:bust_in_silhouette: *${id}* is no longer assigned${by}`;
-  }
+  const lineOf =
+    CHANGE_LINES[change.type as ChangeActivityType] ??
+    ((_id: string, entry: Activity) =>
+      `:information_source: *${_id}* ${safeMrkdwn(entry.type, 60)}`);
+  const line = `${lineOf(id, change, names)}${actorSuffix(change.actor, names)}`;
   const block: ContextBlock = {
     type: 'context',
     elements: [md(truncate(line, LIMITS.contextText))],
