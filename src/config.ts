@@ -3,18 +3,20 @@
  * and says how to fix it, so a bad deploy fails at start with one readable message instead of
  * at the first Slack request.
  */
+
 import { z } from 'zod';
+import { CodedError } from './coded-error.ts';
 
 /** Raised when the environment does not describe a runnable app; lists every problem at once. */
-export class ConfigError extends Error {
-  /** Machine-readable code, as every error class of the project has. */
-  readonly code = 'config_invalid';
+export class ConfigError extends CodedError {
   /** One line per problem, each naming its variable. */
   readonly problems: string[];
 
   constructor(problems: string[]) {
-    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
+    super(
+      'config_invalid',
+      `Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.problems = problems;
   }
 }

@@ -2,15 +2,19 @@
  * Errors of the emulator. Each class is one case of the platform's error table (spec §7) and
  * knows its HTTP status and `detail`, so the server maps any of them to a response in one place.
  */
+import { CodedError } from '../coded-error.ts';
 import type { ValidationIssue } from '../servicedesk/schemas.ts';
 
 /** The `detail` of an error body: a message, or one entry per invalid field for a 422. */
 export type ErrorDetail = string | ValidationIssue[];
 
 /** Base of every error the emulator answers with; `code` names the case for tests and logs. */
-export class EmulatorError extends Error {
-  readonly code: string = 'emulator_error';
+export class EmulatorError extends CodedError {
   readonly status: number = 500;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super('emulator_error', message, options);
+  }
 
   /** The JSON `detail` of the response body. */
   get detail(): ErrorDetail {
@@ -83,6 +87,8 @@ export class RateLimitedError extends EmulatorError {
 }
 
 /** A bad emulator setting (a CLI flag, EMULATOR_KEYS): the process refuses to start. */
-export class ConfigError extends Error {
-  readonly code = 'config';
+export class ConfigError extends CodedError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('config', message, options);
+  }
 }

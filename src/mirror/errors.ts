@@ -1,4 +1,5 @@
 /** The mirror's errors, one class per case, each with a string `code`. */
+import { CodedError } from '../coded-error.ts';
 
 /** Codes of every mirror error. */
 export type MirrorErrorCode =
@@ -8,15 +9,7 @@ export type MirrorErrorCode =
   | 'mirror_post_deferred';
 
 /** The base of every mirror error. */
-export class MirrorError extends Error {
-  readonly code: MirrorErrorCode;
-
-  constructor(code: MirrorErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class MirrorError extends CodedError<MirrorErrorCode> {}
 
 /**
  * Background work found no budget: the request was not sent, and the poller tries again at

@@ -1,16 +1,8 @@
 /** Errors of the sandbox: its configuration, the app manifest it reads, and what the page asks. */
+import { CodedError } from '../coded-error.ts';
 
 /** The base of every sandbox error. */
-export class SandboxError extends Error {
-  /** A stable, machine-readable name of the case. */
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class SandboxError extends CodedError {}
 
 /** The environment does not describe a sandbox that can start (PORT out of range...). */
 export class SandboxConfigError extends SandboxError {

@@ -3,8 +3,10 @@
  * so callers (and logs) can branch on a stable value rather than on class identity, which
  * breaks across duplicated module copies.
  */
+
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
+import { CodedError } from '../coded-error.ts';
 import type { OperationName } from './routes.ts';
 import { type ValidationIssue, validationIssueSchema } from './schemas.ts';
 
@@ -25,15 +27,7 @@ export type ServiceDeskErrorCode =
   | 'servicedesk_aborted';
 
 /** Base class of every error the client raises. */
-export class ServiceDeskError extends Error {
-  readonly code: ServiceDeskErrorCode;
-
-  constructor(code: ServiceDeskErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class ServiceDeskError extends CodedError<ServiceDeskErrorCode> {}
 
 /** Whether a value is one of the client's errors (by code, so it survives duplicate copies). */
 export function isServiceDeskError(value: unknown): value is ServiceDeskError {

@@ -3,18 +3,10 @@
  * that is not seeded, a view that was never opened) or a wait that ran out; what the app under
  * test gets wrong is answered the way Slack answers it, never thrown.
  */
+import { CodedError } from '../coded-error.ts';
 
 /** The base of every error thrown by the Slack double and its driver. */
-export class SlackDoubleError extends Error {
-  /** A stable, machine-readable name of the case. */
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class SlackDoubleError extends CodedError {}
 
 /** A bounded wait (`waitForCall`, `waitForResponseUrlPost`) ended before anything matched. */
 export class WaitTimeoutError extends SlackDoubleError {

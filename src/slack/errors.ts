@@ -2,18 +2,10 @@
  * Errors of the Slack side, one class per case with a string code. Anything not listed here
  * is unexpected and goes to Bolt's `app.error` (or, after an ack, to the same reporter).
  */
+import { CodedError } from '../coded-error.ts';
 
 /** Base class of the Slack side's own errors. */
-export class SlackAppError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class SlackAppError extends CodedError {}
 
 /** The person's Slack profile shows no email, so the platform cannot know who they are. */
 export class PersonWithoutEmailError extends SlackAppError {

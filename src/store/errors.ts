@@ -1,4 +1,5 @@
 /** The errors the stores raise, one class per case, each with a string `code`. */
+import { CodedError } from '../coded-error.ts';
 
 /** Codes of every store error. */
 export type StoreErrorCode =
@@ -9,14 +10,7 @@ export type StoreErrorCode =
   | 'STORE_CONTENDED';
 
 /** The base of every store error, so callers can catch the component's errors at once. */
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
-
-  constructor(code: StoreErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class StoreError extends CodedError<StoreErrorCode> {}
 
 /**
  * Redis could not be reached (connection refused or closed, retries exhausted). The intent is
