@@ -17,6 +17,7 @@
  * When the budget is tight the pacer's stretch lengthens every interval but the first look,
  * the poll most likely to find something.
  */
+import { backoffMs } from '../backoff.ts';
 import type { MirrorState } from '../store/types.ts';
 
 /** How hard the poller must save requests now (see `BudgetPacer`). */
@@ -157,10 +158,17 @@ export class AdaptivePlanner implements PollPlanner {
   }
 
   retryAt(state: MirrorState, now: number, random: number): number {
-    const step = Math.max(1, state.backoffStep);
-    const cap = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** (step - 1));
+    const retry = Math.max(1, state.backoffStep) - 1;
     // Half fixed, half jitter: replicas that failed together do not retry together.
-    return now + Math.round(cap / 2 + (cap / 2) * random);
+    return (
+      now +
+      backoffMs(retry, {
+        baseMs: this.#o.retryBaseMs,
+        maxMs: this.#o.retryMaxMs,
+        jitter: 'half',
+        random: () => random,
+      })
+    );
   }
 }
 

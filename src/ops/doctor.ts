@@ -8,9 +8,9 @@
 import { request } from 'undici';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
+import { withTimeout } from '../timeout.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
 import { createRedisClient } from './redis-client.ts';
-import { withTimeout } from './timeout.ts';
 
 /** A check's verdict: only `fail` makes the doctor exit non-zero. */
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';

@@ -7,7 +7,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RateLimitState } from '../servicedesk/index.ts';
 import type { OutboxStats } from '../store/types.ts';
-import { withTimeout } from './timeout.ts';
+import { withTimeout } from '../timeout.ts';
 
 /** What kind of Slack request a delivery was (the label of the request metrics). */
 export type SlackRequestKind =

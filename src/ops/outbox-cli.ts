@@ -11,8 +11,8 @@ import { z } from 'zod';
 import { scrubSecrets } from '../logger.ts';
 import type { DeadLetter, JsonValue, Outbox } from '../store/index.ts';
 import { createRedisStores, migrateRedisKeys } from '../store/index.ts';
+import { withTimeout } from '../timeout.ts';
 import { createRedisClient } from './redis-client.ts';
-import { withTimeout } from './timeout.ts';
 
 const USAGE = `usage: npm run outbox -- <command>
 

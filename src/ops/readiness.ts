@@ -5,7 +5,7 @@
  * Liveness (/healthz) is separate and only says the process runs: a replica whose platform is
  * away must not be restarted for it.
  */
-import { withTimeout } from './timeout.ts';
+import { withTimeout } from '../timeout.ts';
 
 /** One check's verdict. */
 export interface CheckResult {

@@ -2,6 +2,7 @@
  * The one retry policy of the client: which failures are retried, how long to wait, and when
  * to give up. Pure (time and randomness come in), so every branch is testable without timers.
  */
+import { backoffMs } from '../backoff.ts';
 import { ApiError, ConnectionError, RateLimitError, ServerError } from './errors.ts';
 
 /** Retry settings of a client. */
@@ -119,7 +120,11 @@ export class RetryPolicy {
 
   /** Full-jitter exponential backoff for the n-th retry (0-based). */
   backoffMs(retryIndex: number): number {
-    const cap = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** retryIndex);
-    return Math.floor(this.#random() * cap);
+    return backoffMs(retryIndex, {
+      baseMs: this.options.baseDelayMs,
+      maxMs: this.options.maxDelayMs,
+      jitter: 'full',
+      random: this.#random,
+    });
   }
 }

@@ -11,8 +11,10 @@
  * losing the newest state. The queue lives in the process: one that ends with refreshes queued
  * leaves those cards to the ticket's next change.
  */
+
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
+import { backoffMs } from '../backoff.ts';
 import type { Ticket } from '../servicedesk/schemas.ts';
 import type { Thread } from '../store/types.ts';
 import { buildTicketCard } from './builders/ticket-card-builder.ts';
@@ -260,7 +262,11 @@ export class CardUpdater {
     // The card or its conversation is gone, or Slack will never take this update.
     if (!isTransient(error)) return 'never';
     if (failures + 1 >= this.#o.maxFailures) return 'gave up';
-    const waitMs = Math.min(this.#o.retryMaxMs, this.#o.retryBaseMs * 2 ** failures);
+    const waitMs = backoffMs(failures, {
+      baseMs: this.#o.retryBaseMs,
+      maxMs: this.#o.retryMaxMs,
+      jitter: 'none',
+    });
     return { at: now + waitMs, failures: failures + 1 };
   }
 

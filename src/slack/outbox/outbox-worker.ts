@@ -4,8 +4,10 @@
  * (in one process or across replicas) share one outbox safely: each entry is leased to one.
  * A process that only answers Slack never starts the loops; it still runs what it `submit`s.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { backoffMs } from '../../backoff.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
@@ -248,11 +250,13 @@ export class OutboxWorker {
     const context = { awaited: this.#waiters.has(entry.deliveryKey) };
     const age = this.#o.now() - entry.createdAt;
     if (handler && isTransient(error) && age < this.#o.maxAgeMs) {
-      const cap = Math.min(
-        this.#o.backoffMaxMs,
-        this.#o.backoffBaseMs * 2 ** Math.min(entry.attempts, 20),
-      );
-      const backoff = this.#o.now() + Math.max(250, Math.floor(this.#o.random() * cap));
+      const wait = backoffMs(entry.attempts, {
+        baseMs: this.#o.backoffBaseMs,
+        maxMs: this.#o.backoffMaxMs,
+        jitter: 'full',
+        random: this.#o.random,
+      });
+      const backoff = this.#o.now() + Math.max(250, wait);
       // An error that says when to come back (a spent rate budget) is not tried before then:
       // retrying sooner only spends Redis calls on a refusal known in advance.
       const hinted = retryAtOf(error);

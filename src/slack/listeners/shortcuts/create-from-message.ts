@@ -2,7 +2,9 @@
  * Message shortcut "Create ticket": the create modal prefilled from the message, its author,
  * its permalink and the replies already in its thread.
  */
+
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import { withinOr } from '../../../timeout.ts';
 import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { slackToPlain, titleFromText } from '../../message-text.ts';
@@ -10,15 +12,6 @@ import { slackToPlain, titleFromText } from '../../message-text.ts';
 /** Replies read into the description; the permalink in it leads to the rest of a long thread. */
 const MAX_REPLIES = 20;
 const PREFILL_BUDGET_MS = 1_000;
-
-/** The promise's value, or the fallback when it fails or takes longer than `ms`. */
-function within<T>(ms: number, promise: Promise<T>, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-  });
-  return Promise.race([promise.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Builds the message shortcut's handler. */
 export function createFromMessageShortcut(deps: SlackDeps) {
@@ -39,13 +32,13 @@ export function createFromMessageShortcut(deps: SlackDeps) {
         // The trigger_id dies 3 s after the click: the thread gets a second at most, and the
         // modal opens with whatever arrived by then.
         const [permalink, replies, authorPerson] = await Promise.all([
-          within(
+          withinOr(
             PREFILL_BUDGET_MS,
             deps.client.chat.getPermalink({ channel, message_ts: ts }).then((r) => r.permalink),
             undefined,
           ),
-          within(PREFILL_BUDGET_MS, threadReplies(deps, channel, threadTs ?? ts, ts), []),
-          author ? within(PREFILL_BUDGET_MS, deps.people.person(author), undefined) : undefined,
+          withinOr(PREFILL_BUDGET_MS, threadReplies(deps, channel, threadTs ?? ts, ts), []),
+          author ? withinOr(PREFILL_BUDGET_MS, deps.people.person(author), undefined) : undefined,
         ]);
         const authorName = authorPerson?.name;
         const description = [
