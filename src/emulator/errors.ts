@@ -1,5 +1,5 @@
 /**
- * Errors of the emulator. Each class is one case of the platform's error table (spec §7) and
+ * Errors of the emulator. Each class is one case of the platform's error table (docs/platform-contract.md, "Behaviour") and
  * knows its HTTP status and `detail`, so the server maps any of them to a response in one place.
  */
 import { CodedError } from '../coded-error.ts';

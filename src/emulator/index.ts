@@ -1,6 +1,6 @@
 /**
  * The service-desk platform emulator: a real HTTP server (node:http) implementing the platform
- * API as docs/api-contract.md describes it, under variant A or B, with a simulated AI agent,
+ * API as docs/platform-contract.md describes it, under variant A or B, with a simulated AI agent,
  * per-key rate limits, fault injection, and the contract's optional capabilities (`updated_at`
  * and `updated_after`, outgoing webhooks). Tests, benchmarks and the sandbox start it with
  * `startEmulator`; people run it with `npm run emulator`.
@@ -67,9 +67,9 @@ export interface EmulatorOptions {
   variant?: Variant;
   /** Initial data; default `demo`. */
   seed?: SeedKind;
-  /** Requests per key per minute; default 100 (spec §8). */
+  /** Requests per key per minute; default 100 (docs/platform-contract.md, "Behaviour"). */
   ratePerMinute?: number;
-  /** Requests per key per hour; default 1,000 (spec §8). */
+  /** Requests per key per hour; default 1,000 (docs/platform-contract.md, "Behaviour"). */
   ratePerHour?: number;
   /** Delay before the AI agent acts; default 1,500 ms. */
   aiDelayMs?: number;

@@ -4,7 +4,7 @@
  */
 import { ConfigError } from './errors.ts';
 
-/** A key's role: Read + Write, or Read only (spec §5). */
+/** A key's role: Read + Write, or Read only (docs/platform-contract.md, "Behaviour"). */
 export type KeyRole = 'rw' | 'ro';
 
 /** One access key. */

@@ -92,7 +92,7 @@ export type ModelEvent =
     };
 
 /**
- * Optional capabilities of the platform (docs/api-contract.md, "Optional capabilities"): a real
+ * Optional capabilities of the platform (docs/platform-contract.md, "Optional capabilities"): a real
  * tenant may have them or not, so the emulator can play either.
  */
 export interface ModelCapabilities {
@@ -662,7 +662,7 @@ export class EmulatorModel {
 
   #stored(tenant: string, id: string): StoredTicket {
     const stored = this.#lookup(this.#tenant(tenant), id);
-    // The same answer for "does not exist" and "belongs to another tenant" (spec §7).
+    // The same answer for "does not exist" and "belongs to another tenant" (docs/platform-contract.md, "Behaviour").
     if (!stored) throw new NotFoundError(`Ticket ${id} not found`);
     return stored;
   }

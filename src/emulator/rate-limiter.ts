@@ -1,5 +1,5 @@
 /**
- * Per-key rate limits (spec §8: 100 a minute and 1,000 an hour, per key).
+ * Per-key rate limits (docs/platform-contract.md, "Behaviour": 100 a minute and 1,000 an hour, per key).
  *
  * Chosen: fixed windows aligned to the clock. A minute window runs from :00 to :59 and resets
  * at the next minute boundary; an hour window likewise. Fixed windows make `X-RateLimit-Reset`

@@ -1,6 +1,6 @@
 /**
  * Request validation with FastAPI-shaped 422s: `{"detail": [{loc, msg, type, input?}]}`. The
- * platform's errors look like FastAPI's (spec §7), so the messages and types follow pydantic v2.
+ * platform's errors look like FastAPI's (docs/platform-contract.md, "Behaviour"), so the messages and types follow pydantic v2.
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../servicedesk/schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks, as docs/api-contract.md ("Optional capabilities") describes them: one
+ * Outgoing webhooks, as docs/platform-contract.md ("Optional capabilities") describes them: one
  * signed POST per change of a ticket, naming the ticket and never its text, delivered at least
  * once and in no promised order, retried with backoff; plus the faults a real sender shows
  * (lost, late, repeated and reordered deliveries), drawn from a seeded source.

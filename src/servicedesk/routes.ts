@@ -2,7 +2,7 @@
  * The route table: every operation of the platform API with its area, method and path.
  *
  * The specification only shows List tickets; everything else is the project's choice
- * (docs/api-contract.md). Keeping all of it here means one edit when the real platform differs.
+ * (docs/platform-contract.md). Keeping all of it here means one edit when the real platform differs.
  */
 
 /** Addressing variant: A is a per-organization host, B a shared host with per-area prefixes. */

@@ -1,6 +1,6 @@
 /**
  * Delivery keys: the identity of a person's request, taken from Slack's own delivery identity
- * (design.md, "No duplicates"). The same key reaches every replica and every retry, and, hashed,
+ * (docs/architecture.md, "Guarantees"). The same key reaches every replica and every retry, and, hashed,
  * the platform as X-Idempotency-Key.
  */
 
