@@ -22,11 +22,13 @@ import type { AppRole } from '../config.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
-import { BackgroundTasks, type ErrorReporter } from './background-tasks.ts';
-import { boltLogger } from './bolt-logger.ts';
-import { CardUpdater } from './card-updater.ts';
+import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
+import { boltLogger } from './app/bolt-logger.ts';
+import { guardRequestBodies } from './app/request-body-guard.ts';
+import { serveRoutes } from './app/route-server.ts';
+import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
+import { CardUpdater } from './cards/card-updater.ts';
 import type { IntentDeps, MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
-import { DeskCatalog } from './desk-catalog.ts';
 import { addMessage } from './intents/add-message.ts';
 import { createTicket } from './intents/create-ticket.ts';
 import { requestHuman } from './intents/request-human.ts';
@@ -36,14 +38,12 @@ import { registerCommands } from './listeners/commands/index.ts';
 import { registerEvents } from './listeners/events/index.ts';
 import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
-import { SlackMirrorPoster } from './mirror-poster.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
-import { PeopleDirectory } from './people-directory.ts';
-import { guardRequestBodies } from './request-body-guard.ts';
-import { serveRoutes } from './route-server.ts';
-import { createBackgroundClient, interactiveClientOptions } from './slack-clients.ts';
-import { TicketStatusMemo } from './ticket-status-memo.ts';
+import { PeopleDirectory } from './people/people-directory.ts';
+import { SlackMirrorPoster } from './threads/mirror-poster.ts';
+import { DeskCatalog } from './tickets/desk-catalog.ts';
+import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
 export interface SlackAppOptions {

@@ -3,11 +3,11 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
-import type { BackgroundTasks } from './background-tasks.ts';
-import type { DeskCatalog } from './desk-catalog.ts';
+import type { BackgroundTasks } from './app/background-tasks.ts';
 import type { OutboxWorker } from './outbox/outbox-worker.ts';
-import type { PeopleDirectory } from './people-directory.ts';
-import type { TicketStatusMemo } from './ticket-status-memo.ts';
+import type { PeopleDirectory } from './people/people-directory.ts';
+import type { DeskCatalog } from './tickets/desk-catalog.ts';
+import type { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
 /** Settings the Slack side reads. */
 export interface SlackSettings {

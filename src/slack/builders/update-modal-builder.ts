@@ -11,7 +11,7 @@ import {
   type TicketPriority,
   type TicketStatus,
 } from '../../servicedesk/schemas.ts';
-import { cardRefSchema } from '../card-ref.ts';
+import { cardRefSchema } from '../cards/card-ref.ts';
 import { UPDATE_FIELDS, VIEWS } from '../ids.ts';
 import type { ViewStateValues } from './create-modal-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';

@@ -8,16 +8,17 @@
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
-import { buildRefusal } from '../builders/change-notice-builder.ts';
+import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import { buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
-import { afterSlackWrite, relinkThread, rememberOwnText } from '../mirror-hints.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
-import { sendDm } from '../slack-posting.ts';
-import { ThreadTicketFinder } from '../thread-tickets.ts';
+import { sendDm } from '../posting/slack-posting.ts';
+import { afterSlackWrite, relinkThread, rememberOwnText } from '../threads/mirror-hints.ts';
+import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import {
   announceReopen,
   isClosedRefusal,
@@ -25,8 +26,7 @@ import {
   promptClosedReply,
   refuseIfKnownClosed,
   refuseReopenByOthers,
-} from './closed-ticket.ts';
-import { describeFailure } from './failure-reasons.ts';
+} from '../tickets/closed-ticket-rules.ts';
 
 /** The payload queued for an add-message intent. */
 export const addMessagePayloadSchema = z.object({

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { hashIdempotencyKey, type Ticket } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue, type ReservedEntry } from '../../store/types.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
+import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
 import {
   buildDelayedNotice,
@@ -25,8 +26,6 @@ import {
   PersonWithoutEmailError,
   TicketNotPostedError,
 } from '../errors.ts';
-import { slackToPlain, titleFromText } from '../message-text.ts';
-import { afterSlackWrite } from '../mirror-hints.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { assertLeaseLeft } from '../outbox/lease-guard.ts';
 import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
@@ -37,8 +36,9 @@ import {
   openDm,
   sendDm,
   ticketMetadata,
-} from '../slack-posting.ts';
-import { describeFailure } from './failure-reasons.ts';
+} from '../posting/slack-posting.ts';
+import { afterSlackWrite } from '../threads/mirror-hints.ts';
+import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
 
 // The outbox kind of this intent.
 const CREATE_TICKET = 'create_ticket';

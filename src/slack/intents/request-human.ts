@@ -7,21 +7,18 @@
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
-import {
-  buildPersonRequested,
-  buildRefusal,
-  personRequestBody,
-} from '../builders/change-notice-builder.ts';
+import { buildPersonRequested, personRequestBody } from '../builders/change-notice-builder.ts';
+import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import { buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
-import { tellPrivately } from '../private-notice.ts';
-import { actorOf, isRequester, mayAskForPerson } from '../ticket-access.ts';
+import { actorOf, isRequester, mayAskForPerson } from '../people/ticket-access.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
 import { type AddMessagePayload, addReply } from './add-message.ts';
-import { describeFailure } from './failure-reasons.ts';
 
 /** The payload queued for a request-human intent. */
 export const requestHumanPayloadSchema = z.object({

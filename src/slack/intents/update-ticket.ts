@@ -12,20 +12,20 @@ import {
   type Ticket,
 } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
-import { buildRefusal } from '../builders/change-notice-builder.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
+import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import { buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
-import { cardRefSchema } from '../card-ref.ts';
-import { refreshCard } from '../card-refresh.ts';
+import { cardRefSchema } from '../cards/card-ref.ts';
+import { refreshCard } from '../cards/card-refresh.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../errors.ts';
-import { afterSlackChange } from '../mirror-hints.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
-import { tellPrivately } from '../private-notice.ts';
-import { actorOf, type ChangeRequest, decideChange } from '../ticket-access.ts';
-import { describeFailure } from './failure-reasons.ts';
+import { actorOf, type ChangeRequest, decideChange } from '../people/ticket-access.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
+import { afterSlackChange } from '../threads/mirror-hints.ts';
 
 /** The change asked for; the modal's assignee is a Slack person, matched by email when it runs. */
 export const changeRequestSchema = z.discriminatedUnion('kind', [

@@ -1,7 +1,7 @@
 /** The check that work done under an outbox lease can still finish inside it. */
 import type { ReservedEntry } from '../../store/types.ts';
+import { SLACK_CALL_MAX_MS } from '../app/slack-clients.ts';
 import { LeaseRunningOutError } from '../errors.ts';
-import { SLACK_CALL_MAX_MS } from '../slack-clients.ts';
 
 // Room for the Redis writes that record a post once it is made.
 const LEASE_MARGIN_MS = 3_000;

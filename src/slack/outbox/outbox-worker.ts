@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { backoffMs } from '../../backoff.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
-import type { ErrorReporter } from '../background-tasks.ts';
+import type { ErrorReporter } from '../app/background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
 import { isExpected, isTransient, retryAtOf } from './transient-errors.ts';
 

@@ -4,8 +4,8 @@
  * errors count as transient: a bug must never cost somebody what they wrote.
  */
 import { isRetryableError, isServiceDeskError } from '../../servicedesk/index.ts';
+import { slackRetryAt } from '../app/slack-clients.ts';
 import { LeaseRunningOutError, SlackAppError } from '../errors.ts';
-import { slackRetryAt } from '../slack-clients.ts';
 
 // Slack platform errors that say "not now" rather than "never".
 const TRANSIENT_SLACK_ERRORS = new Set([

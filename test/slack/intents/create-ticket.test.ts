@@ -5,6 +5,8 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
+import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
+import { describeFailure } from '../../../src/slack/builders/failure-reason-builder.ts';
 import type { IntentDeps } from '../../../src/slack/deps.ts';
 import {
   AppNotInChannelError,
@@ -16,10 +18,8 @@ import {
   type CreateTicketResult,
   createTicket,
 } from '../../../src/slack/intents/create-ticket.ts';
-import { describeFailure } from '../../../src/slack/intents/failure-reasons.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient, retryAtOf } from '../../../src/slack/outbox/transient-errors.ts';
-import { createBackgroundClient } from '../../../src/slack/slack-clients.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
 

@@ -1,6 +1,6 @@
 /** The card's "Assign to me" button (agents only): queues the assignment through the outbox. */
-import { buildRefusal } from '../../builders/change-notice-builder.ts';
-import { cardRefFromAction } from '../../card-ref.ts';
+import { buildRefusal } from '../../builders/refusal-builder.ts';
+import { cardRefFromAction } from '../../cards/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';

@@ -4,12 +4,12 @@
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { normaliseTicketId } from '../../../servicedesk/index.ts';
-import { buildRefusal } from '../../builders/change-notice-builder.ts';
+import { buildRefusal } from '../../builders/refusal-builder.ts';
 import type { SlackMessage } from '../../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { lastKnownStatus } from '../../intents/closed-ticket.ts';
-import { tellPrivately } from '../../private-notice.ts';
-import { actorOf } from '../../ticket-access.ts';
+import { actorOf } from '../../people/ticket-access.ts';
+import { tellPrivately } from '../../posting/private-notice.ts';
+import { lastKnownStatus } from '../../tickets/closed-ticket-rules.ts';
 
 /** The arguments Bolt gives a block action handler. */
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;

@@ -7,23 +7,23 @@
  * however long the platform takes.
  */
 import type { WebClient } from '@slack/web-api';
-import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import {
   buildAlreadyFiled,
   buildFilingFromPrompt,
   type ClosedReply,
   parseClosedReply,
 } from '../../builders/closed-ticket-prompt-builder.ts';
-import { messageKey } from '../../delivery-keys.ts';
+import { buildRefusal } from '../../builders/refusal-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { messageKey } from '../../outbox/delivery-keys.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   messageBody,
   type PersonMessage,
   slackToPlain,
   titleFromText,
-} from '../../message-text.ts';
-import { enqueueIntent } from '../../outbox/intent-definition.ts';
+} from '../../tickets/message-text.ts';
 import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the prompt's "Open a new ticket" button. */

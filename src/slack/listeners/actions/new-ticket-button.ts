@@ -3,8 +3,9 @@
  * same one /ticket and the global shortcut open. From a closed ticket's notice the title starts
  * as a follow-up to it.
  */
-import { openCreateModal } from '../../create-modal.ts';
+
 import type { SlackDeps } from '../../deps.ts';
+import { openCreateModal } from '../../modals/create-modal.ts';
 import { type ButtonArgs, clickedTicketId } from './button-click.ts';
 
 /** Builds the handler of "New ticket". */

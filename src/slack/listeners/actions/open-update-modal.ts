@@ -5,17 +5,17 @@
  */
 import type { BlockAction } from '@slack/bolt';
 import { NotFoundError, type Ticket } from '../../../servicedesk/index.ts';
-import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import { buildStatusModal } from '../../builders/create-modal-builder.ts';
+import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
   buildUpdateModal,
   buildUpdateModalLoading,
   encodeUpdateMetadata,
   type UpdateModalMetadata,
 } from '../../builders/update-modal-builder.ts';
-import { cardRefFromAction } from '../../card-ref.ts';
+import { cardRefFromAction } from '../../cards/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { openModalOrTell } from '../../modal-opening.ts';
+import { openModalOrTell } from '../../modals/modal-opening.ts';
 import { type ButtonArgs, clickedTicketId, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the card's "Update" button. */

@@ -11,10 +11,10 @@ import { md, safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
 import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
 import { buildTicketList } from '../../builders/ticket-list-builder.ts';
-import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { titleFromText } from '../../message-text.ts';
-import { audienceOf, findVisibleTicket } from '../../ticket-access.ts';
+import { openCreateModal } from '../../modals/create-modal.ts';
+import { audienceOf, findVisibleTicket } from '../../people/ticket-access.ts';
+import { titleFromText } from '../../tickets/message-text.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 

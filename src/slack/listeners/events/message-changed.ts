@@ -6,7 +6,7 @@
  */
 import type { SlackDeps } from '../../deps.ts';
 import type { AddMessagePayload } from '../../intents/add-message.ts';
-import { messageBody, type PersonMessage, slackToPlain } from '../../message-text.ts';
+import { messageBody, type PersonMessage, slackToPlain } from '../../tickets/message-text.ts';
 
 /** The parts of a message_changed event the edit needs. */
 export interface MessageChangedEvent {

@@ -7,7 +7,6 @@
  * back empty), is queued for its ticket to be found from the thread when it runs.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { eventKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import {
   type AddMessagePayload,
@@ -15,13 +14,14 @@ import {
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { eventKey } from '../../outbox/delivery-keys.ts';
+import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   messageBody,
   type PersonMessage,
   slackToPlain,
   titleFromText,
-} from '../../message-text.ts';
-import { enqueueIntent } from '../../outbox/intent-definition.ts';
+} from '../../tickets/message-text.ts';
 import { type MessageChangedEvent, messageChanged } from './message-changed.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;

@@ -4,9 +4,9 @@
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
-import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { messageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 
 /** Builds the reaction_added handler. */

@@ -5,9 +5,9 @@
 
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { withinOr } from '../../../timeout.ts';
-import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { slackToPlain, titleFromText } from '../../message-text.ts';
+import { openCreateModal } from '../../modals/create-modal.ts';
+import { slackToPlain, titleFromText } from '../../tickets/message-text.ts';
 
 /** Replies read into the description; the permalink in it leads to the rest of a long thread. */
 const MAX_REPLIES = 20;

@@ -1,7 +1,7 @@
 /** Global shortcut "New ticket": the create modal from anywhere. */
 import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import { openCreateModal } from '../../create-modal.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { openCreateModal } from '../../modals/create-modal.ts';
 
 /** Builds the global shortcut's handler. */
 export function newTicketShortcut(deps: SlackDeps) {

@@ -14,9 +14,9 @@ import {
   type ViewStateValues,
   validateCreateForm,
 } from '../../builders/create-modal-builder.ts';
+import { describeFailure } from '../../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildFiledElsewhereText } from '../../builders/notice-builder.ts';
-import { messageKey } from '../../delivery-keys.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { CREATE_FIELDS } from '../../ids.ts';
 import {
@@ -24,9 +24,9 @@ import {
   type CreateTicketResult,
   createTicket,
 } from '../../intents/create-ticket.ts';
-import { describeFailure } from '../../intents/failure-reasons.ts';
-import { type CreateModalMetadata, decodeModalMetadata } from '../../modal-metadata.ts';
-import { submitModalIntent } from '../../modal-submission.ts';
+import { type CreateModalMetadata, decodeModalMetadata } from '../../modals/modal-metadata.ts';
+import { submitModalIntent } from '../../modals/modal-submission.ts';
+import { messageKey } from '../../outbox/delivery-keys.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

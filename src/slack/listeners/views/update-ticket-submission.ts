@@ -6,8 +6,9 @@
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { ValidationError } from '../../../servicedesk/index.ts';
-import { buildRefusal } from '../../builders/change-notice-builder.ts';
 import { buildStatusModal, type ViewStateValues } from '../../builders/create-modal-builder.ts';
+import { describeFailure } from '../../builders/failure-reason-builder.ts';
+import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
   changedFields,
   decodeUpdateMetadata,
@@ -17,9 +18,8 @@ import {
 import type { SlackDeps } from '../../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../../errors.ts';
 import { UPDATE_FIELDS } from '../../ids.ts';
-import { describeFailure } from '../../intents/failure-reasons.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
-import { submitModalIntent } from '../../modal-submission.ts';
+import { submitModalIntent } from '../../modals/modal-submission.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

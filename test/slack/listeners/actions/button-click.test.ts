@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { refusedEarly } from '../../../../src/slack/listeners/actions/button-click.ts';
-import { TicketStatusMemo } from '../../../../src/slack/ticket-status-memo.ts';
+import { TicketStatusMemo } from '../../../../src/slack/tickets/ticket-status-memo.ts';
 
 const people: Record<string, { email: string; agent: boolean }> = {
   U0ALICE: { email: 'alice@acme.example', agent: false },

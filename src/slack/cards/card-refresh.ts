@@ -1,0 +1,67 @@
+/**
+ * Brings the message a change came from up to date with the ticket as the platform now has it:
+ * the card shows the new status, priority and assignee, and buttons that fit the new status.
+ * Best effort: the change itself is already made, so a message that cannot be updated (deleted,
+ * expired response_url) is logged and left.
+ */
+import type { Ticket } from '../../servicedesk/schemas.ts';
+import { buildOutcomeLine } from '../builders/change-notice-builder.ts';
+import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import type { IntentDeps } from '../deps.ts';
+import { type Actor, isRequester } from '../people/ticket-access.ts';
+import { postToResponseUrl } from '../posting/private-notice.ts';
+import type { CardRef } from './card-ref.ts';
+
+// A direct message with the app is seen by one person: its card can be tailored to them.
+const isDirectMessage = (channel: string) => channel.startsWith('D');
+
+/** Refreshes the message a change came from; never throws. */
+export async function refreshCard(
+  deps: IntentDeps,
+  card: CardRef | undefined,
+  ticket: Ticket,
+  actor: Actor,
+): Promise<void> {
+  if (!card) return;
+  const viewer = { isAgent: actor.isAgent, isRequester: isRequester(actor, ticket) };
+  try {
+    if (card.kind === 'card') {
+      const message = buildTicketCard(ticket, {
+        dashboardUrl: deps.settings.dashboardUrl,
+        ...(card.lead ? { lead: card.lead } : {}),
+        audience: isDirectMessage(card.channel) ? viewer : 'everyone',
+      });
+      await deps.client.chat.update({
+        channel: card.channel,
+        ts: card.ts,
+        // Without metadata, chat.update keeps the message's own (the ticket it is about).
+        ...message,
+      });
+      return;
+    }
+    if (card.kind === 'ephemeral') {
+      const message = buildTicketCard(ticket, {
+        dashboardUrl: deps.settings.dashboardUrl,
+        ...(card.lead ? { lead: card.lead } : {}),
+        audience: viewer,
+      });
+      await postToResponseUrl(card.responseUrl, { replace_original: true, ...message });
+      return;
+    }
+    const line = buildOutcomeLine(ticket.id, ticket.status, actor.userId);
+    const blocks = card.blocks.map((block) =>
+      (block as { block_id?: string }).block_id === card.actionsBlockId ? line : block,
+    );
+    await deps.client.chat.update({
+      channel: card.channel,
+      ts: card.ts,
+      text: card.text || `${ticket.id} is ${ticket.status}`,
+      blocks: blocks as never,
+    });
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, ticket_id: ticket.id, card_kind: card.kind },
+      'the card could not be refreshed after a change',
+    );
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The Slack side of the mirror: posts ticket messages and changes into linked threads, keeps
+ * the ticket's card there up to date (through a `CardUpdater`), and tells requesters when their
+ * ticket is resolved or closed. Every post carries metadata
+ * `{ticket_id, message_id}`, so the app recognises its own posts and can find one again after
+ * a crash between posting and recording it.
+ */
+import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
+import { PostDeferredError } from '../../mirror/errors.ts';
+import type {
+  MirrorPoster,
+  PostOutcome,
+  RequesterNotice,
+  TicketChange,
+} from '../../mirror/types.ts';
+import type { Activity, Message, Ticket } from '../../servicedesk/schemas.ts';
+import type { Thread } from '../../store/types.ts';
+import { slackRetryAt } from '../app/slack-clients.ts';
+import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builder.ts';
+import {
+  buildRequesterNotice,
+  buildTicketChangeLine,
+  buildTicketMessagePost,
+  type PeopleNames,
+} from '../builders/ticket-message-builder.ts';
+import type { CardUpdater } from '../cards/card-updater.ts';
+import { isConversationUnavailable, sendDm, TICKET_EVENT_TYPE } from '../posting/slack-posting.ts';
+
+/** Slack errors meaning "no such person", for a requester the workspace does not know. */
+const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
+// How many pages of a thread are read looking for an earlier post (200 replies each).
+const MAX_REPLY_PAGES = 5;
+// People's names change rarely and a handful of agents make most changes: an hour's cache
+// keeps the lookups to a few an hour.
+const NAME_TTL_MS = 60 * 60_000;
+const NAMES_KEPT = 500;
+
+/** What the poster needs. */
+export interface SlackMirrorPosterOptions {
+  client: WebClient;
+  /** Makes the card refreshes, at the pace Slack allows. */
+  cards: CardUpdater;
+  /** Told the status the mirror saw, so a reply to a closed ticket is refused without asking. */
+  onStatus?: (ticketId: string, status: string) => void;
+  /** The dashboard base: a message too long for a post links to its ticket's page there. */
+  dashboardUrl?: string | undefined;
+}
+
+/** Metadata naming the ticket and the platform item (message or activity) a post is about. */
+export function mirrorMetadata(
+  ticketId: string,
+  itemId: string,
+): ChatPostMessageArguments['metadata'] {
+  return {
+    event_type: TICKET_EVENT_TYPE,
+    event_payload: { ticket_id: ticketId, message_id: itemId },
+  };
+}
+
+// Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
+// allows, and no replica posts before then.
+function deferredIfLimited(error: unknown): unknown {
+  const retryAt = slackRetryAt(error, Date.now());
+  return retryAt === undefined ? error : new PostDeferredError(retryAt, { cause: error });
+}
+
+function slackError(error: unknown): string | undefined {
+  return (error as { data?: { error?: string } } | null)?.data?.error;
+}
+
+/** Posts for the mirror through the Slack Web API. */
+export class SlackMirrorPoster implements MirrorPoster {
+  readonly #client: WebClient;
+  readonly #cards: CardUpdater;
+  readonly #dashboardUrl: string | undefined;
+  readonly #onStatus: ((ticketId: string, status: string) => void) | undefined;
+  readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
+
+  constructor(options: SlackMirrorPosterOptions) {
+    this.#client = options.client;
+    this.#cards = options.cards;
+    this.#onStatus = options.onStatus;
+    this.#dashboardUrl = options.dashboardUrl;
+  }
+
+  postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome> {
+    const post = buildTicketMessagePost(
+      ticketId,
+      message,
+      ticketPageUrl(ticketId, this.#dashboardUrl),
+    );
+    return this.#post(thread, post, ticketId, message.id);
+  }
+
+  async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {
+    const { activity } = change;
+    if (activity.type === 'status_changed' && activity.to) {
+      this.#onStatus?.(change.ticketId, activity.to);
+    }
+    return this.#post(
+      thread,
+      buildTicketChangeLine(change.ticketId, activity, await this.#namesIn(activity)),
+      change.ticketId,
+      activity.id,
+    );
+  }
+
+  /**
+   * The names of the people a change has by email (who made it, who it is assigned to), from
+   * Slack's directory: no request against the platform's shared budget, and a plain name rather
+   * than a mention, which would notify the person of every change they make.
+   */
+  async #namesIn(activity: Activity): Promise<PeopleNames> {
+    const emails = [activity.actor, activity.type === 'assigned' ? activity.to : undefined];
+    const names: Record<string, string> = {};
+    for (const email of emails) {
+      if (!email?.includes('@')) continue;
+      const name = await this.#slackName(email.toLowerCase());
+      if (name) names[email.toLowerCase()] = name;
+    }
+    return names;
+  }
+
+  #slackName(email: string): Promise<string | undefined> {
+    const cached = this.#names.get(email);
+    if (cached && Date.now() - cached.at < NAME_TTL_MS) return cached.name;
+    const name = this.#client.users.lookupByEmail({ email }).then(
+      ({ user }) => user?.real_name || user?.profile?.real_name || undefined,
+      (error: unknown) => {
+        // Someone Slack does not know stays unknown for the hour; any other failure is asked
+        // again next time, and this line names them by email rather than wait.
+        const code = slackError(error);
+        if (!code || !UNKNOWN_PERSON.has(code)) this.#names.delete(email);
+        return undefined;
+      },
+    );
+    this.#names.delete(email);
+    this.#names.set(email, { at: Date.now(), name });
+    if (this.#names.size > NAMES_KEPT) {
+      const oldest = this.#names.keys().next().value;
+      if (oldest !== undefined) this.#names.delete(oldest);
+    }
+    return name;
+  }
+
+  async notifyRequester(notice: RequesterNotice): Promise<PostOutcome> {
+    let userId: string | undefined;
+    try {
+      const found = await this.#client.users.lookupByEmail({ email: notice.requesterEmail });
+      userId = found.user?.id;
+    } catch (error) {
+      const code = slackError(error);
+      if (code && UNKNOWN_PERSON.has(code)) return 'gone';
+      throw error;
+    }
+    if (!userId) return 'gone';
+    const message = buildRequesterNotice(notice.ticketId, notice.status, notice.ticket?.title);
+    try {
+      await sendDm(
+        this.#client,
+        userId,
+        message,
+        mirrorMetadata(notice.ticketId, notice.activityId),
+      );
+    } catch (error) {
+      if (isConversationUnavailable(error)) return 'gone';
+      throw deferredIfLimited(error);
+    }
+    return 'posted';
+  }
+
+  async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
+    this.#onStatus?.(ticket.id, ticket.status);
+    this.#cards.request(thread, ticket);
+  }
+
+  async findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean> {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_REPLY_PAGES; page++) {
+      const replies = await this.#client.conversations.replies({
+        channel: thread.channel,
+        ts: thread.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
+      const found = (replies.messages ?? []).some((reply) => {
+        const metadata = reply.metadata as
+          | { event_type?: string; event_payload?: Record<string, unknown> }
+          | undefined;
+        return (
+          metadata?.event_type === TICKET_EVENT_TYPE &&
+          metadata.event_payload?.ticket_id === ticketId &&
+          metadata.event_payload?.message_id === itemId
+        );
+      });
+      if (found) return true;
+      cursor = replies.response_metadata?.next_cursor || undefined;
+      if (!cursor) return false;
+    }
+    return false;
+  }
+
+  async #post(
+    thread: Thread,
+    message: SlackMessage,
+    ticketId: string,
+    itemId: string,
+  ): Promise<PostOutcome> {
+    try {
+      await this.#client.chat.postMessage({
+        channel: thread.channel,
+        thread_ts: thread.threadTs,
+        ...message,
+        metadata: mirrorMetadata(ticketId, itemId),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return 'posted';
+    } catch (error) {
+      if (isConversationUnavailable(error)) return 'gone';
+      throw deferredIfLimited(error);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Replies that meet a closed or resolved ticket. Closed is final on the platform: a reply is
+ * refused (400), and the person is offered to file it as a new ticket instead, privately and
+ * with their words shown, so nothing is lost. Resolved is not: the platform reopens a ticket
+ * when its requester writes, and the thread is told. Both use the last known status (the memo,
+ * else the mirror's record) where they can, so an ordinary reply costs no request beyond the add.
+ */
+import { BadRequestError } from '../../servicedesk/index.ts';
+import { buildReopenedByReply } from '../builders/change-notice-builder.ts';
+import { buildClosedTicketPrompt } from '../builders/closed-ticket-prompt-builder.ts';
+import type { IntentDeps } from '../deps.ts';
+import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
+import type { KnownTicket } from './ticket-status-memo.ts';
+
+/** The parts of a thread reply these rules need. */
+export interface ThreadReply {
+  ticketId: string;
+  userId: string;
+  body: string;
+  channel: string;
+  threadTs: string;
+  ts: string;
+}
+
+/**
+ * The ticket's last known status: this process's memo, else the mirror's record shared by
+ * every replica (one Redis read, no platform request). Undefined when neither knows it fresh.
+ */
+export async function lastKnownStatus(
+  deps: IntentDeps,
+  ticketId: string,
+): Promise<KnownTicket | undefined> {
+  const known = deps.statuses.get(ticketId);
+  if (known) return known;
+  try {
+    const state = await deps.stores.mirror.state(ticketId);
+    if (state?.status) {
+      deps.statuses.adopt(ticketId, {
+        status: state.status,
+        requesterEmail: state.requesterEmail,
+        at: state.lastPolledAt,
+      });
+    }
+  } catch (error) {
+    // Only a hint: without it the platform's answer decides.
+    deps.logger.warn({ err: error, ticket_id: ticketId }, 'the mirror state could not be read');
+  }
+  return deps.statuses.get(ticketId);
+}
+
+/**
+ * Refuses a reply that would reopen a resolved ticket when its writer is neither the ticket's
+ * requester nor an agent: the platform reopens for any non-agent's message, and the app keeps
+ * the rule its Reopen button keeps. Colleagues adding details to an open ticket are welcome.
+ * Costs a platform read only for such a writer when the ticket's status is not known.
+ */
+export async function refuseReopenByOthers(
+  deps: IntentDeps,
+  reply: Pick<ThreadReply, 'ticketId' | 'userId'>,
+  known: KnownTicket | undefined,
+  writerEmail: string,
+): Promise<void> {
+  if (known && known.status !== 'resolved') return;
+  if (known?.requesterEmail === writerEmail.toLowerCase()) return;
+  if (await deps.people.isAgent(reply.userId)) return;
+  let ticket = known;
+  if (!ticket) {
+    const fresh = await deps.serviceDesk.getTicket(reply.ticketId, { priority: 'interactive' });
+    deps.statuses.remember(fresh);
+    ticket = deps.statuses.get(reply.ticketId);
+  }
+  if (ticket?.status === 'resolved' && ticket.requesterEmail !== writerEmail.toLowerCase())
+    throw new ChangeRefusedError(reply.ticketId, 'reopen_not_allowed');
+}
+
+/** Refuses at once a reply to a ticket known to be closed: the platform would only say 400. */
+export function refuseIfKnownClosed(ticketId: string, known: KnownTicket | undefined): void {
+  if (known?.status === 'closed') throw new ClosedTicketError(ticketId);
+}
+
+/**
+ * Whether a failed add was refused because the ticket is closed. A 400 can mean other broken
+ * rules too, so it is confirmed with one read, spent only on a refusal.
+ */
+export async function isClosedRefusal(
+  deps: IntentDeps,
+  ticketId: string,
+  error: unknown,
+): Promise<boolean> {
+  if (error instanceof ClosedTicketError) return true;
+  if (!(error instanceof BadRequestError)) return false;
+  try {
+    const ticket = await deps.serviceDesk.getTicket(ticketId, { priority: 'interactive' });
+    deps.statuses.remember(ticket);
+    return ticket.status === 'closed';
+  } catch {
+    return false;
+  }
+}
+
+/** Offers the person who replied to file their reply as a new ticket (only they see it). */
+export async function promptClosedReply(deps: IntentDeps, reply: ThreadReply): Promise<void> {
+  const prompt = buildClosedTicketPrompt(
+    { ticketId: reply.ticketId, channel: reply.channel, ts: reply.ts, threadTs: reply.threadTs },
+    reply.body,
+  );
+  await tellPrivately(
+    deps.client,
+    { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
+    prompt,
+  );
+}
+
+/**
+ * After a reply was added: when the ticket was last seen resolved and the writer is its
+ * requester, the platform has reopened it, and the thread is told so. Best effort: the reply
+ * itself is on the ticket already.
+ */
+export async function announceReopen(
+  deps: IntentDeps,
+  reply: ThreadReply,
+  before: KnownTicket | undefined,
+  writerEmail: string,
+): Promise<void> {
+  if (before?.status !== 'resolved' || before.requesterEmail !== writerEmail.toLowerCase()) return;
+  deps.statuses.setStatus(reply.ticketId, 'open');
+  try {
+    await deps.client.chat.postMessage({
+      channel: reply.channel,
+      thread_ts: reply.threadTs,
+      ...buildReopenedByReply(reply.ticketId, reply.userId),
+    });
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, ticket_id: reply.ticketId },
+      'the thread could not be told that a reply reopened its ticket',
+    );
+  }
+}
