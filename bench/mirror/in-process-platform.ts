@@ -12,7 +12,7 @@ import { EmulatorError, type EmulatorModel } from '../../src/emulator/index.ts';
 import { RateLimiter } from '../../src/emulator/rate-limiter.ts';
 import { createRouteMatcher, type RouteMatch } from '../../src/emulator/route-matcher.ts';
 import { QueryReader } from '../../src/emulator/validation.ts';
-import { addMessageInputSchema, TICKET_STATUSES } from '../../src/servicedesk/schemas.ts';
+import { addMessageInputSchema, TICKET_STATUSES } from '../../src/contract/schemas.ts';
 
 /** One request the platform received. */
 export interface PlatformRequest {

@@ -3,7 +3,7 @@
  * knows its HTTP status and `detail`, so the server maps any of them to a response in one place.
  */
 import { CodedError } from '../coded-error.ts';
-import type { ValidationIssue } from '../servicedesk/schemas.ts';
+import type { ValidationIssue } from '../contract/schemas.ts';
 
 /** The `detail` of an error body: a message, or one entry per invalid field for a 422. */
 export type ErrorDetail = string | ValidationIssue[];

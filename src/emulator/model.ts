@@ -23,7 +23,7 @@ import type {
   TicketPriority,
   TicketStatus,
   UpdateTicketInput,
-} from '../servicedesk/schemas.ts';
+} from '../contract/schemas.ts';
 import { normaliseTicketId } from '../servicedesk/ticket-id.ts';
 import { BusinessRuleError, ConfigError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './scheduler.ts';

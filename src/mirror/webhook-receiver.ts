@@ -7,7 +7,7 @@
  * thread follows costs one Redis read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkWebhook, type WebhookRefusal } from '../servicedesk/webhook.ts';
+import { checkWebhook, type WebhookRefusal } from '../contract/webhook.ts';
 import type { ClaimStore, Clock } from '../store/types.ts';
 import type { HintOutcome, TicketHints } from './ticket-hints.ts';
 

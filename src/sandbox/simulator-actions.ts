@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { EmulatorError, type EmulatorModel } from '../emulator/index.ts';
-import { TICKET_STATUSES } from '../servicedesk/schemas.ts';
+import { TICKET_STATUSES } from '../contract/schemas.ts';
 import {
   type AppAnswer,
   AppTimeoutError,

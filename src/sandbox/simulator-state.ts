@@ -6,8 +6,8 @@
  */
 
 import type { EmulatorModel } from '../emulator/index.ts';
-import type { Activity, Message, Ticket } from '../servicedesk/schemas.ts';
-import { TICKET_STATUSES } from '../servicedesk/schemas.ts';
+import type { Activity, Message, Ticket } from '../contract/schemas.ts';
+import { TICKET_STATUSES } from '../contract/schemas.ts';
 import type {
   EphemeralMessage,
   SlackMessage,

@@ -39,7 +39,7 @@ import {
   type Route,
   routePath,
   type Variant,
-} from './routes.ts';
+} from '../contract/routes.ts';
 import {
   type Activity,
   type AddMessageInput,
@@ -64,7 +64,7 @@ import {
   type Ticket,
   ticketSchema,
   type UpdateTicketInput,
-} from './schemas.ts';
+} from '../contract/schemas.ts';
 import { normaliseTicketId } from './ticket-id.ts';
 
 /** Socket timeouts, in ms. */

@@ -7,8 +7,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { CodedError } from '../coded-error.ts';
-import type { OperationName } from './routes.ts';
-import { type ValidationIssue, validationIssueSchema } from './schemas.ts';
+import type { OperationName } from '../contract/routes.ts';
+import { type ValidationIssue, validationIssueSchema } from '../contract/schemas.ts';
 
 /** The string codes of the client's errors. */
 export type ServiceDeskErrorCode =

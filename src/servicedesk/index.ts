@@ -55,6 +55,6 @@ export {
   ROUTES,
   routePath,
   type Variant,
-} from './routes.ts';
-export * from './schemas.ts';
+} from '../contract/routes.ts';
+export * from '../contract/schemas.ts';
 export { isTicketId, normaliseTicketId } from './ticket-id.ts';

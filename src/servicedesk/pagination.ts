@@ -3,8 +3,8 @@
  * (`page` from 1, `page_size`) and offset-based (`limit`, `offset`).
  */
 import { AbortError } from './errors.ts';
-import type { OperationName } from './routes.ts';
-import type { Envelope } from './schemas.ts';
+import type { OperationName } from '../contract/routes.ts';
+import type { Envelope } from '../contract/schemas.ts';
 
 /** How urgent a call is; a shared rate budget serves `interactive` first. */
 export type Priority = 'interactive' | 'background';

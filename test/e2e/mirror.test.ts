@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdaptivePlanner } from '../../src/mirror/index.ts';
-import type { Message } from '../../src/servicedesk/schemas.ts';
+import type { Message } from '../../src/contract/schemas.ts';
 import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
 import { ACTIONS } from '../../src/slack/ids.ts';
 import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';

@@ -7,7 +7,7 @@ import type {
   Envelope,
   Message,
   Ticket,
-} from '../../src/servicedesk/schemas.ts';
+} from '../../src/contract/schemas.ts';
 import { call, emulator } from './support.ts';
 
 type Page<T> = Envelope<T>;

@@ -10,7 +10,7 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.ts';
-import { type OperationName, ROUTES, routePath } from '../../src/servicedesk/routes.ts';
+import { type OperationName, ROUTES, routePath } from '../../src/contract/routes.ts';
 
 /** A response with its JSON body (or undefined when the body was not JSON). */
 export interface ApiResponse<T> {

@@ -5,7 +5,7 @@ import {
   type ModelEvent,
   type RunningEmulator,
 } from '../../src/emulator/index.ts';
-import type { Envelope, Ticket } from '../../src/servicedesk/schemas.ts';
+import type { Envelope, Ticket } from '../../src/contract/schemas.ts';
 import { call, emulator, ManualClock, type ValidationBody } from './support.ts';
 
 const SAM = 'sam.rivera@acme.example';

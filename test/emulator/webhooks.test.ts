@@ -6,7 +6,7 @@ import type {
   WebhookDelivery,
   WebhookOptions,
 } from '../../src/emulator/index.ts';
-import type { Ticket } from '../../src/servicedesk/schemas.ts';
+import type { Ticket } from '../../src/contract/schemas.ts';
 import {
   call,
   emulator,

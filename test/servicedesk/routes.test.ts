@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBaseUrl, routePath } from '../../src/servicedesk/routes.ts';
+import { normaliseBaseUrl, routePath } from '../../src/contract/routes.ts';
 
 describe('route table', () => {
   it('uses no prefix under variant A', () => {

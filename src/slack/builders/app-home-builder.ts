@@ -1,6 +1,6 @@
 /** App Home: the person's open tickets with their status, and a "New ticket" button. */
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink } from './ticket-card-builder.ts';

@@ -4,7 +4,7 @@
  * click is checked on the server; a private card shows only the viewer's own buttons.
  */
 import type { Button } from '@slack/types';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
 import { LIMITS, plain, truncate } from './mrkdwn.ts';
 

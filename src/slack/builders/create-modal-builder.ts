@@ -1,7 +1,7 @@
 /** The create-ticket modal, and reading a submitted one back into a ticket. */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import type { Asset, Desk } from '../../servicedesk/schemas.ts';
-import { TICKET_PRIORITIES } from '../../servicedesk/schemas.ts';
+import type { Asset, Desk } from '../../contract/schemas.ts';
+import { TICKET_PRIORITIES } from '../../contract/schemas.ts';
 import { CREATE_FIELDS, VIEWS } from '../ids.ts';
 import { LIMITS, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
 import { priorityLabel } from './ticket-labels.ts';

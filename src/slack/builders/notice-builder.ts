@@ -1,6 +1,6 @@
 /** Short messages the app posts about a person's request: filed, delayed, failed. */
 import type { KnownBlock } from '@slack/types';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { LIMITS, md, quotedSections, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { buildTicketCard, type SlackMessage } from './ticket-card-builder.ts';
 

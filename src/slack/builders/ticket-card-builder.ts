@@ -1,6 +1,6 @@
 /** The ticket card: what `/ticket ABC-123` answers and what is posted when a ticket is filed. */
 import type { Button, KnownBlock } from '@slack/types';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { ACTIONS, CARD_BLOCKS } from '../ids.ts';
 import { buildCardActions, type CardAudience } from './card-actions-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, slackDate } from './mrkdwn.ts';

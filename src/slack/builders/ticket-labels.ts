@@ -1,5 +1,5 @@
 /** Human labels for the platform's status and priority values. */
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 
 const STATUS_LABELS: Record<string, string> = {
   new: ':new: New',

@@ -1,6 +1,6 @@
 /** The `/ticket mine` answer: the person's open tickets. */
 import type { KnownBlock } from '@slack/types';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { link, md, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
 import { statusLabel } from './ticket-labels.ts';

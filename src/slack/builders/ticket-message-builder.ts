@@ -5,7 +5,7 @@
  * escaped here.
  */
 import type { ContextBlock, KnownBlock } from '@slack/types';
-import type { Activity, ChangeActivityType, Message } from '../../servicedesk/schemas.ts';
+import type { Activity, ChangeActivityType, Message } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';

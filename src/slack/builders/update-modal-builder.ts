@@ -10,7 +10,7 @@ import {
   type Ticket,
   type TicketPriority,
   type TicketStatus,
-} from '../../servicedesk/schemas.ts';
+} from '../../contract/schemas.ts';
 import { cardRefSchema } from '../cards/card-ref.ts';
 import { UPDATE_FIELDS, VIEWS } from '../ids.ts';
 import type { ViewStateValues } from './create-modal-builder.ts';

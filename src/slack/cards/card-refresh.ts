@@ -4,7 +4,7 @@
  * Best effort: the change itself is already made, so a message that cannot be updated (deleted,
  * expired response_url) is logged and left.
  */
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import { buildOutcomeLine } from '../builders/change-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';

@@ -15,7 +15,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import { backoffMs } from '../../backoff.ts';
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';

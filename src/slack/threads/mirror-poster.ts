@@ -13,7 +13,7 @@ import type {
   RequesterNotice,
   TicketChange,
 } from '../../mirror/types.ts';
-import type { Activity, Message, Ticket } from '../../servicedesk/schemas.ts';
+import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builder.ts';

@@ -5,7 +5,7 @@
  * is a hint, never the authority: an unknown or stale entry only means the platform's own
  * answer decides, as it would without the memo.
  */
-import type { Ticket } from '../../servicedesk/schemas.ts';
+import type { Ticket } from '../../contract/schemas.ts';
 
 /** What the memo knows about a ticket. */
 export interface KnownTicket {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../src/servicedesk/schemas.ts';
+import type { Ticket } from '../../../src/contract/schemas.ts';
 import { buildCardActions } from '../../../src/slack/builders/card-actions-builder.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
 

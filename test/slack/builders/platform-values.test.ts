@@ -1,6 +1,6 @@
 /** Values from the platform reach mrkdwn escaped wherever a ticket is shown. */
 import { describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../src/servicedesk/schemas.ts';
+import type { Ticket } from '../../../src/contract/schemas.ts';
 import { buildAppHome } from '../../../src/slack/builders/app-home-builder.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
 import { buildTicketList } from '../../../src/slack/builders/ticket-list-builder.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Activity, Message } from '../../../src/servicedesk/schemas.ts';
+import type { Activity, Message } from '../../../src/contract/schemas.ts';
 import {
   buildRequesterNotice,
   buildTicketChangeLine,

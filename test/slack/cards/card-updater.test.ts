@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../src/servicedesk/schemas.ts';
+import type { Ticket } from '../../../src/contract/schemas.ts';
 import { buildLinkedThreadNotice } from '../../../src/slack/builders/notice-builder.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
 import { statusLabel } from '../../../src/slack/builders/ticket-labels.ts';

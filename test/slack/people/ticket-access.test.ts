@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../src/servicedesk/schemas.ts';
+import type { Ticket } from '../../../src/contract/schemas.ts';
 import {
   type Actor,
   decideChange,

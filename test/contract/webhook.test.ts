@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhook, webhookSignature } from '../../src/servicedesk/webhook.ts';
+import { checkWebhook, webhookSignature } from '../../src/contract/webhook.ts';
 
 const SECRET = 'whsec-test-0123456789';
 const NOW = 1_790_000_000_000;
