@@ -1,235 +1,119 @@
+// @ts-check
 /**
  * Block Kit, rendered from whatever the app sends: header, section (text, fields, accessory),
  * context, divider, actions, input, image, rich_text, and the elements in them (buttons,
  * selects, users_select, overflow menus, text inputs, date pickers, checkboxes, radio
  * buttons). Interactive elements are real form controls and buttons; acting on one calls
  * `ctx.onAction`, which sends Slack's block_actions to the app. A block type the simulator
- * does not know is named, never dropped silently.
+ * does not know is named, never dropped silently. The form controls are block-kit-fields.js's,
+ * rich text block-kit-rich-text.js's.
  */
+import { control, keyOf } from './block-kit-fields.js';
+import { richText } from './block-kit-rich-text.js';
 import { h, menuKeys, uid } from './dom.js';
-import { emojiChar } from './emoji.js';
 import { plainText, renderMrkdwn, renderText } from './mrkdwn.js';
 
-const REQUIRED = 'Please complete this required field.';
+/** @import { Field, FieldValue, Option } from './block-kit-fields.js' */
+/** @import { NameContext } from './mrkdwn.js' */
 
-/** The key under which a field's value is kept across re-renders (`block_id/action_id`). */
-export function fieldKey(blockId, actionId) {
-  return `${blockId}/${actionId}`;
-}
-
-function keyOf(ctx, blockId, actionId) {
-  return `${ctx.keyPrefix ?? ''}${fieldKey(blockId, actionId)}`;
-}
-
-function peopleOptions(ctx) {
-  return ctx.people.filter((person) => !person.isBot);
-}
-
-function selectOptions(element, ctx, placeholder) {
-  const type = element.type;
-  const nodes = [];
-  if (!type.startsWith('multi_')) {
-    nodes.push(h('option', { value: '' }, placeholder || 'Select an option'));
-  }
-  if (type.includes('users_select')) {
-    for (const person of peopleOptions(ctx)) {
-      nodes.push(h('option', { value: person.id }, person.realName));
-    }
-    return nodes;
-  }
-  if (type.includes('conversations_select') || type.includes('channels_select')) {
-    for (const channel of ctx.channels ?? []) {
-      nodes.push(h('option', { value: channel.id }, `#${channel.name}`));
-    }
-    return nodes;
-  }
-  if (element.option_groups) {
-    for (const group of element.option_groups) {
-      nodes.push(
-        h(
-          'optgroup',
-          { label: plainText(group.label) },
-          (group.options ?? []).map((o) => h('option', { value: o.value }, plainText(o.text))),
-        ),
-      );
-    }
-    return nodes;
-  }
-  for (const option of element.options ?? []) {
-    nodes.push(h('option', { value: option.value }, plainText(option.text)));
-  }
-  return nodes;
-}
-
-function initialOf(element) {
-  switch (element.type) {
-    case 'static_select':
-    case 'external_select':
-    case 'radio_buttons':
-      return element.initial_option?.value ?? '';
-    case 'multi_static_select':
-    case 'multi_external_select':
-    case 'checkboxes':
-      return (element.initial_options ?? []).map((o) => o.value);
-    case 'users_select':
-      return element.initial_user ?? '';
-    case 'multi_users_select':
-      return element.initial_users ?? [];
-    case 'conversations_select':
-      return element.initial_conversation ?? '';
-    case 'channels_select':
-      return element.initial_channel ?? '';
-    case 'datepicker':
-      return element.initial_date ?? '';
-    case 'timepicker':
-      return element.initial_time ?? '';
-    default:
-      return typeof element.initial_value === 'string' ? element.initial_value : '';
-  }
-}
+// What the app sends is read as these shapes. The Slack double gives every block a `block_id`
+// and every element an `action_id`, as Slack does; any other field may be missing.
 
 /**
- * A form control for a stateful element, registered in `ctx.fields` so the modal can read,
- * validate and restore it. `onChange` fires for elements that dispatch actions.
+ * A confirmation dialog an element asks for before it acts.
+ * @typedef {object} ConfirmDialog
+ * @property {unknown} [title]
+ * @property {{ text?: string }} [text]
+ * @property {unknown} [confirm]
+ * @property {unknown} [deny]
+ * @property {string} [style]
  */
-function control(element, blockId, ctx, options) {
-  const actionId = element.action_id;
-  const id = uid('field');
-  const key = keyOf(ctx, blockId, actionId);
-  const placeholder = plainText(element.placeholder);
-  const describedBy = options.describedBy || undefined;
-  const common = {
-    id,
-    className: 'bk-control',
-    'aria-describedby': describedBy,
-    'aria-invalid': options.error ? 'true' : undefined,
-    dataset: { key, blockId, actionId },
-  };
-  let el;
-  let read;
-  let write;
-  const type = element.type;
-  if (
-    type === 'plain_text_input' ||
-    type === 'email_text_input' ||
-    type === 'url_text_input' ||
-    type === 'number_input'
-  ) {
-    const inputType =
-      { email_text_input: 'email', url_text_input: 'url', number_input: 'text' }[type] ?? 'text';
-    const attrs = {
-      ...common,
-      placeholder: placeholder || undefined,
-      maxlength: element.max_length,
-      minlength: element.min_length,
-      inputmode:
-        type === 'number_input' ? (element.is_decimal_allowed ? 'decimal' : 'numeric') : undefined,
-    };
-    el = element.multiline
-      ? h('textarea', { ...attrs, rows: 4 })
-      : h('input', { ...attrs, type: inputType });
-    el.value = initialOf(element);
-    read = () => (el.value === '' ? null : el.value);
-    write = (value) => {
-      el.value = value ?? '';
-    };
-    if (options.dispatch && !element.multiline) {
-      el.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter') {
-          event.preventDefault();
-          options.onChange?.(read());
-        }
-      });
-    }
-  } else if (type.endsWith('_select')) {
-    const multiple = type.startsWith('multi_');
-    el = h('select', { ...common, multiple }, selectOptions(element, ctx, placeholder));
-    const initial = initialOf(element);
-    write = (value) => {
-      const wanted = new Set([value ?? []].flat().map(String));
-      for (const option of el.options) option.selected = wanted.has(option.value);
-      if (!multiple && wanted.size === 0) el.value = '';
-    };
-    write(initial);
-    read = () =>
-      multiple ? [...el.selectedOptions].map((o) => o.value) : el.value === '' ? null : el.value;
-    el.addEventListener('change', () => options.onChange?.(read()));
-  } else if (type === 'datepicker' || type === 'timepicker') {
-    el = h('input', { ...common, type: type === 'datepicker' ? 'date' : 'time' });
-    el.value = initialOf(element);
-    read = () => (el.value === '' ? null : el.value);
-    write = (value) => {
-      el.value = value ?? '';
-    };
-    el.addEventListener('change', () => options.onChange?.(read()));
-  } else if (type === 'checkboxes' || type === 'radio_buttons') {
-    const inputType = type === 'checkboxes' ? 'checkbox' : 'radio';
-    const name = uid('choice');
-    const boxes = (element.options ?? []).map((option) =>
-      h(
-        'label',
-        { className: 'choice' },
-        h('input', { type: inputType, name, value: option.value }),
-        ' ',
-        renderText(option.text, ctx),
-      ),
-    );
-    el = h('fieldset', { ...common, className: 'choices' }, boxes);
-    const inputs = () => [...el.querySelectorAll('input')];
-    read = () => {
-      const chosen = inputs()
-        .filter((i) => i.checked)
-        .map((i) => i.value);
-      return inputType === 'checkbox' ? chosen : (chosen[0] ?? null);
-    };
-    write = (value) => {
-      const wanted = new Set([value ?? []].flat().map(String));
-      for (const input of inputs()) input.checked = wanted.has(input.value);
-    };
-    write(initialOf(element));
-    el.addEventListener('change', () => options.onChange?.(read()));
-  } else {
-    el = h(
-      'p',
-      { className: 'bk-unsupported' },
-      `This ${type} element is not shown in the simulator.`,
-    );
-    read = () => null;
-    write = () => undefined;
-  }
-  ctx.fields?.set(fieldKey(blockId, actionId), {
-    blockId,
-    actionId,
-    type,
-    el,
-    read,
-    write,
-    required: options.required ?? false,
-    inInput: options.inInput ?? false,
-  });
-  return { el, id };
-}
 
-function isEmpty(value) {
-  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
-}
+/**
+ * A Block Kit element (button, select, input, picker...), as far as the page reads it.
+ * @typedef {object} Element
+ * @property {string} type
+ * @property {string} action_id
+ * @property {unknown} [text]
+ * @property {unknown} [placeholder]
+ * @property {string} [value]
+ * @property {string} [url]
+ * @property {string} [style]
+ * @property {string} [accessibility_label]
+ * @property {ConfirmDialog} [confirm]
+ * @property {string} [alt_text]
+ * @property {Option[]} [options]
+ * @property {{ label?: unknown, options?: Option[] }[]} [option_groups]
+ * @property {Option} [initial_option]
+ * @property {Option[]} [initial_options]
+ * @property {string} [initial_user]
+ * @property {string[]} [initial_users]
+ * @property {string} [initial_conversation]
+ * @property {string} [initial_channel]
+ * @property {string} [initial_date]
+ * @property {string} [initial_time]
+ * @property {unknown} [initial_value]
+ * @property {boolean} [multiline]
+ * @property {number} [max_length]
+ * @property {number} [min_length]
+ * @property {boolean} [is_decimal_allowed]
+ */
 
-/** Checks required inputs as Slack's client does before it submits; returns block errors. */
-export function requiredErrors(fields) {
-  const errors = {};
-  for (const field of fields.values()) {
-    if (field.inInput && field.required && isEmpty(field.read())) errors[field.blockId] = REQUIRED;
-  }
-  return errors;
-}
+/**
+ * A block, as far as the page reads it; `elements` depends on the type (an actions block's
+ * elements, a context block's texts and images, a rich_text block's parts).
+ * @typedef {object} Block
+ * @property {string} type
+ * @property {string} block_id
+ * @property {unknown} [text]
+ * @property {unknown[]} [fields]
+ * @property {unknown} [accessory]
+ * @property {unknown[]} [elements]
+ * @property {Element} [element]
+ * @property {unknown} [label]
+ * @property {unknown} [hint]
+ * @property {boolean} [optional]
+ * @property {boolean} [dispatch_action]
+ * @property {string} [alt_text]
+ * @property {unknown} [title]
+ */
 
-/** The current values of the registered fields, as the sandbox's actions expect them. */
-export function fieldValues(fields) {
-  return [...fields.values()]
-    .filter((field) => field.type !== 'button')
-    .map((field) => ({ blockId: field.blockId, actionId: field.actionId, value: field.read() }));
-}
+/**
+ * A legacy attachment.
+ * @typedef {object} Attachment
+ * @property {string} [color]
+ * @property {string} [pretext]
+ * @property {string} [title]
+ * @property {string} [text]
+ * @property {{ title?: string, value?: string }[]} [fields]
+ * @property {unknown[]} [blocks]
+ */
 
+/**
+ * Acting on an element: what Slack's block_actions carries for it.
+ * @typedef {{ actionId: string, blockId: string, value?: FieldValue }} BlockAction
+ */
+
+/**
+ * What blocks are drawn with: names, the people and channels selects offer, the confirmation
+ * dialog, where fields are registered, block errors to show, a key prefix that makes `data-key`s
+ * page-unique, and what acting on an element does.
+ * @typedef {object} BlockContextExtra
+ * @property {{ id: string, realName: string, isBot: boolean }[]} people
+ * @property {{ id: string, name: string }[]} [channels]
+ * @property {(confirm: ConfirmDialog) => Promise<boolean>} confirm
+ * @property {Map<string, Field>} [fields]
+ * @property {Record<string, string>} [errors]
+ * @property {string} [keyPrefix]
+ * @property {(action: BlockAction) => unknown} onAction
+ * @typedef {NameContext & BlockContextExtra} BlockContext
+ */
+
+/**
+ * @param {Element} element
+ * @param {string} blockId
+ * @param {BlockContext} ctx
+ */
 function button(element, blockId, ctx) {
   const style = element.style === 'primary' || element.style === 'danger' ? element.style : '';
   const label = plainText(element.text);
@@ -258,6 +142,11 @@ function button(element, blockId, ctx) {
   return el;
 }
 
+/**
+ * @param {Element} element
+ * @param {string} blockId
+ * @param {BlockContext} ctx
+ */
 function overflow(element, blockId, ctx) {
   const menuId = uid('menu');
   const trigger = h(
@@ -274,6 +163,7 @@ function overflow(element, blockId, ctx) {
     '⋯',
   );
   const menu = h('div', { className: 'menu', role: 'menu', id: menuId, hidden: true });
+  /** @param {boolean} refocus */
   const close = (refocus) => {
     menu.hidden = true;
     trigger.setAttribute('aria-expanded', 'false');
@@ -304,14 +194,21 @@ function overflow(element, blockId, ctx) {
     const open = menu.hidden;
     menu.hidden = !open;
     trigger.setAttribute('aria-expanded', String(open));
-    if (open) menu.querySelector('[role="menuitem"]')?.focus();
+    if (open) /** @type {HTMLElement | null} */ (menu.querySelector('[role="menuitem"]'))?.focus();
   });
   return h('span', { className: 'menu-anchor' }, trigger, menu);
 }
 
-/** An element outside an input block: acting on it sends block_actions at once. */
-function interactive(element, blockId, ctx, label) {
-  if (!element || typeof element !== 'object') return null;
+/**
+ * An element outside an input block: acting on it sends block_actions at once.
+ * @param {unknown} value
+ * @param {string} blockId
+ * @param {BlockContext} ctx
+ * @param {string} [label]
+ */
+function interactive(value, blockId, ctx, label) {
+  if (!value || typeof value !== 'object') return null;
+  const element = /** @type {Element} */ (value);
   if (element.type === 'button') return button(element, blockId, ctx);
   if (element.type === 'overflow') return overflow(element, blockId, ctx);
   if (element.type === 'image') {
@@ -330,82 +227,12 @@ function interactive(element, blockId, ctx, label) {
   return el;
 }
 
-function richTextInline(elements, ctx) {
-  return (elements ?? []).map((item) => {
-    let node;
-    switch (item.type) {
-      case 'text':
-        node = document.createTextNode(item.text ?? '');
-        break;
-      case 'link': {
-        const href = /^(https?:|mailto:)/.test(item.url ?? '') ? item.url : undefined;
-        node = href
-          ? h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, item.text || item.url)
-          : document.createTextNode(item.text || item.url || '');
-        break;
-      }
-      case 'user':
-        node = h(
-          'span',
-          { className: 'mention' },
-          `@${ctx.userName(item.user_id) ?? item.user_id}`,
-        );
-        break;
-      case 'channel':
-        node = h(
-          'span',
-          { className: 'mention' },
-          `#${ctx.channelName(item.channel_id) ?? item.channel_id}`,
-        );
-        break;
-      case 'usergroup':
-        node = h('span', { className: 'mention' }, '@group');
-        break;
-      case 'broadcast':
-        node = h('span', { className: 'mention broadcast' }, `@${item.range}`);
-        break;
-      case 'emoji':
-        node = document.createTextNode(emojiChar(item.name) ?? `:${item.name}:`);
-        break;
-      default:
-        node = document.createTextNode(item.text ?? '');
-    }
-    const style = item.style ?? {};
-    if (style.code) node = h('code', {}, node);
-    if (style.bold) node = h('strong', {}, node);
-    if (style.italic) node = h('em', {}, node);
-    if (style.strike) node = h('s', {}, node);
-    return node;
-  });
-}
-
-function richText(block, ctx) {
-  return h(
-    'div',
-    { className: 'bk-rich-text' },
-    (block.elements ?? []).map((part) => {
-      switch (part.type) {
-        case 'rich_text_section':
-          return h('span', {}, richTextInline(part.elements, ctx));
-        case 'rich_text_preformatted':
-          return h('pre', {}, richTextInline(part.elements, ctx));
-        case 'rich_text_quote':
-          return h('blockquote', {}, richTextInline(part.elements, ctx));
-        case 'rich_text_list':
-          return h(
-            part.style === 'ordered' ? 'ol' : 'ul',
-            {},
-            (part.elements ?? []).map((item) => h('li', {}, richTextInline(item.elements, ctx))),
-          );
-        default:
-          return null;
-      }
-    }),
-  );
-}
-
+/**
+ * @param {Block} block
+ * @param {BlockContext} ctx
+ */
 function inputBlock(block, ctx) {
-  const element = block.element ?? {};
+  const element = block.element ?? /** @type {Element} */ ({});
   const labelId = uid('label');
   const hintId = block.hint ? uid('hint') : undefined;
   const error = ctx.errors?.[block.block_id];
@@ -438,6 +265,10 @@ function inputBlock(block, ctx) {
   );
 }
 
+/**
+ * @param {Block} block
+ * @param {BlockContext} ctx
+ */
 function section(block, ctx) {
   const accessory = block.accessory
     ? interactive(block.accessory, block.block_id, ctx, plainText(block.text))
@@ -463,11 +294,16 @@ function section(block, ctx) {
   );
 }
 
+/**
+ * @param {Block} block
+ * @param {BlockContext} ctx
+ */
 function contextBlock(block, ctx) {
+  const elements = /** @type {{ type?: string, alt_text?: string }[]} */ (block.elements ?? []);
   return h(
     'div',
     { className: 'bk-context' },
-    (block.elements ?? []).map((element) =>
+    elements.map((element) =>
       element.type === 'image'
         ? h(
             'span',
@@ -479,9 +315,14 @@ function contextBlock(block, ctx) {
   );
 }
 
-/** One block as a node. */
-export function renderBlock(block, ctx) {
-  if (!block || typeof block !== 'object') return null;
+/**
+ * One block as a node.
+ * @param {unknown} value
+ * @param {BlockContext} ctx
+ */
+export function renderBlock(value, ctx) {
+  if (!value || typeof value !== 'object') return null;
+  const block = /** @type {Block} */ (value);
   switch (block.type) {
     case 'header':
       return h(
@@ -521,16 +362,26 @@ export function renderBlock(block, ctx) {
   }
 }
 
-/** Blocks as nodes. */
+/**
+ * Blocks as nodes.
+ * @param {unknown[] | undefined} blocks
+ * @param {BlockContext} ctx
+ */
 export function renderBlocks(blocks, ctx) {
   return (blocks ?? []).map((block) => renderBlock(block, ctx));
 }
 
-/** A legacy attachment: colour bar, pretext, title, text, fields, and any blocks. */
-export function renderAttachment(attachment, ctx) {
+/**
+ * A legacy attachment: colour bar, pretext, title, text, fields, and any blocks.
+ * @param {unknown} value
+ * @param {BlockContext} ctx
+ */
+export function renderAttachment(value, ctx) {
+  const attachment = /** @type {Attachment} */ (value);
   const color = /^#?[0-9a-f]{3,6}$/i.test(attachment.color ?? '')
-    ? `#${attachment.color.replace('#', '')}`
+    ? `#${(attachment.color ?? '').replace('#', '')}`
     : undefined;
+  /** @param {string} text */
   const md = (text) => h('div', { className: 'bk-text' }, renderMrkdwn(text, ctx));
   const body = h(
     'div',

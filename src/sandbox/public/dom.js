@@ -1,29 +1,48 @@
+// @ts-check
 /**
  * Building DOM safely: text only ever goes in as text nodes, attributes are set one by one,
  * and nothing here parses markup, so nothing the app or a person wrote can become HTML.
  */
 
 /**
+ * What `h` and `append` take as children: text, nodes, lists of them, and nothing (skipped).
+ * @typedef {string | number | Node | null | undefined | false | readonly Child[]} Child
+ */
+
+/**
+ * An element's attributes for `h`: `on*` handlers, `dataset`, known properties, and any other
+ * attribute by name. A value of undefined, null or false leaves the attribute out.
+ * @typedef {{ [name: string]: unknown, className?: string, dataset?: Record<string, unknown> }} Attrs
+ */
+
+/**
  * Creates an element. `attrs` sets properties for `on*` handlers and known properties
  * (className, hidden, disabled, value...), attributes otherwise; children may be strings
  * (text), nodes, arrays, or null/undefined/false (skipped).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {Child[]} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on') && typeof value === 'function') {
-      el.addEventListener(key.slice(2).toLowerCase(), value);
+      el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
     } else if (key === 'className') {
-      el.className = value;
+      el.className = String(value);
     } else if (key === 'dataset') {
-      for (const [name, data] of Object.entries(value)) el.dataset[name] = String(data);
+      for (const [name, data] of Object.entries(/** @type {object} */ (value))) {
+        el.dataset[name] = String(data);
+      }
     } else if (
       ['hidden', 'disabled', 'checked', 'selected', 'multiple', 'required'].includes(key)
     ) {
-      el[key] = Boolean(value);
+      Reflect.set(el, key, Boolean(value));
     } else if (key === 'value') {
-      el.value = String(value);
+      Reflect.set(el, 'value', String(value));
     } else {
       el.setAttribute(key, value === true ? '' : String(value));
     }
@@ -32,42 +51,101 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Appends children (strings become text nodes). */
+/**
+ * @param {Child} children
+ * @returns {children is readonly Child[]}
+ */
+const isList = (children) => Array.isArray(children);
+
+/**
+ * Appends children (strings become text nodes).
+ * @template {Element | DocumentFragment} P
+ * @param {P} parent
+ * @param {Child} children
+ * @returns {P}
+ */
 export function append(parent, children) {
-  for (const child of [children].flat(Infinity)) {
-    if (child === undefined || child === null || child === false) continue;
-    parent.append(typeof child === 'string' || typeof child === 'number' ? String(child) : child);
+  if (isList(children)) {
+    for (const child of children) append(parent, child);
+  } else if (children !== undefined && children !== null && children !== false) {
+    parent.append(
+      typeof children === 'string' || typeof children === 'number' ? String(children) : children,
+    );
   }
   return parent;
 }
 
-/** Replaces a node's children, keeping focus on the element with the same `data-key`. */
-export function replaceChildren(parent, children) {
+/**
+ * The element with a data-key under `root` (page-unique keys keep focus across re-renders).
+ * @param {ParentNode} root
+ * @param {string} key
+ * @returns {HTMLElement | null}
+ */
+export function byKey(root, key) {
+  return root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+}
+
+/**
+ * The `data-key` of the focused element when it is inside `root`.
+ * @param {Node} root
+ * @returns {string | undefined}
+ */
+export function focusedKey(root) {
   const active = document.activeElement;
-  const key = active && parent.contains(active) ? active.dataset?.key : undefined;
+  return active instanceof HTMLElement && root.contains(active) ? active.dataset.key : undefined;
+}
+
+/**
+ * Replaces a node's children, keeping focus on the element with the same `data-key`.
+ * @param {Element} parent
+ * @param {Child} children
+ */
+export function replaceChildren(parent, children) {
+  const key = focusedKey(parent);
   parent.replaceChildren();
   append(parent, children);
-  if (key) {
-    const again = parent.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again instanceof HTMLElement) again.focus({ preventScroll: true });
-  }
+  if (key) byKey(parent, key)?.focus({ preventScroll: true });
+}
+
+/**
+ * One of the page's fixed elements (index.html), as the kind of element it is; a missing one
+ * is a broken page, so it throws.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {new () => T} [kind]
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const el = document.getElementById(id);
+  if (!(el instanceof (kind ?? HTMLElement))) throw new Error(`the page has no element #${id}`);
+  return /** @type {T} */ (el);
 }
 
 let counter = 0;
-/** A page-unique id for label/aria wiring. */
+/**
+ * A page-unique id for label/aria wiring.
+ * @param {string} [prefix]
+ */
 export function uid(prefix = 'el') {
   counter += 1;
   return `${prefix}-${counter}`;
 }
 
-/** Keyboard navigation of a role=menu: arrows move, Home/End jump, Escape closes. */
+/**
+ * Keyboard navigation of a role=menu: arrows move, Home/End jump, Escape closes.
+ * @param {HTMLElement} menu
+ * @param {(refocus: boolean) => void} close
+ */
 export function menuKeys(menu, close) {
   menu.addEventListener('keydown', (event) => {
     const items = [...menu.querySelectorAll('[role="menuitem"]')];
-    const index = items.indexOf(document.activeElement);
+    const active = document.activeElement;
+    const index = active ? items.indexOf(active) : -1;
+    /** @param {number} to */
     const move = (to) => {
       event.preventDefault();
-      items[(to + items.length) % items.length]?.focus();
+      const item = items[(to + items.length) % items.length];
+      if (item instanceof HTMLElement) item.focus();
     };
     if (event.key === 'ArrowDown') move(index + 1);
     else if (event.key === 'ArrowUp') move(index - 1);

@@ -1,4 +1,8 @@
-/** The emoji the app and people use, by Slack name; an unknown name is shown as `:name:`. */
+// @ts-check
+/**
+ * The emoji the app and people use, by Slack name; an unknown name is shown as `:name:`.
+ * @type {Readonly<Record<string, string>>}
+ */
 const EMOJI = {
   '+1': '👍',
   '-1': '👎',
@@ -119,15 +123,25 @@ const EMOJI = {
   zzz: '💤',
 };
 
-/** The character of an emoji name (without colons), or undefined when unknown. */
+/**
+ * The character of an emoji name (without colons), or undefined when unknown.
+ * @param {string} name
+ * @returns {string | undefined}
+ */
 export function emojiChar(name) {
   return Object.hasOwn(EMOJI, name) ? EMOJI[name] : undefined;
 }
 
-/** Replaces `:name:` codes with their characters, leaving unknown ones as written. */
+/**
+ * Replaces `:name:` codes with their characters, leaving unknown ones as written.
+ * @param {string} text
+ */
 export function withEmoji(text) {
   return text.replace(/:([a-z0-9_+'-]+):/g, (code, name) => emojiChar(name) ?? code);
 }
 
-/** The emoji offered by the reaction picker, the app's ticket emoji first. */
+/**
+ * The emoji offered by the reaction picker, the app's ticket emoji first.
+ * @type {readonly string[]}
+ */
 export const REACTION_CHOICES = ['ticket', '+1', 'eyes', 'white_check_mark', 'pray', 'tada'];

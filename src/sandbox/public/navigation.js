@@ -1,0 +1,90 @@
+// @ts-check
+/**
+ * Moving about the page: being someone else, going to a channel or the app, opening an app
+ * tab or a thread, editing a message. Each changes state, tells the sandbox what Slack would be
+ * told, and redraws.
+ */
+import { act, refresh } from './connection.js';
+import { byId, byKey } from './dom.js';
+import { conversation, saveLocation } from './names.js';
+import { currentSnapshot, drawn, modal, redraw, state } from './state.js';
+
+/**
+ * Becomes another person: their view is fetched, and on the app its tab is opened for them.
+ * @param {string} userId
+ */
+export function chooseIdentity(userId) {
+  state.me = userId;
+  state.thread = null;
+  modal.key = '';
+  drawn.conversation = '';
+  drawn.home = '';
+  saveLocation();
+  void refresh().then(() => {
+    if (state.place === 'app') openAppTab(state.appTab);
+  });
+}
+
+/**
+ * Goes to a channel, or to the app ('app'), opening its first tab as Slack does.
+ * @param {string} place
+ */
+export function go(place) {
+  if (place === state.place) return;
+  state.place = place;
+  state.thread = null;
+  if (place === 'app') openAppTab(currentSnapshot().app.homeTabEnabled ? 'home' : 'messages');
+  saveLocation();
+  redraw();
+  byId('composer-input').focus();
+}
+
+/**
+ * Opens one of the app's tabs, telling the app (app_home_opened).
+ * @param {'home' | 'messages'} tab
+ */
+export function openAppTab(tab) {
+  state.appTab = tab;
+  void act({ type: 'openAppHome', as: state.me, tab });
+}
+
+/**
+ * Opens a message's thread beside the conversation.
+ * @param {string} channelId
+ * @param {string} ts
+ */
+export function openThread(channelId, ts) {
+  state.thread = { channel: channelId, ts };
+  const messages = conversation(channelId)?.messages ?? [];
+  const ticketId = messages
+    .filter((m) => m.ts === ts || m.thread_ts === ts)
+    .map((m) => m.metadata?.event_payload?.ticket_id)
+    .find((id) => typeof id === 'string');
+  // Following a ticket's thread shows that ticket on the platform's side.
+  if (ticketId && ticketId !== state.ticket) {
+    state.ticket = ticketId;
+    void refresh();
+  }
+  drawn.thread = '';
+  redraw();
+  byId('thread-input').focus();
+}
+
+/** Closes the thread. */
+export function closeThread() {
+  state.thread = null;
+  redraw();
+  byId('composer-input').focus();
+}
+
+/**
+ * Starts editing one of the visitor's messages in place (null stops).
+ * @param {string | null} ts
+ */
+export function startEditing(ts) {
+  state.editing = ts;
+  drawn.conversation = '';
+  drawn.thread = '';
+  redraw();
+  byKey(document, `${ts}:edit`)?.focus();
+}
