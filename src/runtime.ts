@@ -1,0 +1,238 @@
+/**
+ * The app, put together once: settings, logger, Redis and stores, the service-desk client with
+ * the shared rate budget and metrics, readiness, the platform's webhook route, the Slack app
+ * with its outbox worker and the mirror. `main.ts`, the sandbox, the end-to-end tests and the
+ * ack benchmark all build the app here, so they run exactly what production runs; what they
+ * may replace (stores, the platform's dispatcher, the mirror's pace for tests) is named in
+ * `RuntimeParts`, and nothing else differs.
+ */
+import type { CustomRoute } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { Cluster, Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import type { Config } from './config.ts';
+import {
+  BudgetPacer,
+  createBudgetHooks,
+  MirrorWorker,
+  type PollPlanner,
+  TicketHints,
+  WEBHOOK_PATH,
+  webhookHandler,
+} from './mirror/index.ts';
+import { type AppMetrics, createMetrics } from './ops/metrics.ts';
+import { opsRoutes } from './ops/ops-routes.ts';
+import { Readiness } from './ops/readiness.ts';
+import { createRedisClient } from './ops/redis-client.ts';
+import { slackRequestMetrics, withDuplicateCounting } from './ops/slack-request-metrics.ts';
+import { ServiceDeskClient, type ServiceDeskClientOptions } from './servicedesk/index.ts';
+import { createSlackApp, type SlackApp } from './slack/create-slack-app.ts';
+import { createMemoryStores, createRedisStores } from './store/index.ts';
+import type { Stores } from './store/types.ts';
+
+/** What a caller may put in place of what the settings would build. */
+export interface RuntimeParts {
+  /** The Redis connection; by default one to `REDIS_URL`, closed on stop. */
+  redis?: Redis | Cluster;
+  /** The stores; by default on Redis (or in memory without `REDIS_URL`). */
+  stores?: Stores;
+  /** The platform client's retries, timeouts and dispatcher (tests shorten or mock them). */
+  platform?: Pick<ServiceDeskClientOptions, 'retry' | 'timeouts' | 'dispatcher'>;
+  /** The mirror's rule and pace (tests shorten them), or false for no mirror in this process. */
+  mirror?: { planner?: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean } | false;
+  /** The outbox worker's pace (tests shorten it). */
+  worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
+  /** How long a modal submission waits for its ticket before answering Slack. */
+  submitWaitMs?: number;
+  /** How long a readiness check may take. */
+  readinessTimeoutMs?: number;
+  /** Node's process metrics on /metrics (off where several apps share a process). */
+  processMetrics?: boolean;
+}
+
+/** The app, built and not yet started. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  redis: Redis | Cluster | undefined;
+  stores: Stores;
+  serviceDesk: ServiceDeskClient;
+  metrics: AppMetrics;
+  readiness: Readiness;
+  slack: SlackApp;
+  /** Starts listening, the worker and the mirror; checks Slack's auth; returns the port. */
+  start(): Promise<number>;
+  /** Stops in order: unready, Slack (in-flight work finishes), the platform client, Redis. */
+  stop(): Promise<void>;
+}
+
+// Shared figures (every replica reports the same), refreshed in the background so a scrape
+// never waits on Redis for them.
+const SHARED_METRICS_MS = 10_000;
+
+/** Builds the app from its settings. */
+export function createRuntime(config: Config, logger: Logger, parts: RuntimeParts = {}): Runtime {
+  const ownsRedis = parts.redis === undefined && config.redisUrl !== undefined;
+  const redis =
+    parts.redis ??
+    (config.redisUrl
+      ? createRedisClient(config.redisUrl, { cluster: config.redisCluster, logger })
+      : undefined);
+  const budget = config.serviceDesk.rateLimits;
+  const stores =
+    parts.stores ??
+    (redis
+      ? createRedisStores({ redis, prefix: config.redisKeyPrefix, budget })
+      : createMemoryStores({ budget }));
+
+  // Every request of every replica inside the platform's limits, with a reserve for people.
+  const budgetHooks = createBudgetHooks({
+    budget: stores.budget,
+    logger: logger.child({ component: 'rate-budget' }),
+  });
+  let readiness: Readiness | undefined;
+  let metrics: AppMetrics | undefined;
+  const serviceDesk = new ServiceDeskClient({
+    baseUrl: config.serviceDesk.url,
+    apiKey: config.serviceDesk.apiKey,
+    variant: config.serviceDesk.variant,
+    logger: logger.child({ component: 'servicedesk' }),
+    acquire: budgetHooks.acquire,
+    onRateLimit: budgetHooks.onRateLimit,
+    onResponse: ({ operation, status }) => {
+      metrics?.observePlatformResponse(operation, status);
+      readiness?.platformResponded(status);
+    },
+    ...parts.platform,
+  });
+  metrics = createMetrics({
+    registry: new Registry(),
+    processMetrics: parts.processMetrics ?? true,
+    sources: {
+      outboxStats: () => stores.outbox.stats(),
+      rateLimit: () => serviceDesk.rateLimit,
+    },
+  });
+  const appMetrics = metrics;
+  readiness = new Readiness({
+    redis,
+    probePlatform: (signal) => serviceDesk.listDesks({ signal, priority: 'interactive' }),
+    // Its own client without retries: a probe must answer now, not after Slack's retry schedule.
+    verifySlack: () =>
+      new WebClient(config.slack.botToken, {
+        retryConfig: { retries: 0 },
+        ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+      }).auth.test(),
+    ...(parts.readinessTimeoutMs !== undefined ? { checkTimeoutMs: parts.readinessTimeoutMs } : {}),
+  });
+  const ready = readiness;
+
+  // The platform's push hints, on every replica's port whatever its role: a hint only writes
+  // to the shared poll schedule, which the replicas running the mirror read.
+  const webhookSecret = config.serviceDesk.webhookSecret;
+  const webhookRoutes: CustomRoute[] = webhookSecret
+    ? [
+        {
+          path: WEBHOOK_PATH,
+          method: ['POST'],
+          handler: webhookHandler({
+            secret: webhookSecret,
+            hints: new TicketHints({ stores }),
+            claims: stores.claims,
+            onOutcome: (outcome) => appMetrics.countWebhook(outcome),
+            logger: logger.child({ component: 'webhook' }),
+          }),
+        },
+      ]
+    : [];
+
+  const mirror = parts.mirror;
+  const slack = createSlackApp({
+    botToken: config.slack.botToken,
+    signingSecret: config.slack.signingSecret,
+    appToken: config.slack.appToken,
+    apiUrl: config.slack.apiUrl,
+    port: config.port,
+    role: config.role,
+    agentEmails: config.slack.agentEmails,
+    agentUsergroup: config.slack.agentUsergroup,
+    settings: {
+      ticketEmoji: config.slack.ticketEmoji,
+      channelDesks: config.slack.channelDesks,
+      dashboardUrl: config.serviceDesk.dashboardUrl,
+      ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
+    },
+    logger,
+    serviceDesk,
+    stores: withDuplicateCounting(stores, appMetrics),
+    routes: [...opsRoutes({ readiness: ready, registry: appMetrics.registry }), ...webhookRoutes],
+    middleware: [slackRequestMetrics(appMetrics)],
+    ...(parts.worker ? { worker: parts.worker } : {}),
+    ...(mirror === false
+      ? {}
+      : {
+          mirror: (poster) =>
+            new MirrorWorker({
+              platform: serviceDesk,
+              stores,
+              poster,
+              ...(mirror?.pacer === false
+                ? {}
+                : { pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }) }),
+              ...(mirror?.planner ? { planner: mirror.planner } : {}),
+              ...(mirror?.idleMs !== undefined ? { idleMs: mirror.idleMs } : {}),
+              ...(mirror?.leaseMs !== undefined ? { leaseMs: mirror.leaseMs } : {}),
+              logger: logger.child({ component: 'mirror' }),
+              onPosted: (item) =>
+                appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
+            }),
+        }),
+  });
+
+  const { perMinute, perHour } = budget;
+  const refreshSharedMetrics = async () => {
+    const usage = await stores.budget.usage();
+    appMetrics.setRateBudgetRemaining('minute', Math.max(0, perMinute - usage.minute));
+    appMetrics.setRateBudgetRemaining('hour', Math.max(0, perHour - usage.hour));
+    // Linked tickets are counted as those the mirror still polls.
+    appMetrics.setLinkedTickets({ polled: await stores.schedule.size() });
+  };
+  let sharedMetrics: NodeJS.Timeout | undefined;
+
+  return {
+    config,
+    logger,
+    redis,
+    stores,
+    serviceDesk,
+    metrics: appMetrics,
+    readiness: ready,
+    slack,
+    async start() {
+      sharedMetrics = setInterval(() => {
+        refreshSharedMetrics().catch((error: unknown) =>
+          logger.debug({ err: error }, 'shared metrics not refreshed'),
+        );
+      }, SHARED_METRICS_MS);
+      sharedMetrics.unref();
+      const port = await slack.start();
+      const slackAuth = await ready.verifySlackAtStart();
+      if (!slackAuth.ok) {
+        logger.error(
+          { detail: slackAuth.detail },
+          'Slack auth.test did not pass: not ready until it does; run `npm run doctor` to see what to fix',
+        );
+      }
+      return port;
+    },
+    async stop() {
+      clearInterval(sharedMetrics);
+      ready.markShuttingDown();
+      await slack.stop();
+      await serviceDesk.close();
+      // A caller's connection is the caller's to close.
+      if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());
+    },
+  };
+}
