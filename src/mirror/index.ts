@@ -8,6 +8,15 @@ export {
   type HookLogger,
 } from './budget-hooks.ts';
 export { BudgetPacer, type BudgetPacerOptions } from './budget-pacer.ts';
+export {
+  ChangeFeed,
+  type ChangeFeedMode,
+  type ChangeFeedOptions,
+  type ChangeFeedScan,
+  type RangeChoice,
+} from './change-feed.ts';
+export { detectFeedWay, type FeedDetection } from './change-feed-detect.ts';
+export type { FeedWay } from './change-feed-record.ts';
 export * from './errors.ts';
 export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 export {
@@ -20,6 +29,7 @@ export {
   type PollPlanner,
   RELAXED_PACE,
 } from './poll-planner.ts';
+export { PAGE_SIZE, planSweep, type SweepPlan, type SweepRange } from './sweep-plan.ts';
 export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
 export type * from './types.ts';
 export {

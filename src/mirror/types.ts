@@ -3,11 +3,33 @@
  * Slack side that posts for it. The Slack side implements `MirrorPoster`; the mirror never
  * imports it.
  */
-import type { Activity, Message, ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
+import type {
+  Activity,
+  CallOptions,
+  Envelope,
+  ListTicketsQuery,
+  Message,
+  ServiceDeskClient,
+  Ticket,
+} from '../servicedesk/index.ts';
 import type { Thread } from '../store/types.ts';
 
 /** The platform calls the mirror makes, all at background priority. */
 export type MirrorPlatform = Pick<ServiceDeskClient, 'listActivity' | 'listMessages' | 'getTicket'>;
+
+/**
+ * A List tickets query as the change feed sends it: the contract's, and the optional
+ * capability `updated_after` (ISO 8601), which a platform without it ignores.
+ */
+export type FeedListQuery = ListTicketsQuery & { updated_after?: string };
+
+/** The platform calls the change feed makes, all at background priority; the client has both. */
+export interface ChangeFeedPlatform {
+  /** One page of tickets. */
+  listTickets(query?: FeedListQuery, opts?: CallOptions): Promise<Envelope<Ticket>>;
+  /** One ticket: how the feed learns where a linked ticket sits in the list. */
+  getTicket(id: string, opts?: CallOptions): Promise<Ticket>;
+}
 
 /** How a post went: in the thread, or the thread (or person) can no longer take posts. */
 export type PostOutcome = 'posted' | 'gone';

@@ -16,6 +16,8 @@ import {
 } from '../../src/emulator/index.ts';
 import {
   BudgetPacer,
+  ChangeFeed,
+  type ChangeFeedOptions,
   createBudgetHooks,
   MirrorWorker,
   type PollPlanner,
@@ -85,6 +87,8 @@ export interface StackOptions {
   redisUrl?: string;
   /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
   mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
+  /** Runs the change feed in every replica, with these options. */
+  changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'>;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -221,6 +225,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
     });
     const port = await slack.start();
+    const feed = options.changeFeed
+      ? new ChangeFeed({
+          platform: serviceDesk,
+          stores,
+          logger: logger.child({ component: 'change-feed' }),
+          ...options.changeFeed,
+        })
+      : undefined;
+    feed?.start();
     const driver = new SlackDriver({
       appUrl: `http://127.0.0.1:${port}/slack/events`,
       signingSecret: SIGNING_SECRET,
@@ -236,6 +249,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       async stop() {
         if (stopped) return;
         stopped = true;
+        await feed?.stop();
         await slack.stop();
         await driver.close();
         await serviceDesk.close();

@@ -1,7 +1,12 @@
 /** What the mirror's unit tests share: the emulator's model as the platform, and a poster. */
 import { EmulatorModel } from '../../src/emulator/index.ts';
 import { applySeed } from '../../src/emulator/seed.ts';
-import type { MirrorPlatform, MirrorPoster, PostOutcome } from '../../src/mirror/index.ts';
+import type {
+  ChangeFeedPlatform,
+  MirrorPlatform,
+  MirrorPoster,
+  PostOutcome,
+} from '../../src/mirror/index.ts';
 import {
   type Activity,
   apiErrorFromResponse,
@@ -17,8 +22,11 @@ export const TENANT = 'acme';
 export const SAM = 'sam.rivera@acme.example';
 
 /** The model with the tenant's desks and people, and no tickets. */
-export function emptyModel(now: () => number): EmulatorModel {
-  const model = new EmulatorModel(now);
+export function emptyModel(
+  now: () => number,
+  capabilities: ConstructorParameters<typeof EmulatorModel>[1] = {},
+): EmulatorModel {
+  const model = new EmulatorModel(now, capabilities);
   applySeed(model, 'empty', [TENANT]);
   model.addEmployee(TENANT, { id: 'e-sam', email: SAM, name: 'Sam Rivera', role: 'agent' });
   return model;
@@ -31,10 +39,10 @@ export interface PlatformCall {
 }
 
 /**
- * The model behind the mirror's three calls, as the client would answer them: each call is
- * recorded, and the next ones can be made to fail as the client's own errors would.
+ * The model behind the mirror's calls and the change feed's, as the client would answer them:
+ * each call is recorded, and the next ones can be made to fail as the client's own errors would.
  */
-export class ModelPlatform implements MirrorPlatform {
+export class ModelPlatform implements MirrorPlatform, ChangeFeedPlatform {
   readonly calls: PlatformCall[] = [];
   /** When set, every call throws what this returns (a refused budget, a 503...). */
   failWith: ((operation: OperationName) => Error) | undefined;
@@ -63,6 +71,22 @@ export class ModelPlatform implements MirrorPlatform {
   getTicket: MirrorPlatform['getTicket'] = async (id) => {
     this.#enter('getTicket', id);
     return this.#model.getTicket(TENANT, id);
+  };
+
+  listTickets: ChangeFeedPlatform['listTickets'] = async (query = {}) => {
+    if (this.failWith) throw this.failWith('listTickets');
+    this.calls.push({ operation: 'listTickets', ticketId: '' });
+    const ms = (value: string | Date | undefined) =>
+      value === undefined ? undefined : new Date(value).getTime();
+    const createdAfterMs = ms(query.created_after);
+    const updatedAfterMs = ms(query.updated_after);
+    return this.#model.listTickets(TENANT, {
+      page: query.page ?? 1,
+      pageSize: query.page_size ?? 25,
+      ...(query.desk_id === undefined ? {} : { deskId: query.desk_id }),
+      ...(createdAfterMs === undefined ? {} : { createdAfterMs }),
+      ...(updatedAfterMs === undefined ? {} : { updatedAfterMs }),
+    });
   };
 
   /** How many calls of an operation were made. */

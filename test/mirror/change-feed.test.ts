@@ -1,0 +1,454 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AdaptivePlanner,
+  BudgetDeferredError,
+  ChangeFeed,
+  type ChangeFeedOptions,
+  RELAXED_PACE,
+} from '../../src/mirror/index.ts';
+import { createMemoryStores, initialMirrorState } from '../../src/store/index.ts';
+import type { Stores } from '../../src/store/types.ts';
+import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
+
+const T0 = 1_767_225_600_000;
+const PERIOD = 30_000;
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface SetUpOptions {
+  /** The platform ignores `updated_after` (it still has `updated_at`). */
+  noFilter?: boolean;
+  feed?: Partial<ChangeFeedOptions>;
+}
+
+function setUp(options: SetUpOptions = {}) {
+  const clock = { now: T0 };
+  const now = () => clock.now;
+  const model = emptyModel(now, options.noFilter ? { updatedAfter: false } : {});
+  const stores = createMemoryStores({ now });
+  const platform = new ModelPlatform(model);
+  const warnings: string[] = [];
+  const logger = { ...silent, warn: (_obj: object, msg?: string) => void warnings.push(msg ?? '') };
+  const open = (extra: Partial<ChangeFeedOptions> = {}) =>
+    new ChangeFeed({
+      platform,
+      stores,
+      logger,
+      now,
+      periodMs: PERIOD,
+      ...options.feed,
+      ...extra,
+    });
+  const feed = open();
+  let threads = 0;
+
+  /** A ticket filed in a thread (under `desk`, if given), created now. */
+  async function linkedTicket(desk?: string): Promise<string> {
+    const ticket = model.createTicket(TENANT, {
+      title: `Ticket ${threads}`,
+      requester_email: 'alice@acme.example',
+      ...(desk ? { desk_id: desk } : {}),
+    });
+    threads += 1;
+    await stores.links.link(ticket.id, { channel: 'C0HELP', threadTs: `1767225600.${threads}` });
+    return ticket.id;
+  }
+
+  /** Tickets nobody follows, created now. */
+  function otherTickets(count: number, desk: string): void {
+    for (let i = 0; i < count; i++)
+      model.createTicket(TENANT, { title: `Other ${i}`, desk_id: desk });
+  }
+
+  /**
+   * The mirror looked at the ticket now (quiet for ten minutes, as far as it knows), and its
+   * next look is due `dueInMs` from now.
+   */
+  async function lookedAt(ticketId: string, dueInMs: number) {
+    await stores.mirror.saveState(ticketId, {
+      ...initialMirrorState(),
+      lastPolledAt: clock.now,
+      lastActivityAt: clock.now - 600_000,
+      status: 'new',
+    });
+    await stores.schedule.pollAt(ticketId, clock.now + dueInMs);
+  }
+
+  /** Moves the clock on to the next period, when the period's scan may be claimed again. */
+  function nextPeriod(): void {
+    clock.now += PERIOD;
+  }
+
+  return {
+    clock,
+    model,
+    stores,
+    platform,
+    feed,
+    open,
+    warnings,
+    linkedTicket,
+    otherTickets,
+    lookedAt,
+    nextPeriod,
+  };
+}
+
+/** When the mirror's rule would set the next look at a ticket if it were looked at now. */
+async function planned(stores: Stores, ticketId: string, now: number): Promise<number | 'stop'> {
+  const state = await stores.mirror.state(ticketId);
+  if (!state) throw new Error(`no state for ${ticketId}`);
+  return new AdaptivePlanner().next(state, now, RELAXED_PACE);
+}
+
+describe('change feed, updated_after', () => {
+  it('finds the linked ticket that changed with one request, and has it looked at a second later', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', changed: 0 });
+    nextPeriod();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    clock.now += 1_000;
+    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', requests: 1, changed: 1 });
+    expect(await stores.schedule.dueAt(id)).toBe(clock.now + 1_000);
+  });
+
+  it('hints a change once though the cursor’s overlap shows it again', async () => {
+    const { clock, model, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    nextPeriod();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    clock.now += 500;
+    await feed.scanOnce();
+    clock.now += PERIOD;
+    expect(await feed.scanOnce()).toMatchObject({ requests: 1, changed: 0 });
+  });
+
+  it('finds a change made in the same millisecond as the one the last scan saw', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const first = await linkedTicket();
+    const second = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(first, 600_000);
+    await lookedAt(second, 600_000);
+    await feed.scanOnce();
+    nextPeriod();
+    model.addAgentReply(TENANT, first, { agentEmail: SAM, body: 'On my way' });
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+    // Same millisecond, just after the scan read the list.
+    model.addAgentReply(TENANT, second, { agentEmail: SAM, body: 'You too' });
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+    expect(await stores.schedule.dueAt(second)).toBe(clock.now + 1_000);
+  });
+
+  it('moves the look due at a linked ticket that did not change to when the mirror’s rule would set it now', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 40_000);
+    await feed.scanOnce();
+    nextPeriod();
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ changed: 0, postponed: 1 });
+    const next = await planned(stores, id, clock.now);
+    expect(next).toBeGreaterThan(T0 + 45_000);
+    expect(await stores.schedule.dueAt(id)).toBe(next);
+  });
+
+  it('never moves the first look after a write from Slack', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 40_000);
+    await feed.scanOnce();
+    await stores.mirror.noteSlackWrite(id, clock.now + 1);
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
+  });
+
+  it('lets a ticket not looked at for real within the trusted time have its look', async () => {
+    const { clock, stores, open, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const feed = open({ trustMs: 20_000 });
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 40_000);
+    await feed.scanOnce();
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
+  });
+
+  it('does not move a look at a ticket changed before the feed began to read the changes', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    await lookedAt(id, 40_000);
+    clock.now += 5_000;
+    await feed.scanOnce();
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 40_000);
+  });
+
+  it('hints nothing the mirror has already looked past', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ requests: 1, changed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 5_000 + 600_000);
+  });
+
+  it('costs nothing for a changed ticket no thread follows', async () => {
+    const { model, stores, feed, nextPeriod } = setUp();
+    const ticket = model.createTicket(TENANT, { title: 'Printer' });
+    await feed.scanOnce();
+    nextPeriod();
+    model.addAgentReply(TENANT, ticket.id, { agentEmail: SAM, body: 'Fixed' });
+    expect(await feed.scanOnce()).toMatchObject({ changed: 0 });
+    expect(await stores.schedule.size()).toBe(0);
+    expect((await stores.feed.facts([ticket.id])).size).toBe(0);
+  });
+
+  it('hints nothing and keeps its cursor when the budget defers the scan, and says when to come back', async () => {
+    const { clock, model, stores, platform, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 40_000);
+    await feed.scanOnce();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    nextPeriod();
+    const retryAt = clock.now + 45_000;
+    platform.failWith = (operation) => new BudgetDeferredError(operation, retryAt, 'window');
+    expect(await feed.scanOnce()).toMatchObject({ complete: false, retryAt, changed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
+    platform.failWith = undefined;
+    clock.now += PERIOD;
+    expect(await feed.scanOnce()).toBeUndefined();
+    clock.now = retryAt;
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+  });
+
+  it('warns once when the platform it was told honours updated_after does not', async () => {
+    const { clock, model, warnings, open, nextPeriod } = setUp({ noFilter: true });
+    const feed = open({ mode: 'filter' });
+    model.createTicket(TENANT, { title: 'Printer' });
+    clock.now += 10_000;
+    await feed.scanOnce();
+    nextPeriod();
+    await feed.scanOnce();
+    expect(warnings.filter((w) => w.includes('seems to ignore it'))).toHaveLength(1);
+  });
+});
+
+describe('change feed, sweep', () => {
+  it('learns a linked ticket it knows nothing of with one Get ticket in place of its look', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt } = setUp({ noFilter: true });
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 20_000);
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ way: 'sweep', postponed: 1 });
+    expect(platform.count('getTicket')).toBe(1);
+    expect((await stores.feed.facts([id])).get(id)).toMatchObject({ deskId: 'it' });
+  });
+
+  it('sweeps a desk whose due linked tickets are dense: one page in place of their looks', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp({ noFilter: true });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await linkedTicket('it'));
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of ids) await stores.schedule.pollAt(id, clock.now + 20_000);
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 1, changed: 0, postponed: 5 });
+    expect(scan?.ranges).toEqual([
+      expect.objectContaining({ desk: 'it', looks: 5, pages: 1, choice: 'sweep' }),
+    ]);
+  });
+
+  it('hints a linked ticket its sweep shows changed since the mirror’s last look', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+    });
+    const ids = [await linkedTicket('it'), await linkedTicket('it'), await linkedTicket('it')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of ids) await stores.schedule.pollAt(id, clock.now + 20_000);
+    model.addAgentReply(TENANT, ids[1] as string, { agentEmail: SAM, body: 'On my way' });
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 1, changed: 1, postponed: 2 });
+    expect(await stores.schedule.dueAt(ids[1] as string)).toBe(clock.now + 1_000);
+  });
+
+  it('leaves a range to the looks where tickets not filed from Slack make a sweep dearer, after one page', async () => {
+    const { clock, stores, feed, linkedTicket, otherTickets, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+    });
+    const old = await linkedTicket('it');
+    clock.now += 1_000;
+    otherTickets(250, 'it');
+    clock.now += 1_000;
+    const recent = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(old, 20_000);
+    await lookedAt(recent, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of [old, recent]) await stores.schedule.pollAt(id, clock.now + 20_000);
+    const first = await feed.scanOnce();
+    expect(first).toMatchObject({ requests: 1 });
+    expect(first?.ranges).toEqual([
+      expect.objectContaining({ desk: 'it', looks: 2, pages: 3, choice: 'looks' }),
+    ]);
+    nextPeriod();
+    for (const id of [old, recent]) await stores.schedule.pollAt(id, clock.now + 20_000);
+    expect(await feed.scanOnce()).toMatchObject({ requests: 0, postponed: 0 });
+  });
+
+  it('once it knows a range’s pages, reads only those holding due tickets, so a very old linked ticket costs its own page', async () => {
+    const { clock, stores, feed, linkedTicket, otherTickets, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+    });
+    const old = await linkedTicket('it');
+    clock.now += 1_000;
+    otherTickets(250, 'it');
+    clock.now += 1_000;
+    const recent = [await linkedTicket('it'), await linkedTicket('it'), await linkedTicket('it')];
+    const all = [old, ...recent];
+    clock.now += 5_000;
+    for (const id of all) await lookedAt(id, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of all) await stores.schedule.pollAt(id, clock.now + 20_000);
+    expect(await feed.scanOnce()).toMatchObject({ requests: 3, postponed: 4 });
+    nextPeriod();
+    for (const id of all) await stores.schedule.pollAt(id, clock.now + 20_000);
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 2, postponed: 4 });
+    expect(scan?.ranges).toEqual([expect.objectContaining({ looks: 4, pages: 2 })]);
+  });
+
+  it('follows a due ticket onto the next page when its range has grown since it was read', async () => {
+    const { clock, stores, feed, linkedTicket, otherTickets, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+    });
+    const all = [await linkedTicket('it')];
+    clock.now += 1_000;
+    otherTickets(150, 'it');
+    clock.now += 1_000;
+    for (let i = 0; i < 3; i++) all.push(await linkedTicket('it'));
+    clock.now += 5_000;
+    for (const id of all) await lookedAt(id, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of all) await stores.schedule.pollAt(id, clock.now + 20_000);
+    expect(await feed.scanOnce()).toMatchObject({ requests: 2, postponed: 4 });
+    otherTickets(60, 'it');
+    clock.now += 1_000;
+    const latest = await linkedTicket('it');
+    all.push(latest);
+    clock.now += 5_000;
+    await lookedAt(latest, 20_000);
+    nextPeriod();
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of all) await stores.schedule.pollAt(id, clock.now + 20_000);
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 3, postponed: 5 });
+    expect(scan?.ranges).toEqual([expect.objectContaining({ looks: 5, pages: 3 })]);
+  });
+
+  it('hints a linked ticket that left its desk, and learns it again', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+    });
+    const ids = [await linkedTicket('it'), await linkedTicket('it')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 20_000);
+    await feed.scanOnce();
+    nextPeriod();
+    for (const id of ids) await stores.schedule.pollAt(id, clock.now + 20_000);
+    model.setDesk(TENANT, ids[0] as string, 'hr');
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+    expect(await stores.schedule.dueAt(ids[0] as string)).toBe(clock.now + 1_000);
+    expect((await stores.feed.facts([ids[0] as string])).size).toBe(0);
+  });
+
+  it('sweeps every scheduled linked ticket when told to, though none is due', async () => {
+    const { clock, model, stores, open, linkedTicket, lookedAt, nextPeriod } = setUp({
+      noFilter: true,
+      feed: { sweep: 'always' },
+    });
+    const feed = open();
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    await feed.scanOnce();
+    nextPeriod();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+    expect(await stores.schedule.dueAt(id)).toBe(clock.now + 1_000);
+  });
+});
+
+describe('change feed, way and replicas', () => {
+  it('does nothing on a platform whose tickets carry no updated_at', async () => {
+    const clock = { now: T0 };
+    const model = emptyModel(() => clock.now, { updatedAt: false });
+    const platform = new ModelPlatform(model);
+    model.createTicket(TENANT, { title: 'Printer' });
+    const feed = new ChangeFeed({
+      platform,
+      stores: createMemoryStores({ now: () => clock.now }),
+      logger: silent,
+      now: () => clock.now,
+    });
+    expect(await feed.scanOnce()).toMatchObject({ way: 'none', requests: 1 });
+  });
+
+  it('finds the way out again later when the tenant had no ticket to tell it by', async () => {
+    const { clock, model, feed } = setUp();
+    expect(await feed.scanOnce()).toMatchObject({ way: 'unknown', requests: 1 });
+    model.createTicket(TENANT, { title: 'Printer' });
+    clock.now += 60_000;
+    expect(await feed.scanOnce()).toMatchObject({ way: 'unknown', requests: 0 });
+    clock.now += 600_000;
+    expect(await feed.scanOnce()).toMatchObject({ way: 'filter' });
+  });
+
+  it('two replicas make one scan a period between them', async () => {
+    const { platform, open, model, nextPeriod } = setUp();
+    model.createTicket(TENANT, { title: 'Printer' });
+    const replicas = [open(), open()];
+    const scans = await Promise.all(replicas.map((replica) => replica.scanOnce()));
+    expect(scans.filter((scan) => scan !== undefined)).toHaveLength(1);
+    expect(platform.count('listTickets')).toBe(3);
+    expect(await replicas[1]?.scanOnce()).toBeUndefined();
+    nextPeriod();
+    expect(await replicas[1]?.scanOnce()).toMatchObject({ way: 'filter', requests: 1 });
+  });
+
+  it('scans nothing when turned off', async () => {
+    const { platform, open } = setUp();
+    const feed = open({ mode: 'off' });
+    feed.start();
+    expect(await feed.scanOnce()).toBeUndefined();
+    await feed.stop();
+    expect(platform.calls).toEqual([]);
+  });
+});
