@@ -8,11 +8,11 @@
  * the model has the capability, as an unknown parameter is otherwise ignored).
  */
 import type { Dispatcher } from 'undici';
+import { addMessageInputSchema, TICKET_STATUSES } from '../../src/contract/schemas.ts';
 import { EmulatorError, type EmulatorModel } from '../../src/emulator/index.ts';
 import { RateLimiter } from '../../src/emulator/rate-limiter.ts';
 import { createRouteMatcher, type RouteMatch } from '../../src/emulator/route-matcher.ts';
 import { QueryReader } from '../../src/emulator/validation.ts';
-import { addMessageInputSchema, TICKET_STATUSES } from '../../src/contract/schemas.ts';
 
 /** One request the platform received. */
 export interface PlatformRequest {

@@ -6,8 +6,8 @@
  * emulator's model as an agent would in the platform's dashboard.
  */
 import { z } from 'zod';
-import { EmulatorError, type EmulatorModel } from '../emulator/index.ts';
 import { TICKET_STATUSES } from '../contract/schemas.ts';
+import { EmulatorError, type EmulatorModel } from '../emulator/index.ts';
 import {
   type AppAnswer,
   AppTimeoutError,

@@ -7,32 +7,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
-  AbortError,
-  apiErrorFromResponse,
-  ConnectionError,
-  InvalidTicketIdError,
-  isServiceDeskError,
-  ResponseValidationError,
-  TimeoutError,
-  type TransportErrorInit,
-} from './errors.ts';
-import { assertIdempotencyKey } from './idempotency.ts';
-import {
-  type IterateOptions,
-  type Priority,
-  paginateByOffset,
-  paginateByPage,
-} from './pagination.ts';
-import {
-  hasRateLimitHeaders,
-  parseRateLimit,
-  parseRateLimitResetMs,
-  parseRetryAfterMs,
-  type RateLimitState,
-} from './rate-limit.ts';
-import { Redactor } from './redact.ts';
-import { type RetryOptions, RetryPolicy } from './retry-policy.ts';
-import {
   normaliseBaseUrl,
   type OperationName,
   ROUTES,
@@ -65,6 +39,32 @@ import {
   ticketSchema,
   type UpdateTicketInput,
 } from '../contract/schemas.ts';
+import {
+  AbortError,
+  apiErrorFromResponse,
+  ConnectionError,
+  InvalidTicketIdError,
+  isServiceDeskError,
+  ResponseValidationError,
+  TimeoutError,
+  type TransportErrorInit,
+} from './errors.ts';
+import { assertIdempotencyKey } from './idempotency.ts';
+import {
+  type IterateOptions,
+  type Priority,
+  paginateByOffset,
+  paginateByPage,
+} from './pagination.ts';
+import {
+  hasRateLimitHeaders,
+  parseRateLimit,
+  parseRateLimitResetMs,
+  parseRetryAfterMs,
+  type RateLimitState,
+} from './rate-limit.ts';
+import { Redactor } from './redact.ts';
+import { type RetryOptions, RetryPolicy } from './retry-policy.ts';
 import { normaliseTicketId } from './ticket-id.ts';
 
 /** Socket timeouts, in ms. */

@@ -1,5 +1,13 @@
 /** The service-desk API client: its public surface. */
 
+export {
+  normaliseBaseUrl,
+  type OperationName,
+  ROUTES,
+  routePath,
+  type Variant,
+} from '../contract/routes.ts';
+export * from '../contract/schemas.ts';
 export type {
   AcquireHook,
   AcquireTicket,
@@ -49,12 +57,4 @@ export {
   type RetryOptions,
   RetryPolicy,
 } from './retry-policy.ts';
-export {
-  normaliseBaseUrl,
-  type OperationName,
-  ROUTES,
-  routePath,
-  type Variant,
-} from '../contract/routes.ts';
-export * from '../contract/schemas.ts';
 export { isTicketId, normaliseTicketId } from './ticket-id.ts';

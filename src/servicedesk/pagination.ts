@@ -2,9 +2,10 @@
  * List endpoints as async iterators, for both pagination styles of the platform: page-based
  * (`page` from 1, `page_size`) and offset-based (`limit`, `offset`).
  */
-import { AbortError } from './errors.ts';
+
 import type { OperationName } from '../contract/routes.ts';
 import type { Envelope } from '../contract/schemas.ts';
+import { AbortError } from './errors.ts';
 
 /** How urgent a call is; a shared rate budget serves `interactive` first. */
 export type Priority = 'interactive' | 'background';

@@ -3,8 +3,8 @@
  * schedule, rate budget and mirror worker) brings the changes into the Slack double's threads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import type { Message } from '../../src/contract/schemas.ts';
+import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
 import { ACTIONS } from '../../src/slack/ids.ts';
 import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
 import type { Activity, Envelope, Ticket } from '../../src/contract/schemas.ts';
+import type { RunningEmulator } from '../../src/emulator/index.ts';
 import { isTicketId } from '../../src/servicedesk/ticket-id.ts';
 import { call, emulator, ManualClock, type ValidationBody } from './support.ts';
 

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
 import type {
   Activity,
   Asset,
@@ -8,6 +7,7 @@ import type {
   Message,
   Ticket,
 } from '../../src/contract/schemas.ts';
+import type { RunningEmulator } from '../../src/emulator/index.ts';
 import { call, emulator } from './support.ts';
 
 type Page<T> = Envelope<T>;

@@ -5,12 +5,12 @@
 
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type OperationName, ROUTES, routePath } from '../../src/contract/routes.ts';
 import {
   type EmulatorOptions,
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.ts';
-import { type OperationName, ROUTES, routePath } from '../../src/contract/routes.ts';
 
 /** A response with its JSON body (or undefined when the body was not JSON). */
 export interface ApiResponse<T> {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope, Ticket } from '../../src/contract/schemas.ts';
 import {
   ConfigError,
   EmulatorModel,
   type ModelEvent,
   type RunningEmulator,
 } from '../../src/emulator/index.ts';
-import type { Envelope, Ticket } from '../../src/contract/schemas.ts';
 import { call, emulator, ManualClock, type ValidationBody } from './support.ts';
 
 const SAM = 'sam.rivera@acme.example';

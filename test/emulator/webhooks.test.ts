@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Ticket } from '../../src/contract/schemas.ts';
 import type {
   EmulatorOptions,
   RunningEmulator,
   WebhookDelivery,
   WebhookOptions,
 } from '../../src/emulator/index.ts';
-import type { Ticket } from '../../src/contract/schemas.ts';
 import {
   call,
   emulator,

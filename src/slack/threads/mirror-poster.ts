@@ -6,6 +6,7 @@
  * a crash between posting and recording it.
  */
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
+import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import { PostDeferredError } from '../../mirror/errors.ts';
 import type {
   MirrorPoster,
@@ -13,7 +14,6 @@ import type {
   RequesterNotice,
   TicketChange,
 } from '../../mirror/types.ts';
-import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builder.ts';

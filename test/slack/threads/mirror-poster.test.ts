@@ -1,8 +1,8 @@
 import { WebClient } from '@slack/web-api';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PostDeferredError } from '../../../src/mirror/errors.ts';
 import type { Message, Ticket } from '../../../src/contract/schemas.ts';
+import { PostDeferredError } from '../../../src/mirror/errors.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
 import { CardUpdater } from '../../../src/slack/cards/card-updater.ts';
