@@ -1,30 +1,24 @@
 /**
  * The sandbox: the whole app with no Slack workspace and no platform tenant. The emulator plays
- * the platform, the Slack double plays Slack, and the real app (the same `createSlackApp` as in
+ * the platform, the Slack double plays Slack, and the real app (built by the same runtime as in
  * production, in HTTP mode) sits between them, receiving the signed requests Slack would send
  * under Slack's 3 s ack and retry rules. The simulator page lets a visitor be a Slack user on
  * one side and an agent on the platform on the other.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import { loadConfig } from '../config.ts';
 import {
   DEMO_KEYS,
   type EmulatorModel,
   type RunningEmulator,
   startEmulator,
 } from '../emulator/index.ts';
-import {
-  BudgetPacer,
-  createBudgetHooks,
-  MirrorWorker,
-  TicketHints,
-  WEBHOOK_PATH,
-  webhookHandler,
-} from '../mirror/index.ts';
-import { ServiceDeskClient } from '../servicedesk/index.ts';
-import { createSlackApp, type SlackApp } from '../slack/create-slack-app.ts';
+import { WEBHOOK_PATH } from '../mirror/index.ts';
+import { createRedisClient } from '../ops/redis-client.ts';
+import { createRuntime } from '../runtime.ts';
+import type { SlackApp } from '../slack/create-slack-app.ts';
 import {
   defaultIds,
   type SlackDouble,
@@ -120,63 +114,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     addSlackPeopleToPlatform(double, emulator.model);
     for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
 
-    const { stores, store, prefix, closeStores } = await openStores(options.redisUrl);
+    const { stores, store, prefix, closeStores } = await openStores(options.redisUrl, logger);
     stack.push(closeStores);
-    // Wired as src/main.ts wires it: one rate budget for people and the mirror's polls.
-    const budgetHooks = createBudgetHooks({
-      budget: stores.budget,
-      logger: logger.child({ component: 'rate-budget' }),
-    });
-    const serviceDesk = new ServiceDeskClient({
-      baseUrl: emulator.url,
-      apiKey: 'sd_acme_rw',
-      logger: logger.child({ component: 'servicedesk' }),
-      acquire: budgetHooks.acquire,
-      onRateLimit: budgetHooks.onRateLimit,
-    });
-    stack.push(() => serviceDesk.close());
     const signingSecret = randomBytes(24).toString('hex');
     // Push on by default: the platform calls the app's webhook route as a real tenant's
     // automation rule would; the platform panel turns it off to show the app without it.
     const webhookSecret = randomBytes(24).toString('hex');
-    const slack = createSlackApp({
-      routes: [
-        {
-          path: WEBHOOK_PATH,
-          method: ['POST'],
-          handler: webhookHandler({
-            secret: webhookSecret,
-            hints: new TicketHints({ stores }),
-            claims: stores.claims,
-            logger: logger.child({ component: 'webhook' }),
-          }),
-        },
-      ],
-      botToken: defaultIds.botToken,
-      signingSecret,
-      apiUrl: double.apiUrl,
-      port: 0,
-      agentEmails: AGENT_EMAILS,
-      agentUsergroup: undefined,
-      settings: {
-        ticketEmoji: SANDBOX_TICKET_EMOJI,
-        channelDesks: new Map([[defaultIds.itHelp, SANDBOX_DESK]]),
-        dashboardUrl: undefined,
-      },
-      logger,
-      serviceDesk,
-      stores,
-      mirror: (poster) =>
-        new MirrorWorker({
-          platform: serviceDesk,
-          stores,
-          poster,
-          pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }),
-          logger: logger.child({ component: 'mirror' }),
-        }),
+    // Configured as production is, through the same settings and the same runtime.
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: defaultIds.botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: double.apiUrl,
+      SERVICE_DESK_URL: emulator.url,
+      SERVICE_DESK_API_KEY: 'sd_acme_rw',
+      SERVICE_DESK_WEBHOOK_SECRET: webhookSecret,
+      AGENT_EMAILS: [...AGENT_EMAILS].join(','),
+      CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK}`,
+      TICKET_EMOJI: SANDBOX_TICKET_EMOJI,
+      PORT: '0',
     });
-    const appPort = await slack.start();
-    stack.push(() => slack.stop());
+    const runtime = createRuntime(config, logger, { stores, processMetrics: false });
+    const slack = runtime.slack;
+    const appPort = await runtime.start();
+    stack.push(() => runtime.stop());
     emulator.setWebhooks({
       url: `http://127.0.0.1:${appPort}${WEBHOOK_PATH}`,
       secret: webhookSecret,
@@ -307,7 +267,7 @@ function addSlackPeopleToPlatform(double: SlackDouble, model: EmulatorModel): vo
   }
 }
 
-async function openStores(redisUrl: string | undefined) {
+async function openStores(redisUrl: string | undefined, logger: Logger) {
   if (!redisUrl) {
     return {
       stores: createMemoryStores(),
@@ -316,7 +276,7 @@ async function openStores(redisUrl: string | undefined) {
       closeStores: async () => undefined,
     };
   }
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  const redis = createRedisClient(redisUrl, { logger });
   // Each run keys its own data: the emulator starts afresh, so last run's links would be stale.
   const prefix = `sandbox:${randomUUID()}:`;
   return {
