@@ -14,6 +14,8 @@ import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import {
   BudgetPacer,
+  ChangeFeed,
+  type ChangeFeedOptions,
   createBudgetHooks,
   MirrorWorker,
   type PollPlanner,
@@ -39,8 +41,12 @@ export interface RuntimeParts {
   stores?: Stores;
   /** The platform client's retries, timeouts and dispatcher (tests shorten or mock them). */
   platform?: Pick<ServiceDeskClientOptions, 'retry' | 'timeouts' | 'dispatcher'>;
+  /** Told each platform response after the metrics and readiness (tests count requests). */
+  onPlatformResponse?: (operation: string, status: number | undefined) => void;
   /** The mirror's rule and pace (tests shorten them), or false for no mirror in this process. */
   mirror?: { planner?: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean } | false;
+  /** The change feed's pace and way (tests force them), or false for no feed in this process. */
+  changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'> | false;
   /** The outbox worker's pace (tests shorten it). */
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
@@ -103,6 +109,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     onResponse: ({ operation, status }) => {
       metrics?.observePlatformResponse(operation, status);
       readiness?.platformResponded(status);
+      parts.onPlatformResponse?.(operation, status);
     },
     ...parts.platform,
   });
@@ -148,6 +155,11 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     : [];
 
   const mirror = parts.mirror;
+  // One pacer for the mirror's looks and the feed's scans: both spend the background budget.
+  const pacer =
+    mirror === false || mirror?.pacer === false
+      ? undefined
+      : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
     signingSecret: config.slack.signingSecret,
@@ -177,9 +189,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
               platform: serviceDesk,
               stores,
               poster,
-              ...(mirror?.pacer === false
-                ? {}
-                : { pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }) }),
+              ...(pacer ? { pacer } : {}),
               ...(mirror?.planner ? { planner: mirror.planner } : {}),
               ...(mirror?.idleMs !== undefined ? { idleMs: mirror.idleMs } : {}),
               ...(mirror?.leaseMs !== undefined ? { leaseMs: mirror.leaseMs } : {}),
@@ -189,6 +199,21 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
             }),
         }),
   });
+
+  // The feed runs where the mirror does (a web process leaves both to the workers); a lease
+  // lets one replica scan per period, so every worker may run it.
+  const feed =
+    mirror === false || parts.changeFeed === false || config.role === 'web'
+      ? undefined
+      : new ChangeFeed({
+          platform: serviceDesk,
+          stores,
+          logger: logger.child({ component: 'change-feed' }),
+          mode: config.serviceDesk.changeFeed,
+          ...(pacer ? { pacer } : {}),
+          ...(mirror?.planner ? { planner: mirror.planner } : {}),
+          ...parts.changeFeed,
+        });
 
   const { perMinute, perHour } = budget;
   const refreshSharedMetrics = async () => {
@@ -217,6 +242,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       }, SHARED_METRICS_MS);
       sharedMetrics.unref();
       const port = await slack.start();
+      feed?.start();
       const slackAuth = await ready.verifySlackAtStart();
       if (!slackAuth.ok) {
         logger.error(
@@ -229,6 +255,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     async stop() {
       clearInterval(sharedMetrics);
       ready.markShuttingDown();
+      await feed?.stop();
       await slack.stop();
       await serviceDesk.close();
       // A caller's connection is the caller's to close.

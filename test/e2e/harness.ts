@@ -8,33 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { AppRole } from '../../src/config.ts';
+import { type AppRole, loadConfig } from '../../src/config.ts';
 import {
   type EmulatorOptions,
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.ts';
-import {
-  BudgetPacer,
-  ChangeFeed,
-  type ChangeFeedOptions,
-  createBudgetHooks,
-  MirrorWorker,
-  type PollPlanner,
-  TicketHints,
-  WEBHOOK_PATH,
-  webhookHandler,
-} from '../../src/mirror/index.ts';
+import { type ChangeFeedOptions, type PollPlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
-import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
-import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.ts';
+import { createRuntime } from '../../src/runtime.ts';
+import type { SlackApp } from '../../src/slack/create-slack-app.ts';
 import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
 } from '../../src/slack-double/index.ts';
-import { createRedisStores } from '../../src/store/index.ts';
 import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
@@ -155,85 +144,51 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
   async function addReplica(role: AppRole = 'all'): Promise<Replica> {
-    // The connection production makes: bounded commands, errors logged through pino.
-    const redis = createRedisClient(redisUrl, { logger }) as Redis;
-    const stores = createRedisStores({
-      redis,
-      prefix,
-      ...(options.budget ? { budget: options.budget } : {}),
-    });
-    const hooks = options.budget ? createBudgetHooks({ budget: stores.budget, logger }) : undefined;
-    const serviceDesk = new ServiceDeskClient({
-      baseUrl: emulator.url,
-      apiKey: 'sd_acme_rw',
-      ...(hooks ? { acquire: hooks.acquire, onRateLimit: hooks.onRateLimit } : {}),
-      retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 2_000 },
-      timeouts: { connectMs: 1_000, headersMs: 2_000, bodyMs: 2_000 },
-      onResponse: ({ operation }) => void platformRequests.push(operation),
-    });
-    const webhookSecret = options.webhookSecret;
-    const slack = createSlackApp({
-      ...(webhookSecret
-        ? {
-            routes: [
-              {
-                path: WEBHOOK_PATH,
-                method: ['POST'],
-                handler: webhookHandler({
-                  secret: webhookSecret,
-                  hints: new TicketHints({ stores }),
-                  claims: stores.claims,
-                  logger: logger.child({ component: 'webhook' }),
-                }),
-              },
-            ],
-          }
+    // Configured and built as production is: the same settings, the same runtime. The budget
+    // is the platform's own unless a test sets one (the emulator allows bursts here).
+    const budget = options.budget;
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: defaultIds.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: double.apiUrl,
+      SERVICE_DESK_URL: emulator.url,
+      SERVICE_DESK_API_KEY: 'sd_acme_rw',
+      AGENT_EMAILS: 'sam.rivera@acme.example',
+      CHANNEL_DESKS: `${defaultIds.itHelp}=${ROUTED_DESK}`,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      APP_ROLE: role,
+      PORT: '0',
+      SERVICE_DESK_RATE_PER_MINUTE: String(budget?.perMinute ?? 100_000),
+      SERVICE_DESK_RATE_PER_HOUR: String(budget?.perHour ?? 1_000_000),
+      ...(budget?.reserve !== undefined
+        ? { SERVICE_DESK_RATE_RESERVE: String(budget.reserve) }
         : {}),
-      botToken: defaultIds.botToken,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: double.apiUrl,
-      port: 0,
-      role,
-      agentEmails: new Set(['sam.rivera@acme.example']),
-      agentUsergroup: undefined,
-      settings: {
-        ticketEmoji: 'ticket',
-        channelDesks: new Map([[defaultIds.itHelp, ROUTED_DESK]]),
-        dashboardUrl: undefined,
-        ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
+      ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
+    });
+    const runtime = createRuntime(config, logger, {
+      platform: {
+        retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 2_000 },
+        timeouts: { connectMs: 1_000, headersMs: 2_000, bodyMs: 2_000 },
       },
-      logger,
-      serviceDesk,
-      stores,
-      worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
-      ...(mirror
+      onPlatformResponse: (operation) => void platformRequests.push(operation),
+      mirror: mirror
         ? {
-            mirror: (poster: ConstructorParameters<typeof MirrorWorker>[0]['poster']) =>
-              new MirrorWorker({
-                platform: serviceDesk,
-                stores,
-                poster,
-                logger: logger.child({ component: 'mirror' }),
-                planner: mirror.planner,
-                idleMs: mirror.idleMs ?? 50,
-                leaseMs: mirror.leaseMs ?? 10_000,
-                ...(mirror.pacer
-                  ? { pacer: new BudgetPacer({ budget: stores.budget, schedule: stores.schedule }) }
-                  : {}),
-              }),
+            planner: mirror.planner,
+            idleMs: mirror.idleMs ?? 50,
+            leaseMs: mirror.leaseMs ?? 10_000,
+            pacer: mirror.pacer ?? false,
           }
-        : {}),
+        : false,
+      changeFeed: options.changeFeed ?? false,
+      worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
+      ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
+      processMetrics: false,
+      readinessTimeoutMs: 1_000,
     });
-    const port = await slack.start();
-    const feed = options.changeFeed
-      ? new ChangeFeed({
-          platform: serviceDesk,
-          stores,
-          logger: logger.child({ component: 'change-feed' }),
-          ...options.changeFeed,
-        })
-      : undefined;
-    feed?.start();
+    const { slack, stores } = runtime;
+    const redis = runtime.redis as Redis;
+    const port = await runtime.start();
     const driver = new SlackDriver({
       appUrl: `http://127.0.0.1:${port}/slack/events`,
       signingSecret: SIGNING_SECRET,
@@ -249,12 +204,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       async stop() {
         if (stopped) return;
         stopped = true;
-        await feed?.stop();
-        await slack.stop();
+        await runtime.stop().catch(() => redis.disconnect());
         await driver.close();
-        await serviceDesk.close();
-        // A test may have cut the connection on purpose.
-        await redis.quit().catch(() => redis.disconnect());
       },
     };
     replicas.push(replica);
