@@ -1,22 +1,19 @@
 /**
- * The app wired as main.ts wires it (metrics, readiness, the ops routes, request metrics and
- * duplicate counting) against the emulator, the Slack double and a real Redis, in HTTP mode or
- * Socket Mode. Each stack uses its own Redis key prefix and deletes only its own keys.
+ * The app built by the runtime main.ts uses (metrics, readiness, the ops routes, request
+ * metrics and duplicate counting) against the emulator, the Slack double and a real Redis, in
+ * HTTP mode or Socket Mode. Each stack uses its own Redis key prefix and deletes only its own keys.
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { WebClient } from '@slack/web-api';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { Registry } from 'prom-client';
 import { request } from 'undici';
+import { loadConfig } from '../../src/config.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
-import { type AppMetrics, createMetrics } from '../../src/ops/metrics.ts';
-import { opsRoutes } from '../../src/ops/ops-routes.ts';
-import { Readiness } from '../../src/ops/readiness.ts';
-import { slackRequestMetrics, withDuplicateCounting } from '../../src/ops/slack-request-metrics.ts';
-import { ServiceDeskClient } from '../../src/servicedesk/index.ts';
-import { createSlackApp, type SlackApp } from '../../src/slack/create-slack-app.ts';
+import type { AppMetrics } from '../../src/ops/metrics.ts';
+import type { Readiness } from '../../src/ops/readiness.ts';
+import { createRuntime } from '../../src/runtime.ts';
+import type { SlackApp } from '../../src/slack/create-slack-app.ts';
 import {
   defaultIds,
   type SlackDouble,
@@ -24,7 +21,6 @@ import {
   SocketModeDriver,
   startSlackDouble,
 } from '../../src/slack-double/index.ts';
-import { createRedisStores } from '../../src/store/index.ts';
 import type { Stores } from '../../src/store/types.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
@@ -74,8 +70,6 @@ export async function startOpsStack(
     ...(options.oauthScopes ? { oauthScopes: options.oauthScopes } : {}),
   });
   const prefix = `test:ops:${randomUUID()}:`;
-  const redis = new Redis(REDIS_URL);
-  const stores = createRedisStores({ redis, prefix });
   const lines = options.logs;
   const logger = lines
     ? pino(
@@ -88,55 +82,35 @@ export async function startOpsStack(
         }),
       )
     : pino({ level: 'silent' });
-  let readiness: Readiness | undefined;
-  const serviceDesk = new ServiceDeskClient({
-    baseUrl: emulator.url,
-    apiKey: 'sd_acme_rw',
-    retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 50, deadlineMs: 1_000 },
-    onResponse: ({ operation, status }) => {
-      metrics.observePlatformResponse(operation, status);
-      readiness?.platformResponded(status);
-    },
-  });
-  const metrics = createMetrics({
-    registry: new Registry(),
-    processMetrics: false,
-    sources: {
-      outboxStats: () => stores.outbox.stats(),
-      rateLimit: () => serviceDesk.rateLimit,
-    },
-  });
-  readiness = new Readiness({
-    redis,
-    probePlatform: (signal) => serviceDesk.listDesks({ signal }),
-    verifySlack: () =>
-      new WebClient(defaultIds.botToken, {
-        slackApiUrl: double.apiUrl,
-        retryConfig: { retries: 0 },
-      }).auth.test(),
-    checkTimeoutMs: 1_000,
-  });
   const socket = options.mode === 'socket';
-  const slack = createSlackApp({
-    botToken: defaultIds.botToken,
-    ...(socket ? { appToken: APP_TOKEN } : { signingSecret: SIGNING_SECRET }),
-    apiUrl: double.apiUrl,
-    port: 0,
-    agentEmails: new Set(['sam.rivera@acme.example']),
-    settings: {
-      ticketEmoji: 'ticket',
-      channelDesks: new Map([[defaultIds.itHelp, 'it']]),
-      dashboardUrl: undefined,
-    },
+  // Built as main.ts builds it: the same settings parsing and the same runtime.
+  const runtime = createRuntime(
+    loadConfig({
+      SLACK_BOT_TOKEN: defaultIds.botToken,
+      ...(socket ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
+      SLACK_API_URL: double.apiUrl,
+      SERVICE_DESK_URL: emulator.url,
+      SERVICE_DESK_API_KEY: 'sd_acme_rw',
+      AGENT_EMAILS: 'sam.rivera@acme.example',
+      CHANNEL_DESKS: `${defaultIds.itHelp}=it`,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      PORT: '0',
+      SERVICE_DESK_RATE_PER_MINUTE: '100000',
+      SERVICE_DESK_RATE_PER_HOUR: '1000000',
+    }),
     logger,
-    serviceDesk,
-    stores: withDuplicateCounting(stores, metrics),
-    routes: opsRoutes({ readiness, registry: metrics.registry }),
-    middleware: [slackRequestMetrics(metrics)],
-    worker: { idleMs: 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
-  });
-  const port = await slack.start();
-  await readiness.verifySlackAtStart();
+    {
+      platform: { retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 50, deadlineMs: 1_000 } },
+      mirror: false,
+      worker: { idleMs: 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
+      processMetrics: false,
+      readinessTimeoutMs: 1_000,
+    },
+  );
+  const { slack, stores, metrics, readiness } = runtime;
+  const redis = runtime.redis as Redis;
+  const port = await runtime.start();
   const driver = new SlackDriver({
     appUrl: `http://127.0.0.1:${port}/slack/events`,
     signingSecret: SIGNING_SECRET,
@@ -166,11 +140,9 @@ export async function startOpsStack(
     async close() {
       if (closed) return;
       closed = true;
-      await slack.stop();
-      await driver.close();
-      await serviceDesk.close();
       await deleteKeys(redis, prefix);
-      await redis.quit();
+      await runtime.stop();
+      await driver.close();
       await double.close();
       await emulator.close();
     },
