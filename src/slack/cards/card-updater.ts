@@ -20,7 +20,8 @@ import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
-import { TICKET_EVENT_TYPE } from '../posting/slack-posting.ts';
+import { postMetadata, type ThreadMessage, TICKET_EVENT_TYPE } from '../posting/post-metadata.ts';
+import { readThread } from '../threads/thread-reader.ts';
 import { cardLead, isCard } from './card-ref.ts';
 
 /** A pino-compatible logger. */
@@ -61,16 +62,6 @@ interface Pending {
   dueAt: number;
   failures: number;
 }
-
-interface ThreadMessage {
-  ts?: string;
-  blocks?: unknown[];
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-}
-
-// Pages of a thread read looking for the card (200 messages each); a channel's card is the
-// thread's parent, always first.
-const MAX_REPLY_PAGES = 5;
 
 function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   // Unreferenced: a card waiting on Slack must not keep the process alive.
@@ -298,28 +289,20 @@ export class CardUpdater {
   }
 
   async #findCards(thread: Thread, ticketId: string): Promise<ThreadMessage[]> {
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_REPLY_PAGES; page++) {
-      const replies = await this.#client.conversations.replies({
-        channel: thread.channel,
-        ts: thread.threadTs,
-        include_all_metadata: true,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      const cards = ((replies.messages ?? []) as ThreadMessage[]).filter(
-        (message) =>
+    let cards: ThreadMessage[] = [];
+    await readThread(this.#client, thread, (messages) => {
+      cards = messages.filter((message) => {
+        const post = postMetadata(message);
+        // The mirror's own posts name a platform item too; the card names only the ticket.
+        return (
           message.ts &&
-          message.metadata?.event_type === TICKET_EVENT_TYPE &&
-          message.metadata.event_payload?.ticket_id === ticketId &&
-          // The mirror's own posts name a platform item too; the card names only the ticket.
-          message.metadata.event_payload?.message_id === undefined &&
-          isCard(message.blocks ?? []),
-      );
-      if (cards.length > 0) return cards;
-      cursor = replies.response_metadata?.next_cursor || undefined;
-      if (!cursor) break;
-    }
-    return [];
+          post?.ticketId === ticketId &&
+          post.itemId === undefined &&
+          isCard(message.blocks ?? [])
+        );
+      });
+      return cards.length > 0;
+    });
+    return cards;
   }
 }

@@ -29,13 +29,13 @@ import {
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { assertLeaseLeft } from '../outbox/lease-guard.ts';
 import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
+import { ticketMetadata } from '../posting/post-metadata.ts';
 import {
   appIsIn,
   findTicketPost,
   isConversationUnavailable,
   openDm,
   sendDm,
-  ticketMetadata,
 } from '../posting/slack-posting.ts';
 import { afterSlackWrite } from '../threads/mirror-hints.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';

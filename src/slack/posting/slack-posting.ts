@@ -1,6 +1,8 @@
 /** Posting helpers with the fallbacks a person expects: a DM when a channel cannot take it. */
+
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { postMetadata, type ThreadMessage } from './post-metadata.ts';
 
 // Slack errors meaning "this conversation will not take the app's message".
 const UNAVAILABLE = new Set([
@@ -39,14 +41,6 @@ export async function appIsIn(client: WebClient, channel: string): Promise<boole
     if (code === 'missing_scope') return undefined;
     throw error;
   }
-}
-
-/** The metadata event type of the app's posts about a ticket. */
-export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
-
-/** Metadata that marks a message as the app's own post about a ticket (never echoed back). */
-export function ticketMetadata(ticketId: string): ChatPostMessageArguments['metadata'] {
-  return { event_type: TICKET_EVENT_TYPE, event_payload: { ticket_id: ticketId } };
 }
 
 /** Opens (or finds) the app's direct message with a person. */
@@ -106,15 +100,9 @@ export async function findTicketPost(
         include_all_metadata: true,
         limit: SEARCH_LIMIT,
       });
-  const found = (page.messages ?? []).find((message) => {
-    const metadata = message.metadata as
-      | { event_type?: string; event_payload?: Record<string, unknown> }
-      | undefined;
-    return (
-      metadata?.event_type === TICKET_EVENT_TYPE &&
-      metadata.event_payload?.ticket_id === ticketId &&
-      metadata.event_payload?.message_id === undefined
-    );
+  const found = ((page.messages ?? []) as ThreadMessage[]).find((message) => {
+    const post = postMetadata(message);
+    return post?.ticketId === ticketId && post.itemId === undefined;
   });
   if (!found?.ts) return undefined;
   return { channel: where.channel, ts: found.ts, threadTs: where.threadTs ?? found.ts };

@@ -5,7 +5,7 @@
  * `{ticket_id, message_id}`, so the app recognises its own posts and can find one again after
  * a crash between posting and recording it.
  */
-import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import { PostDeferredError } from '../../mirror/errors.ts';
 import type {
@@ -24,12 +24,12 @@ import {
   type PeopleNames,
 } from '../builders/ticket-message-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
-import { isConversationUnavailable, sendDm, TICKET_EVENT_TYPE } from '../posting/slack-posting.ts';
+import { postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
+import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
+import { readThread } from './thread-reader.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
-// How many pages of a thread are read looking for an earlier post (200 replies each).
-const MAX_REPLY_PAGES = 5;
 // People's names change rarely and a handful of agents make most changes: an hour's cache
 // keeps the lookups to a few an hour.
 const NAME_TTL_MS = 60 * 60_000;
@@ -44,17 +44,6 @@ export interface SlackMirrorPosterOptions {
   onStatus?: (ticketId: string, status: string) => void;
   /** The dashboard base: a message too long for a post links to its ticket's page there. */
   dashboardUrl?: string | undefined;
-}
-
-/** Metadata naming the ticket and the platform item (message or activity) a post is about. */
-export function mirrorMetadata(
-  ticketId: string,
-  itemId: string,
-): ChatPostMessageArguments['metadata'] {
-  return {
-    event_type: TICKET_EVENT_TYPE,
-    event_payload: { ticket_id: ticketId, message_id: itemId },
-  };
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -160,7 +149,7 @@ export class SlackMirrorPoster implements MirrorPoster {
         this.#client,
         userId,
         message,
-        mirrorMetadata(notice.ticketId, notice.activityId),
+        ticketMetadata(notice.ticketId, notice.activityId),
       );
     } catch (error) {
       if (isConversationUnavailable(error)) return 'gone';
@@ -175,30 +164,15 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean> {
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_REPLY_PAGES; page++) {
-      const replies = await this.#client.conversations.replies({
-        channel: thread.channel,
-        ts: thread.threadTs,
-        include_all_metadata: true,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
+    let found = false;
+    await readThread(this.#client, thread, (messages) => {
+      found = messages.some((message) => {
+        const post = postMetadata(message);
+        return post?.ticketId === ticketId && post.itemId === itemId;
       });
-      const found = (replies.messages ?? []).some((reply) => {
-        const metadata = reply.metadata as
-          | { event_type?: string; event_payload?: Record<string, unknown> }
-          | undefined;
-        return (
-          metadata?.event_type === TICKET_EVENT_TYPE &&
-          metadata.event_payload?.ticket_id === ticketId &&
-          metadata.event_payload?.message_id === itemId
-        );
-      });
-      if (found) return true;
-      cursor = replies.response_metadata?.next_cursor || undefined;
-      if (!cursor) return false;
-    }
-    return false;
+      return found;
+    });
+    return found;
   }
 
   async #post(
@@ -212,7 +186,7 @@ export class SlackMirrorPoster implements MirrorPoster {
         channel: thread.channel,
         thread_ts: thread.threadTs,
         ...message,
-        metadata: mirrorMetadata(ticketId, itemId),
+        metadata: ticketMetadata(ticketId, itemId),
         unfurl_links: false,
         unfurl_media: false,
       });

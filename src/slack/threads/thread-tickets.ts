@@ -12,7 +12,9 @@
 import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../../servicedesk/index.ts';
 import type { Thread } from '../../store/types.ts';
-import { isConversationUnavailable, TICKET_EVENT_TYPE } from '../posting/slack-posting.ts';
+import { postMetadata, type ThreadMessage } from '../posting/post-metadata.ts';
+import { isConversationUnavailable } from '../posting/slack-posting.ts';
+import { readThread } from './thread-reader.ts';
 
 /** Options of the finder. */
 export interface ThreadTicketFinderOptions {
@@ -23,15 +25,6 @@ export interface ThreadTicketFinderOptions {
   maxMisses?: number;
   now?: () => number;
 }
-
-interface ThreadMessage {
-  user?: string;
-  bot_id?: string;
-  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
-}
-
-// Pages of a thread read (200 messages each): the app's first post is the parent or near it.
-const MAX_REPLY_PAGES = 5;
 
 /** Finds a thread's ticket from the app's posts in it; see the file comment. */
 export class ThreadTicketFinder {
@@ -76,28 +69,15 @@ export class ThreadTicketFinder {
 
   async #read(thread: Thread, appUserId: string): Promise<string | undefined> {
     let found: string | undefined;
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_REPLY_PAGES; page++) {
-      let replies: Awaited<ReturnType<WebClient['conversations']['replies']>>;
-      try {
-        replies = await this.#client.conversations.replies({
-          channel: thread.channel,
-          ts: thread.threadTs,
-          include_all_metadata: true,
-          limit: 200,
-          ...(cursor ? { cursor } : {}),
-        });
-      } catch (error) {
-        // A conversation the app cannot read is no thread it can carry a ticket's talk in.
-        if (isConversationUnavailable(error) || slackError(error) === 'thread_not_found')
-          return found;
+    try {
+      await readThread(this.#client, thread, (messages) => {
+        for (const message of messages) found = ticketNamedBy(message, appUserId) ?? found;
+        return false;
+      });
+    } catch (error) {
+      // A conversation the app cannot read is no thread it can carry a ticket's talk in.
+      if (!(isConversationUnavailable(error) || slackError(error) === 'thread_not_found'))
         throw error;
-      }
-      for (const message of (replies.messages ?? []) as ThreadMessage[]) {
-        found = ticketNamedBy(message, appUserId) ?? found;
-      }
-      cursor = replies.response_metadata?.next_cursor || undefined;
-      if (!cursor) break;
     }
     return found;
   }
@@ -115,11 +95,10 @@ export class ThreadTicketFinder {
 
 // Only the app's own posts count: another app could put anything in its metadata.
 function ticketNamedBy(message: ThreadMessage, appUserId: string): string | undefined {
-  if (message.user !== appUserId || message.metadata?.event_type !== TICKET_EVENT_TYPE)
-    return undefined;
-  const ticketId = message.metadata.event_payload?.ticket_id;
+  if (message.user !== appUserId) return undefined;
+  const ticketId = postMetadata(message)?.ticketId;
   // As the app wrote it: links compare ticket IDs exactly.
-  return typeof ticketId === 'string' && isTicketId(ticketId) ? ticketId : undefined;
+  return ticketId && isTicketId(ticketId) ? ticketId : undefined;
 }
 
 function slackError(error: unknown): string | undefined {

@@ -7,7 +7,7 @@ import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder
 import { statusLabel } from '../../../src/slack/builders/ticket-labels.ts';
 import { CardUpdater } from '../../../src/slack/cards/card-updater.ts';
 import { ACTIONS } from '../../../src/slack/ids.ts';
-import { mirrorMetadata } from '../../../src/slack/threads/mirror-poster.ts';
+import { ticketMetadata } from '../../../src/slack/posting/post-metadata.ts';
 import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
 
 const ids = defaultIds;
@@ -134,7 +134,7 @@ describe('card updater, against the Slack double', () => {
       channel: ids.itHelp,
       thread_ts: parent.ts,
       text: 'An agent has it',
-      metadata: mirrorMetadata('IT-12', 'msg_3'),
+      metadata: ticketMetadata('IT-12', 'msg_3'),
     });
     updater.request(thread, inProgress);
     await updater.idle();

@@ -1,0 +1,47 @@
+/**
+ * The metadata every post of the app carries, so the app can recognise its own posts (never
+ * echoed back as a person's reply) and find them again in Slack: a card or confirmation names
+ * its ticket; a mirrored message or change names the platform item too.
+ */
+import type { ChatPostMessageArguments } from '@slack/web-api';
+
+/** The metadata event type of the app's posts about a ticket. */
+export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
+
+/** A message as Slack returns it with `include_all_metadata`. */
+export interface ThreadMessage {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  blocks?: unknown[];
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+}
+
+/** What one of the app's posts says it is about. */
+export interface PostMetadata {
+  ticketId: string;
+  /** The platform item (message or activity) a mirrored post carries; absent on cards. */
+  itemId: string | undefined;
+}
+
+/** Metadata naming the ticket, and for a mirrored post the platform item, a post is about. */
+export function ticketMetadata(
+  ticketId: string,
+  itemId?: string,
+): ChatPostMessageArguments['metadata'] {
+  return {
+    event_type: TICKET_EVENT_TYPE,
+    event_payload: { ticket_id: ticketId, ...(itemId ? { message_id: itemId } : {}) },
+  };
+}
+
+/** The ticket (and item) a message's metadata names, when it is a post about a ticket. */
+export function postMetadata(message: ThreadMessage): PostMetadata | undefined {
+  const metadata = message.metadata;
+  if (metadata?.event_type !== TICKET_EVENT_TYPE) return undefined;
+  const ticketId = metadata.event_payload?.ticket_id;
+  const itemId = metadata.event_payload?.message_id;
+  if (typeof ticketId !== 'string') return undefined;
+  return { ticketId, itemId: typeof itemId === 'string' ? itemId : undefined };
+}

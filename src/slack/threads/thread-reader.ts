@@ -1,0 +1,35 @@
+/**
+ * Reading a thread's messages with their metadata, the one way the app finds its own posts in
+ * a thread again: the card to update, a post made before a crash, the ticket of a thread Redis
+ * forgot (see `post-metadata.ts` for what each post carries).
+ */
+import type { WebClient } from '@slack/web-api';
+import type { Thread } from '../../store/types.ts';
+import type { ThreadMessage } from '../posting/post-metadata.ts';
+
+// Pages of a thread read (200 messages each): the app's posts are near its start.
+const MAX_PAGES = 5;
+
+/**
+ * Reads the thread page by page (at most five), handing each page to `visit` until it returns
+ * true; Slack's errors are the caller's to judge.
+ */
+export async function readThread(
+  client: Pick<WebClient, 'conversations'>,
+  thread: Thread,
+  visit: (messages: readonly ThreadMessage[]) => boolean | undefined,
+): Promise<void> {
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const replies = await client.conversations.replies({
+      channel: thread.channel,
+      ts: thread.threadTs,
+      include_all_metadata: true,
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    if (visit((replies.messages ?? []) as ThreadMessage[])) return;
+    cursor = replies.response_metadata?.next_cursor || undefined;
+    if (!cursor) return;
+  }
+}
