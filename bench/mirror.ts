@@ -17,10 +17,21 @@
  * without and with `updated_after`, on top of the adaptive schedule), `push` (the platform's
  * webhooks as hints, plus the feed the platform allows, on top of the adaptive schedule).
  *
- * Prints one JSON line on stdout (see `--help`); details go to stderr as a second JSON line.
+ * Prints one JSON line on stdout: the run's settings; requests_per_hour and
+ * max_requests_per_minute (every request in the measured window); rate_limited (429s, whole
+ * run); interactive_delayed (people's requests that waited for budget); latency_p50/p95/max_s
+ * and hot_latency_p50/p95_s (a public platform message created in the window → posted in its
+ * thread); status_latency_p95_s (a status change → its change line); missed (messages created
+ * in the window and not posted by its end plus the grace; they count in the latencies with the
+ * time they waited); duplicate_posts (a message or change line posted twice); failed_adds
+ * (people's replies the platform never got, whole run); poller_requests_per_hour and
+ * poller_max_requests_per_minute (everything but people's adds: looks, fetches, feed scans).
+ * Details (traffic digest, requests by operation, latencies by kind, feed scans, webhook
+ * deliveries, the round-robin bound, `--series`) go to stderr as a second JSON line.
  *
  * Run: npm run bench:mirror -- --tickets 500 --hot 50 --minutes 60 --seed 1 --strategy adaptive
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -30,6 +41,7 @@ import { seededRandom } from '../src/emulator/random.ts';
 import {
   AdaptivePlanner,
   BudgetPacer,
+  ChangeFeed,
   createBudgetHooks,
   FixedPlanner,
   initialMirrorState,
@@ -166,6 +178,7 @@ const START = Date.UTC(2026, 0, 5, 9, 17, 23, 456);
 const MEASURE_FROM = START + WARMUP * 60_000;
 const END = MEASURE_FROM + MINUTES * 60_000;
 const GRACE_END = END + GRACE * 60_000;
+const inWindow = (at: number) => at >= MEASURE_FROM && at < END;
 
 // Two random streams: the traffic's (tickets, hot ones, every event), drawn before the run,
 // and the app's (jitter, spreading the schedule), which differs by strategy without touching
@@ -398,26 +411,55 @@ receiveWebhook = (request) =>
     req.end(request.body);
   });
 
-// The change feed: not in the tree yet (src/mirror/change-feed.ts). Until it is, sweep and
-// filter cannot run and push runs on webhooks alone; nothing stands in for it.
-const FEED_AVAILABLE = false;
-const feedMode: 'filter' | 'sweep' | 'none' =
+// The change feed (filter and sweep, and push's safety net): one feed on the same stores, hints,
+// pacer and planner as the worker, forced to the way the strategy names, as
+// SERVICE_DESK_CHANGE_FEED=filter|sweep would (auto finds the same way on this platform).
+const feedMode: 'filter' | 'sweep' | undefined =
   STRATEGY === 'filter' || STRATEGY === 'sweep' || STRATEGY === 'push'
     ? UPDATED_AFTER
       ? 'filter'
       : 'sweep'
-    : 'none';
-if ((STRATEGY === 'filter' || STRATEGY === 'sweep') && !FEED_AVAILABLE) {
-  console.error(
-    `--strategy ${STRATEGY} is not available: it needs the change feed (src/mirror/change-feed.ts), which is not in the tree yet`,
-  );
-  process.exit(3);
-}
+    : undefined;
+const scans = {
+  scans: 0,
+  requests: 0,
+  changed: 0,
+  postponed: 0,
+  incomplete: 0,
+  swept: 0,
+  looked: 0,
+};
+const feed =
+  feedMode === undefined
+    ? undefined
+    : new ChangeFeed({
+        platform: client,
+        stores,
+        logger: pino({ level: 'silent' }),
+        mode: feedMode,
+        hints,
+        planner,
+        ...(pacer ? { pacer } : {}),
+        now: clock.now,
+        sleep: clock.sleep,
+        random: appRandom,
+        onScan: (scan) => {
+          if (!inWindow(scan.startedAt)) return;
+          scans.scans += 1;
+          scans.requests += scan.requests;
+          scans.changed += scan.changed;
+          scans.postponed += scan.postponed;
+          if (!scan.complete) scans.incomplete += 1;
+          for (const range of scan.ranges)
+            scans[range.choice === 'sweep' ? 'swept' : 'looked'] += 1;
+        },
+      });
 
 // The app's side of a reply in a linked thread: remembered as its own, added as the person
 // (an interactive request, inside the budget), and the ticket looked at again soon.
 const ownIds = new Set<string>();
 let failedAdds = 0;
+const failedAddReasons: Record<string, number> = {};
 async function requesterWrites(ticketId: string, body: string): Promise<boolean> {
   const email = model.findTicket(TENANT, ticketId)?.requester_email ?? 'someone@acme.example';
   await stores.mirror.rememberOwn(ticketId, [ownMessageTextMark(email, body)]);
@@ -434,9 +476,11 @@ async function requesterWrites(ticketId: string, body: string): Promise<boolean>
     await stores.mirror.rememberOwn(ticketId, [ownMessageIdMark(message.id)]);
     await worker.slackWrote(ticketId);
     return true;
-  } catch {
+  } catch (error) {
     // Counted: a person's reply the platform never got would be a failure of the app.
     failedAdds += 1;
+    const name = error instanceof Error ? error.name : 'unknown';
+    failedAddReasons[name] = (failedAddReasons[name] ?? 0) + 1;
     return false;
   }
 }
@@ -450,8 +494,9 @@ if (values.series && pacer) {
   }
 }
 worker.start();
+feed?.start();
 await clock.runUntil(GRACE_END);
-const stopping = worker.stop();
+const stopping = Promise.all([worker.stop(), feed?.stop()]);
 await clock.runUntil(GRACE_END + 60_000);
 await stopping;
 webhooks.close();
@@ -470,7 +515,6 @@ const statusSamples: Sample[] = [];
 let echoes = 0;
 let missed = 0;
 let statusMissed = 0;
-const inWindow = (at: number) => at >= MEASURE_FROM && at < END;
 // Everything the run saw, for the series; the headline figures keep to the measured window.
 const allSamples: Sample[] = [];
 for (const ticketId of linked) {
@@ -546,6 +590,7 @@ console.log(
     ),
     missed,
     duplicate_posts: duplicatePosts,
+    failed_adds: failedAdds,
     poller_requests_per_hour: pollerPerHour,
     poller_max_requests_per_minute: maxInWindow(
       poller.map((r) => r.at),
@@ -593,8 +638,11 @@ console.error(
     warmup: WARMUP,
     grace: GRACE,
     traffic: TRAFFIC,
+    // The same digest for every strategy at one seed and size: the same traffic.
+    traffic_events: events.length,
+    traffic_digest: createHash('sha256').update(JSON.stringify(events)).digest('hex').slice(0, 12),
     updated_after: UPDATED_AFTER,
-    feed: FEED_AVAILABLE ? feedMode : `${feedMode === 'none' ? 'none' : 'not available'}`,
+    feed: feedMode ? { way: feedMode, ...scans } : 'none',
     poller_max_requests_per_hour: maxInWindow(
       platform.requests
         .filter((r) => r.at >= MEASURE_FROM && r.operation !== 'addMessage')
@@ -608,6 +656,15 @@ console.error(
         measured.filter((r) => r.operation === op).length,
       ]),
     ),
+    // Where the poller's requests went: hot tickets, cold ones, or the feed's lists.
+    poller_by_target: {
+      hot: poller.filter((r) => r.ticketId !== undefined && hot.has(r.ticketId)).length,
+      cold: poller.filter((r) => r.ticketId !== undefined && !hot.has(r.ticketId)).length,
+      lists: poller.filter((r) => r.ticketId === undefined).length,
+    },
+    // Activity reads that came back empty: looks that found nothing at all.
+    empty_activity_reads: measured.filter((r) => r.operation === 'listActivity' && r.items === 0)
+      .length,
     round_robin_hot_p95_bound_s: roundRobinP95,
     messages_measured: samples.length,
     hot_messages_measured: hotOnly.length,
@@ -618,6 +675,7 @@ console.error(
     status_missed: statusMissed,
     echoes,
     failed_adds: failedAdds,
+    failed_add_reasons: failedAddReasons,
     webhooks: STRATEGY === 'push' ? { ...webhooks.stats(), outcomes: hookOutcomes } : undefined,
     ...(values.series ? { series } : {}),
   }),

@@ -19,6 +19,10 @@ export interface PlatformRequest {
   at: number;
   operation: string;
   status: number;
+  /** Items a list returned (0: a look that found nothing). */
+  items?: number;
+  /** The ticket a per-ticket request was about. */
+  ticketId?: string;
 }
 
 /** The in-process platform and what it counted. */
@@ -71,7 +75,14 @@ export class InProcessPlatform {
         body = { detail: error.detail };
       }
     }
-    this.requests.push({ at: this.#now(), operation, status });
+    const items = (body as { items?: unknown[] } | undefined)?.items?.length;
+    this.requests.push({
+      at: this.#now(),
+      operation,
+      status,
+      ...(status === 200 && items !== undefined ? { items } : {}),
+      ...(route.kind === 'operation' && route.ticketId ? { ticketId: route.ticketId } : {}),
+    });
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-ratelimit-limit': String(rate.limit),

@@ -27,6 +27,7 @@ interface Row {
 const SMALL = ['--tickets', '500', '--hot', '50'];
 const LARGE = ['--tickets', '2000', '--hot', '150', '--unlinked', '5000', '--desks', '4'];
 const PUSH = ['--strategy', 'push', '--webhook-drop', '0.02'];
+const ALL = ['push', 'filter', 'sweep', 'adaptive'];
 const rowsOf = (size: string, base: string[], strategies: string[]): Row[] =>
   strategies.map((strategy) => ({
     label: strategy === 'push' ? 'push, 2% dropped' : strategy,
@@ -36,19 +37,15 @@ const rowsOf = (size: string, base: string[], strategies: string[]): Row[] =>
 const SETS: Record<string, Row[]> = {
   main: [
     ...rowsOf('500 / 50', SMALL, ['push', 'filter', 'sweep', 'adaptive', 'fixed']),
-    ...rowsOf('2,000 / 150 + 5,000 unlinked, 4 desks', LARGE, [
-      'push',
-      'filter',
-      'sweep',
-      'adaptive',
-    ]),
+    ...rowsOf('2,000 / 150 + 5,000 unlinked, 4 desks', LARGE, ALL),
   ],
   other: [
-    ...rowsOf('200 / 20', ['--tickets', '200', '--hot', '20'], ['push', 'filter', 'sweep']),
+    ...rowsOf('200 / 20', ['--tickets', '200', '--hot', '20'], ALL),
+    ...rowsOf('1,000 / 100', ['--tickets', '1000', '--hot', '100'], ALL),
     ...rowsOf(
-      '1,000 / 100 + 1,000 unlinked, 2 desks',
-      ['--tickets', '1000', '--hot', '100', '--unlinked', '1000', '--desks', '2'],
-      ['push', 'filter', 'sweep', 'adaptive'],
+      '2,000 / 50 + 5,000 unlinked, 4 desks',
+      ['--tickets', '2000', '--hot', '50', '--unlinked', '5000', '--desks', '4'],
+      ALL,
     ),
   ],
 };
@@ -56,11 +53,11 @@ const SETS: Record<string, Row[]> = {
 const seeds = values.seeds.split(',').map(Number);
 const only = values.only?.split(',');
 const rows = (SETS[values.set] ?? []).filter(
-  (row) => !only || only.some((name) => row.label.startsWith(name)),
+  (row) => !only || only.some((name) => row.label.split(',')[0] === name),
 );
 const script = fileURLToPath(new URL('../mirror.ts', import.meta.url));
 
-type Result = Record<string, number | string | null>;
+type Result = Record<string, unknown>;
 
 function run(args: string[]): Promise<Result> {
   return new Promise((resolve, reject) => {
@@ -81,7 +78,9 @@ function run(args: string[]): Promise<Result> {
         reject(new Error(`exit ${code}: ${err.trim()}`));
         return;
       }
-      resolve(JSON.parse(out.trim().split('\n')[0] as string) as Result);
+      // The figures, with the details of stderr's last line under `details`.
+      const details = JSON.parse(err.trim().split('\n').at(-1) as string) as Result;
+      resolve({ ...(JSON.parse(out.trim().split('\n')[0] as string) as Result), details });
     });
   });
 }
@@ -110,14 +109,16 @@ await Promise.all(
 // "median (min–max)", or one value when the seeds agree.
 function spread(list: Result[], field: string): string {
   const numbers = list
-    .map((result) => result[field])
+    .map((result) => field.split('.').reduce<unknown>((at, key) => (at as Result)?.[key], result))
     .filter((value): value is number => typeof value === 'number')
     .sort((a, b) => a - b);
   if (numbers.length === 0) return '—';
   const median = numbers[Math.floor((numbers.length - 1) / 2)] as number;
   const min = numbers[0] as number;
   const max = numbers[numbers.length - 1] as number;
-  const show = (n: number) => n.toLocaleString('en-US');
+  // Seconds to a tenth below 100, whole above: the seeds differ by more than that.
+  const show = (n: number) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: Math.abs(n) < 100 ? 1 : 0 });
   return min === max ? show(min) : `${show(median)} (${show(min)}–${show(max)})`;
 }
 
@@ -140,5 +141,25 @@ console.log(`|---|---|${COLUMNS.map(() => '---').join('|')}|`);
 for (const row of rows) {
   const list = results.get(row) ?? [];
   const cells = COLUMNS.map(([, field]) => spread(list, field));
+  console.log(`| ${row.size} | ${row.label} | ${cells.join(' | ')} |`);
+}
+
+// Where the poller's requests went, and what the bound and the feed say.
+const DETAILS: [string, string][] = [
+  ['people/h', 'details.interactive_requests_per_hour'],
+  ['poller on hot', 'details.poller_by_target.hot'],
+  ['on cold', 'details.poller_by_target.cold'],
+  ['lists', 'details.poller_by_target.lists'],
+  ['empty activity reads', 'details.empty_activity_reads'],
+  ['feed scans', 'details.feed.scans'],
+  ['failed adds', 'failed_adds'],
+  ['round-robin p95 bound', 'details.round_robin_hot_p95_bound_s'],
+];
+console.log('');
+console.log(`| tickets / hot | strategy | ${DETAILS.map(([name]) => name).join(' | ')} |`);
+console.log(`|---|---|${DETAILS.map(() => '---').join('|')}|`);
+for (const row of rows) {
+  const list = results.get(row) ?? [];
+  const cells = DETAILS.map(([, field]) => spread(list, field));
   console.log(`| ${row.size} | ${row.label} | ${cells.join(' | ')} |`);
 }
