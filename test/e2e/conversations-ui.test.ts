@@ -58,6 +58,28 @@ describe('conversations: the Slack side', () => {
     const cardNow = () => workspace().message(itHelp, card.ts);
     return { ticketId, threadTs: parent.ts, cardTs: card.ts, cardNow };
   }
+  /** What the mirror posts for an AI answer: the app's message with "Talk to a person". */
+  function postAiAnswer(filed: { ticketId: string; threadTs: string }, text: string) {
+    return stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      thread_ts: filed.threadTs,
+      text,
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text } },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'talk_to_person',
+              text: { type: 'plain_text', text: 'Talk to a person' },
+              value: filed.ticketId,
+            },
+          ],
+        },
+      ],
+    });
+  }
 
   function clickCard(userId: string, actionId: string, cardTs: string) {
     return stack.driver.blockAction({ userId, actionId, channelId: itHelp, messageTs: cardTs });
@@ -421,26 +443,7 @@ describe('conversations: the Slack side', () => {
 
   it('adds "Talk to a person" as the requester’s message and tells the thread; a stranger is refused', async () => {
     const filed = await fileInItHelp('How do I reset my PIN?');
-    // What the mirror posts for an AI answer: the app's message with the button.
-    const ai = await stack.app.slack.deps.client.chat.postMessage({
-      channel: itHelp,
-      thread_ts: filed.threadTs,
-      text: 'AI: open Settings > PIN',
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: 'AI: open Settings > PIN' } },
-        {
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: 'talk_to_person',
-              text: { type: 'plain_text', text: 'Talk to a person' },
-              value: filed.ticketId,
-            },
-          ],
-        },
-      ],
-    });
+    const ai = await postAiAnswer(filed, 'AI: open Settings > PIN');
     const aiTs = ai.ts as string;
     const before = messages(filed.ticketId).length;
     await stack.driver.blockAction({
@@ -474,25 +477,7 @@ describe('conversations: the Slack side', () => {
 
   it('says a resolved ticket’s “Talk to a person” asked for a person and reopened it, not that a reply did', async () => {
     const filed = await fileInItHelp('VPN token expired');
-    const ai = await stack.app.slack.deps.client.chat.postMessage({
-      channel: itHelp,
-      thread_ts: filed.threadTs,
-      text: 'AI: renew the token in the portal',
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: 'AI: renew the token in the portal' } },
-        {
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: 'talk_to_person',
-              text: { type: 'plain_text', text: 'Talk to a person' },
-              value: filed.ticketId,
-            },
-          ],
-        },
-      ],
-    });
+    const ai = await postAiAnswer(filed, 'AI: renew the token in the portal');
     stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });
     await stack.driver.blockAction({
       userId: alice,

@@ -14,7 +14,12 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.ts';
-import { type ChangeFeedOptions, type PollPlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
+import {
+  AdaptivePlanner,
+  type ChangeFeedOptions,
+  type PollPlanner,
+  WEBHOOK_PATH,
+} from '../../src/mirror/index.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
@@ -28,6 +33,17 @@ import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
+/** The production planning rule with short intervals, so a test waits seconds, not minutes. */
+export const QUICK_PLANNER = new AdaptivePlanner({
+  firstLookMs: 300,
+  minIntervalMs: 300,
+  growth: 0.2,
+  awaitGrowth: 0.2,
+  resolvedIntervalMs: 1_000,
+  retryBaseMs: 250,
+  retryMaxMs: 2_000,
+});
+
 /** The routed channel: #it-help files to the `it` desk. */
 export const ROUTED_DESK = 'it';
 

@@ -4,25 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/contract/schemas.ts';
-import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
 import { ACTIONS } from '../../src/slack/ids.ts';
 import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack } from './harness.ts';
+import { eventually, modalOpenedBy, QUICK_PLANNER, type Stack, startStack } from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';
 
-// Short intervals so a test waits seconds, not minutes; the rule itself is the production one.
-const planner = new AdaptivePlanner({
-  firstLookMs: 300,
-  minIntervalMs: 300,
-  growth: 0.2,
-  awaitGrowth: 0.2,
-  resolvedIntervalMs: 1_000,
-  retryBaseMs: 250,
-  retryMaxMs: 2_000,
-});
+const planner = QUICK_PLANNER;
 
 // The status field as a card shows it, in the JSON of its blocks.
 const statusField = (status: string) => JSON.stringify(`*Status*\n${statusLabel(status)}`);

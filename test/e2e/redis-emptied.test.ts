@@ -6,22 +6,20 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
+import {
+  eventually,
+  modalOpenedBy,
+  QUICK_PLANNER,
+  type Stack,
+  startStack,
+  ticketsOf,
+} from './harness.ts';
 
 const { alice, bob, bot, botId, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';
 
-const planner = new AdaptivePlanner({
-  firstLookMs: 300,
-  minIntervalMs: 300,
-  growth: 0.2,
-  awaitGrowth: 0.2,
-  resolvedIntervalMs: 1_000,
-  retryBaseMs: 250,
-  retryMaxMs: 2_000,
-});
+const planner = QUICK_PLANNER;
 
 function metadataOf(post: SlackMessage): { ticket_id?: unknown; message_id?: unknown } {
   return (post.metadata?.event_payload ?? {}) as { ticket_id?: unknown; message_id?: unknown };

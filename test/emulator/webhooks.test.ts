@@ -258,6 +258,9 @@ describe('emulator outgoing webhooks', () => {
   it('retries after a 500 with doubling waits until the receiver answers 2xx, signing each attempt', async () => {
     const { running, hook, timeline } = await startOnTimeline((index) => (index < 2 ? 500 : 204), {
       retryInitialMs: 1_000,
+      // The timeline steps simulated time while each real request is in flight: a loaded machine
+      // must not turn a slow answer into a timeout.
+      timeoutMs: 3_600_000,
     });
     const ticket = await newTicket(running);
     await call(running, 'addMessage', { ticketId: ticket.id, body: { body: 'hello' } });

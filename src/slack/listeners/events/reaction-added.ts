@@ -33,18 +33,19 @@ export function reactionAdded(deps: SlackDeps) {
     const outcome = await enqueueIntent(deps, messageKey(channel, ts), createTicket, payload);
     if (outcome.enqueued) return;
     const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
-    if (outcome.state === 'done' && ticketId) {
-      // A second person reacting learns the ticket exists instead of wondering whether it worked.
-      deps.tasks.run(
-        'tell-already-filed',
-        () =>
-          deps.client.chat.postEphemeral({
-            channel,
-            user: event.user,
-            text: `:ticket: This message is already ticket *${safeMrkdwn(ticketId, 40)}*.`,
-          }),
-        { channel, user: event.user },
-      );
-    }
+    // A second person reacting learns the ticket exists, or is being filed, instead of
+    // wondering whether their reaction did anything.
+    const text =
+      outcome.state === 'done' && ticketId
+        ? `:ticket: This message is already ticket *${safeMrkdwn(ticketId, 40)}*.`
+        : outcome.state === 'pending'
+          ? ':ticket: This message is already being filed as a ticket; the confirmation will appear in its thread.'
+          : undefined;
+    if (!text) return;
+    deps.tasks.run(
+      'tell-already-filed',
+      () => deps.client.chat.postEphemeral({ channel, user: event.user, text }),
+      { channel, user: event.user },
+    );
   };
 }
