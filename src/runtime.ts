@@ -51,6 +51,8 @@ export interface RuntimeParts {
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
   submitWaitMs?: number;
+  /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
+  healRecheckMs?: number;
   /** How long a readiness check may take. */
   readinessTimeoutMs?: number;
   /** Node's process metrics on /metrics (off where several apps share a process). */
@@ -181,6 +183,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     routes: [...opsRoutes({ readiness: ready, registry: appMetrics.registry }), ...webhookRoutes],
     middleware: [slackRequestMetrics(appMetrics)],
     ...(parts.worker ? { worker: parts.worker } : {}),
+    ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(mirror === false
       ? {}
       : {

@@ -41,6 +41,7 @@ import { registerViews } from './listeners/views/index.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
+import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
@@ -66,6 +67,8 @@ export interface SlackAppOptions {
   /** Global Bolt middleware run before every listener (request metrics). */
   middleware?: Middleware<AnyMiddlewareArgs>[];
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
+  /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
+  healRecheckMs?: number;
   /** Builds the mirror (platform → Slack) around this app's poster; started and stopped with it. */
   mirror?: (poster: MirrorPoster) => SlackMirror;
   /**
@@ -169,6 +172,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     people,
     statuses,
     desks: new DeskCatalog(options.serviceDesk),
+    healWindow: new HealWindow({
+      claims: options.stores.claims,
+      ...(options.healRecheckMs !== undefined ? { recheckMs: options.healRecheckMs } : {}),
+    }),
     mirror,
   };
   const worker = new OutboxWorker({

@@ -1,4 +1,5 @@
 /** What the Slack side's listeners and intents are given: built once in createSlackApp. */
+
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
@@ -6,6 +7,7 @@ import type { Stores } from '../store/types.ts';
 import type { BackgroundTasks } from './app/background-tasks.ts';
 import type { OutboxWorker } from './outbox/outbox-worker.ts';
 import type { PeopleDirectory } from './people/people-directory.ts';
+import type { HealWindow } from './threads/heal-window.ts';
 import type { DeskCatalog } from './tickets/desk-catalog.ts';
 import type { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
@@ -39,6 +41,8 @@ export interface SlackDeps {
   desks: DeskCatalog;
   tasks: BackgroundTasks;
   worker: OutboxWorker;
+  /** Whether thread links may have been lost with the store, so any unknown thread is looked up. */
+  healWindow: Pick<HealWindow, 'isOpen'>;
   /** The mirror, when it runs in this process. */
   mirror: MirrorHints | undefined;
 }

@@ -201,6 +201,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
       processMetrics: false,
       readinessTimeoutMs: 1_000,
+      // A store emptied by a test is noticed at once, as production notices it within a minute.
+      healRecheckMs: 100,
     });
     const { slack, stores } = runtime;
     const redis = runtime.redis as Redis;

@@ -157,6 +157,28 @@ describe('Redis coming back empty', () => {
     expect(postsAbout(dm, sent.ts, added.id)).toHaveLength(0);
   });
 
+  it('adds a reply in the thread of a message filed with the ticket emoji, whose parent is a person’s message', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: `Redis emptied: the meeting room display is blank (${Math.random()})`,
+    });
+    await stack.driver.userReacts({
+      userId: bob,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, parent.ts),
+      10_000,
+      'the ticket linked to the message’s thread',
+    );
+    const t = { ticketId, channel: itHelp, threadTs: parent.ts };
+    const added = await replyAfterRedisEmptied(t, alice);
+    expect(added.author).toMatchObject({ email: 'alice@acme.example' });
+  });
+
   it('looks a thread of its direct message that holds no ticket up once, however many replies it gets', async () => {
     const dm = stack.double.workspace.openIm(bob);
     // The app's own message with no ticket in it, as a notice or a greeting would be.

@@ -82,7 +82,8 @@ export function messageEvent(deps: SlackDeps) {
       // Looking the thread up is Slack calls: queued, so the ack does not wait on them.
       const appUserId = context.botUserId;
       const thread = event as { channel_type?: string; parent_user_id?: unknown };
-      if (!mayBeTicketThread(thread, appUserId)) return;
+      if (!appUserId) return;
+      if (!mayBeTicketThread(thread, appUserId) && !(await deps.healWindow.isOpen())) return;
       const payload: UnlinkedReplyPayload = { appUserId, ...reply };
       await enqueueIntent(deps, key, addMessage, payload);
       return;
