@@ -676,7 +676,22 @@ console.error(
     echoes,
     failed_adds: failedAdds,
     failed_add_reasons: failedAddReasons,
-    webhooks: STRATEGY === 'push' ? { ...webhooks.stats(), outcomes: hookOutcomes } : undefined,
+    webhooks:
+      STRATEGY === 'push'
+        ? {
+            ...webhooks.stats(),
+            outcomes: hookOutcomes,
+            // On the simulated clock: a first attempt at the change's own simulated moment.
+            first_attempt_lag_max_ms: Math.max(
+              0,
+              ...webhooks
+                .deliveries()
+                .flatMap((d) =>
+                  d.attempts[0] ? [d.attempts[0].atMs - Date.parse(d.occurredAt)] : [],
+                ),
+            ),
+          }
+        : undefined,
     ...(values.series ? { series } : {}),
   }),
 );

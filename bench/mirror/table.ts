@@ -128,6 +128,7 @@ const COLUMNS: [string, string][] = [
   ['poller max/min', 'poller_max_requests_per_minute'],
   ['429', 'rate_limited'],
   ['people delayed', 'interactive_delayed'],
+  ['people refused', 'failed_adds'],
   ['missed', 'missed'],
   ['dup. posts', 'duplicate_posts'],
   ['p50', 'latency_p50_s'],
@@ -152,7 +153,6 @@ const DETAILS: [string, string][] = [
   ['lists', 'details.poller_by_target.lists'],
   ['empty activity reads', 'details.empty_activity_reads'],
   ['feed scans', 'details.feed.scans'],
-  ['failed adds', 'failed_adds'],
   ['round-robin p95 bound', 'details.round_robin_hot_p95_bound_s'],
 ];
 console.log('');
