@@ -71,7 +71,9 @@ export function webhookHandler(
         try {
           const seen = await options.claims.claim(`webhook:${id}`, SEEN_MS);
           if (seen.state !== 'claimed') return answer(res, 'duplicate');
-          const outcome = await options.hints.hint(ticketId);
+          const outcome = await options.hints.hint(ticketId, {
+            messageOnly: type === 'ticket.message_added',
+          });
           options.logger.debug({ ticket_id: ticketId, type, outcome }, 'platform webhook');
           return answer(res, outcome);
         } catch (error) {

@@ -37,6 +37,23 @@ describe('ticket hints', () => {
     expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 1_000);
   });
 
+  it('leaves a message hint to the messages-only first look after a write from Slack', async () => {
+    const { stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await stores.mirror.noteSlackWrite('IT-1', T0 - 500);
+    await hints.hint('IT-1', { messageOnly: true });
+    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(0);
+    await hints.hint('IT-1');
+    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(T0);
+  });
+
+  it('records a message hint on a quiet ticket, so its look reads the activity', async () => {
+    const { stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await hints.hint('IT-1', { messageOnly: true });
+    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(T0);
+  });
+
   it('keeps hinted looks at one ticket five seconds apart', async () => {
     const { stores, hints } = setUp();
     await stores.links.link('IT-1', THREAD);
