@@ -41,13 +41,12 @@ import { createPlatform, type WebhookTransport } from '../src/emulator/index.ts'
 import { seededRandom } from '../src/emulator/random.ts';
 import {
   AdaptivePlanner,
+  assembleMirror,
   BudgetPacer,
-  ChangeFeed,
   createBudgetHooks,
   FixedPlanner,
   initialMirrorState,
   type MirrorPoster,
-  MirrorWorker,
   RELAXED_PACE,
   TicketHints,
   WEBHOOK_PATH,
@@ -361,17 +360,6 @@ const poster: MirrorPoster = {
   },
   async refreshCard() {},
 };
-const worker = new MirrorWorker({
-  platform: client,
-  stores,
-  poster,
-  planner,
-  ...(pacer ? { pacer } : {}),
-  logger: pino({ level: 'silent' }),
-  now: clock.now,
-  sleep: clock.sleep,
-  random: appRandom,
-});
 
 // Push: the app's own webhook route, in process. The sender's request becomes a request
 // stream and a response that tells the sender its status; the route checks the signature and
@@ -430,31 +418,32 @@ const scans = {
   swept: 0,
   looked: 0,
 };
-const feed =
-  feedMode === undefined
-    ? undefined
-    : new ChangeFeed({
-        platform: client,
-        stores,
-        logger: pino({ level: 'silent' }),
-        mode: feedMode,
-        hints,
-        planner,
-        ...(pacer ? { pacer } : {}),
-        now: clock.now,
-        sleep: clock.sleep,
-        random: appRandom,
-        onScan: (scan) => {
-          if (!inWindow(scan.startedAt)) return;
-          scans.scans += 1;
-          scans.requests += scan.requests;
-          scans.changed += scan.changed;
-          scans.postponed += scan.postponed;
-          if (!scan.complete) scans.incomplete += 1;
-          for (const range of scan.ranges)
-            scans[range.choice === 'sweep' ? 'swept' : 'looked'] += 1;
-        },
-      });
+// The worker and the feed assembled as the runtime assembles them, on the simulated clock.
+const { worker, feed } = assembleMirror({
+  platform: client,
+  stores,
+  poster,
+  logger: pino({ level: 'silent' }),
+  hints,
+  planner,
+  ...(pacer ? { pacer } : {}),
+  ...(feedMode ? { feedMode } : {}),
+  worker: { now: clock.now, sleep: clock.sleep, random: appRandom },
+  feed: {
+    now: clock.now,
+    sleep: clock.sleep,
+    random: appRandom,
+    onScan: (scan) => {
+      if (!inWindow(scan.startedAt)) return;
+      scans.scans += 1;
+      scans.requests += scan.requests;
+      scans.changed += scan.changed;
+      scans.postponed += scan.postponed;
+      if (!scan.complete) scans.incomplete += 1;
+      for (const range of scan.ranges) scans[range.choice === 'sweep' ? 'swept' : 'looked'] += 1;
+    },
+  },
+});
 
 // The app's side of a reply in a linked thread: remembered as its own, added as the person
 // (an interactive request, inside the budget), and the ticket looked at again soon.

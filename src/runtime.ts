@@ -13,11 +13,11 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import {
+  assembleMirror,
   BudgetPacer,
-  ChangeFeed,
+  type ChangeFeed,
   type ChangeFeedOptions,
   createBudgetHooks,
-  MirrorWorker,
   type PollPlanner,
   TicketHints,
   WEBHOOK_PATH,
@@ -140,6 +140,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   // The platform's push hints, on every replica's port whatever its role: a hint only writes
   // to the shared poll schedule, which the replicas running the mirror read.
   const webhookSecret = config.serviceDesk.webhookSecret;
+  // One set of hints for the webhook route and the change feed.
+  const hints = new TicketHints({ stores });
   const webhookRoutes: CustomRoute[] = webhookSecret
     ? [
         {
@@ -147,7 +149,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
           method: ['POST'],
           handler: webhookHandler({
             secret: webhookSecret,
-            hints: new TicketHints({ stores }),
+            hints,
             claims: stores.claims,
             onOutcome: (outcome) => appMetrics.countWebhook(outcome),
             logger: logger.child({ component: 'webhook' }),
@@ -157,6 +159,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     : [];
 
   const mirror = parts.mirror;
+  let feed: ChangeFeed | undefined;
   // One pacer for the mirror's looks and the feed's scans: both spend the background budget.
   const pacer =
     mirror === false || mirror?.pacer === false
@@ -187,36 +190,36 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     ...(mirror === false
       ? {}
       : {
-          mirror: (poster) =>
-            new MirrorWorker({
+          mirror: (poster) => {
+            const { mode, ...feedPace } = parts.changeFeed || {};
+            // The feed runs where the mirror does (a web process leaves both to the workers); a
+            // lease lets one replica scan per period, so every worker may run it.
+            const feedMode =
+              parts.changeFeed === false || config.role === 'web'
+                ? undefined
+                : (mode ?? config.serviceDesk.changeFeed);
+            const assembled = assembleMirror({
               platform: serviceDesk,
               stores,
               poster,
-              ...(pacer ? { pacer } : {}),
+              logger,
+              hints,
               ...(mirror?.planner ? { planner: mirror.planner } : {}),
-              ...(mirror?.idleMs !== undefined ? { idleMs: mirror.idleMs } : {}),
-              ...(mirror?.leaseMs !== undefined ? { leaseMs: mirror.leaseMs } : {}),
-              logger: logger.child({ component: 'mirror' }),
-              onPosted: (item) =>
-                appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
-            }),
+              ...(pacer ? { pacer } : {}),
+              ...(feedMode ? { feedMode } : {}),
+              worker: {
+                ...(mirror?.idleMs !== undefined ? { idleMs: mirror.idleMs } : {}),
+                ...(mirror?.leaseMs !== undefined ? { leaseMs: mirror.leaseMs } : {}),
+                onPosted: (item) =>
+                  appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
+              },
+              feed: feedPace,
+            });
+            feed = assembled.feed;
+            return assembled.worker;
+          },
         }),
   });
-
-  // The feed runs where the mirror does (a web process leaves both to the workers); a lease
-  // lets one replica scan per period, so every worker may run it.
-  const feed =
-    mirror === false || parts.changeFeed === false || config.role === 'web'
-      ? undefined
-      : new ChangeFeed({
-          platform: serviceDesk,
-          stores,
-          logger: logger.child({ component: 'change-feed' }),
-          mode: config.serviceDesk.changeFeed,
-          ...(pacer ? { pacer } : {}),
-          ...(mirror?.planner ? { planner: mirror.planner } : {}),
-          ...parts.changeFeed,
-        });
 
   const { perMinute, perHour } = budget;
   const refreshSharedMetrics = async () => {

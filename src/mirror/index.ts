@@ -18,6 +18,11 @@ export {
 export { detectFeedWay, type FeedDetection } from './change-feed-detect.ts';
 export type { FeedWay } from './change-feed-record.ts';
 export * from './errors.ts';
+export {
+  assembleMirror,
+  type MirrorAssembly,
+  type MirrorAssemblyOptions,
+} from './mirror-assembly.ts';
 export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 export {
   AdaptivePlanner,
