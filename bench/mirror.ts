@@ -3,9 +3,9 @@
  *
  * The real schedule, stores (the in-memory twins), rate budget, client hooks, service-desk
  * client, mirror worker, ticket hints and change feed run against the emulator's model on a
- * simulated clock; the worker and the feed come from `assembleMirror`, as in `src/runtime.ts`
- * (the runtime itself needs real time and HTTP, which an hour simulated in a second cannot
- * give it); so does the emulator's webhook sender (its timers are on the clock too). The
+ * simulated clock, and so does the emulator's webhook sender (its timers are on the clock too).
+ * The worker and the feed come from `assembleMirror`, as in `src/runtime.ts` (the runtime itself
+ * needs real time and HTTP, which an hour simulated in a second cannot give it). The
  * platform side counts every request the app makes (the poller's and the people's adds alike)
  * and applies the platform's own rate limiter, answering 429 as the emulator does. Slack is a
  * poster that records when each message and change line was posted. Traffic is described in
