@@ -3,16 +3,14 @@
  * its hooks, retries and validation) talks to the platform without sockets, on the simulated
  * clock. Every request is counted and passes the emulator's own rate limiter (the platform's
  * 100 a minute and 1,000 an hour, fixed windows), which answers 429 with the same headers as
- * the HTTP server. Only the operations the mirror, its change feed and the app's replies use
- * are served, each as the HTTP server serves it (List tickets reads `updated_after` only when
- * the model has the capability, as an unknown parameter is otherwise ignored).
+ * the HTTP server, and the emulator's own operation handlers answer (`answerOperation`), so
+ * every operation is served exactly as the HTTP server serves it.
  */
 import type { Dispatcher } from 'undici';
-import { addMessageInputSchema, TICKET_STATUSES } from '../../src/contract/schemas.ts';
 import { EmulatorError, type EmulatorModel } from '../../src/emulator/index.ts';
 import { RateLimiter } from '../../src/emulator/rate-limiter.ts';
 import { createRouteMatcher, type RouteMatch } from '../../src/emulator/route-matcher.ts';
-import { QueryReader } from '../../src/emulator/validation.ts';
+import { answerOperation } from '../../src/emulator/server.ts';
 
 /** One request the platform received. */
 export interface PlatformRequest {
@@ -100,56 +98,17 @@ export class InProcessPlatform {
     } as unknown as Dispatcher.ResponseData;
   }
 
+  // The emulator's own handlers answer, as its HTTP server would after the key and the limit.
   #handle(route: RouteMatch, query: URLSearchParams, rawBody: unknown): [number, unknown] {
     if (route.kind !== 'operation') return [404, { detail: 'Not Found' }];
-    const model = this.#model;
-    const tenant = this.#tenant;
-    const id = route.ticketId ?? '';
-    const reader = new QueryReader(query);
-    switch (route.operation) {
-      case 'listTickets': {
-        const page = reader.page();
-        const deskId = reader.text('desk_id');
-        const createdAfterMs = reader.dateTime('created_after');
-        const updatedAfterMs = model.capabilities.updatedAfter
-          ? reader.dateTime('updated_after')
-          : undefined;
-        const status = reader.oneOf('status', TICKET_STATUSES);
-        const requesterEmail = reader.text('requester_email');
-        reader.done();
-        return [
-          200,
-          model.listTickets(tenant, {
-            ...page,
-            deskId,
-            createdAfterMs,
-            updatedAfterMs,
-            status,
-            requesterEmail,
-          }),
-        ];
-      }
-      case 'listDesks':
-        reader.done();
-        return [200, model.listDesks(tenant)];
-      case 'getTicket':
-        return [200, model.getTicket(tenant, id)];
-      case 'listActivity': {
-        const range = reader.offset();
-        reader.done();
-        return [200, model.pageActivity(tenant, id, range)];
-      }
-      case 'listMessages': {
-        const page = reader.page();
-        reader.done();
-        return [200, model.pageMessages(tenant, id, page)];
-      }
-      case 'addMessage': {
-        const input = addMessageInputSchema.parse(JSON.parse(String(rawBody)));
-        return [201, model.addMessage(tenant, id, input)];
-      }
-      default:
-        return [404, { detail: `the benchmark does not serve ${route.operation}` }];
-    }
+    const { status, body } = answerOperation(this.#model, {
+      tenant: this.#tenant,
+      ticketId: route.ticketId ?? '',
+      query,
+      body: rawBody === undefined || rawBody === null ? undefined : JSON.parse(String(rawBody)),
+      idempotencyKey: undefined,
+      operation: route.operation,
+    });
+    return [status, body];
   }
 }

@@ -59,7 +59,8 @@ interface Reply {
 }
 
 /** What a handler knows about its request once it passed the checks. */
-interface Context {
+/** One authenticated request to an operation, as the handlers read it. */
+export interface OperationContext {
   tenant: string;
   ticketId: string;
   query: URLSearchParams;
@@ -68,7 +69,21 @@ interface Context {
   operation: OperationName;
 }
 
+type Context = OperationContext;
 type Handler = (model: EmulatorModel, ctx: Context) => Reply;
+
+/**
+ * Answers one operation as the HTTP server answers it, after authentication and the rate
+ * limit (which the caller applies); throws an `EmulatorError` for an error answer. The mirror
+ * benchmark serves the client in process with it, on a simulated clock.
+ */
+export function answerOperation(
+  model: EmulatorModel,
+  ctx: OperationContext,
+): { status: number; body: unknown } {
+  const { status, body } = HANDLERS[ctx.operation](model, ctx);
+  return { status, body };
+}
 
 const DASHBOARD_PATH = /^\/dashboard\/([^/]+)\/tickets\/([^/]+)\/?$/;
 
