@@ -140,6 +140,8 @@ interface ScanWork {
   noted: Map<string, TicketFacts>;
   /** Facts to drop (the ticket was not where they said). */
   forgotten: Set<string>;
+  /** Tickets this scan hinted: their looks are due now, never postponed. */
+  hinted: Set<string>;
 }
 
 const SCAN_CLAIM = 'change-feed:scan';
@@ -333,7 +335,13 @@ export class ChangeFeed {
       ranges: [],
       complete: true,
     };
-    const work: ScanWork = { scan, unchanged: [], noted: new Map(), forgotten: new Set() };
+    const work: ScanWork = {
+      scan,
+      unchanged: [],
+      noted: new Map(),
+      forgotten: new Set(),
+      hinted: new Set(),
+    };
     try {
       scan.way = await this.#way(record, scan);
       if (scan.way === 'filter') await this.#filter(record, work, period);
@@ -423,7 +431,7 @@ export class ChangeFeed {
       newest = Math.max(newest, updatedAt);
       // Seen by the last scan, in the overlap behind its cursor.
       if (seen.get(ticket.id)?.updatedAt === updatedAt) continue;
-      if (await this.#tell(ticket.id, updatedAt, scan)) {
+      if (await this.#tell(ticket.id, updatedAt, work, ticket)) {
         const facts = factsOf(ticket, updatedAt);
         if (facts) work.noted.set(ticket.id, facts);
       }
@@ -467,14 +475,21 @@ export class ChangeFeed {
   }
 
   /**
-   * Hints a ticket the mirror has not looked at since `updatedAt`; true when a thread follows
-   * it (its facts are worth keeping).
+   * Hints a ticket the mirror has not looked at since `updatedAt`, or whose listed status is not
+   * the one it last read; true when a thread follows it (its facts are worth keeping).
    */
-  async #tell(ticketId: string, updatedAt: number, scan: ChangeFeedScan): Promise<boolean> {
+  async #tell(
+    ticketId: string,
+    updatedAt: number,
+    work: ScanWork,
+    listed?: Ticket,
+  ): Promise<boolean> {
     const state = await this.#stores.mirror.state(ticketId);
-    if (state && updatedAt <= state.lastPolledAt - this.#o.clockMarginMs) return true;
+    const seen = state && updatedAt <= state.lastPolledAt - this.#o.clockMarginMs;
+    if (seen && !(listed && statusMoved(state, listed))) return true;
     if ((await this.#hints.hint(ticketId)) === 'unlinked') return false;
-    scan.changed += 1;
+    work.hinted.add(ticketId);
+    work.scan.changed += 1;
     return true;
   }
 
@@ -638,7 +653,7 @@ export class ChangeFeed {
     for (const candidate of missing) {
       // Not where its facts put it: moved to another desk (a change) or gone; learnt again.
       work.forgotten.add(candidate.poll.ticketId);
-      if (!picked) await this.#tell(candidate.poll.ticketId, Number.MAX_SAFE_INTEGER, work.scan);
+      if (!picked) await this.#tell(candidate.poll.ticketId, Number.MAX_SAFE_INTEGER, work);
     }
     record.ranges[desk] = {
       after: plan.after,
@@ -670,7 +685,7 @@ export class ChangeFeed {
       const updatedAt = timeOf(ticket.updated_at);
       // A linked ticket not due: free to check, as the page is read anyway.
       if (!facts || updatedAt === undefined || updatedAt <= facts.updatedAt) continue;
-      await this.#tell(ticket.id, updatedAt, work.scan);
+      await this.#tell(ticket.id, updatedAt, work, ticket);
       work.noted.set(ticket.id, { ...facts, deskId: ticket.desk_id ?? null, updatedAt });
     }
   }
@@ -681,8 +696,12 @@ export class ChangeFeed {
     if (updatedAt === undefined) return;
     const facts = factsOf(ticket, updatedAt);
     if (facts) work.noted.set(ticket.id, facts);
-    if (updatedAt > candidate.state.lastPolledAt - this.#o.clockMarginMs) {
-      if ((await this.#hints.hint(candidate.poll.ticketId)) === 'scheduled') work.scan.changed += 1;
+    const seen = updatedAt <= candidate.state.lastPolledAt - this.#o.clockMarginMs;
+    if (!seen || statusMoved(candidate.state, ticket)) {
+      if ((await this.#hints.hint(candidate.poll.ticketId)) === 'scheduled') {
+        work.hinted.add(candidate.poll.ticketId);
+        work.scan.changed += 1;
+      }
       return;
     }
     work.unchanged.push(candidate);
@@ -694,6 +713,7 @@ export class ChangeFeed {
     const now = this.#now();
     const trust = this.#trustMs ?? pace.idleIntervalMs;
     for (const { poll, state } of work.unchanged) {
+      if (work.hinted.has(poll.ticketId)) continue;
       // The floor: a real look now and then, and a first look after a write from Slack.
       if (state.lastPolledAt <= 0 || now - state.lastPolledAt >= trust) continue;
       if (state.slackWriteAt > state.lastPolledAt) continue;
@@ -708,4 +728,13 @@ export class ChangeFeed {
       }
     }
   }
+}
+
+/**
+ * Whether the listed ticket's status is not the one the mirror last read. A look that read the
+ * messages alone (the first after a write from Slack, or one a message hint asked for) is later
+ * than a status change that came with the message but did not see it: the record shows it.
+ */
+function statusMoved(state: MirrorState | undefined, ticket: Ticket): boolean {
+  return state?.status !== undefined && ticket.status !== state.status;
 }

@@ -156,7 +156,10 @@ export class MirrorWorker {
    * the requester's notice should follow within seconds, read from the activity.
    */
   async slackChanged(ticketId: string): Promise<void> {
-    const at = this.#planner.afterSlackWrite(this.#o.now());
+    const now = this.#o.now();
+    // As a hint: the look reads the activity, where the change is, and is not routine.
+    await this.#stores.mirror.noteHint(ticketId, now);
+    const at = this.#planner.afterSlackWrite(now);
     await this.#stores.schedule.pollAt(ticketId, at);
     if (at < this.#idleUntil) this.#idle?.abort();
   }
@@ -201,7 +204,7 @@ export class MirrorWorker {
         return;
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
-      const routine = this.#planner.kind(previous, this.#o.now()) === 'activity';
+      const routine = this.#planner.routine(previous, this.#o.now());
       if (routine && this.#pacer && !(await this.#pacer.admitsRoutine())) {
         const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
         await this.#stores.schedule.reschedule(claim, later);

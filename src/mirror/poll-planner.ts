@@ -16,6 +16,12 @@
  *   fetched only when it announced one.
  * When the budget is tight the pacer's stretch lengthens every interval but the first look,
  * the poll most likely to find something.
+ *
+ * Where the platform pushes hints (its webhooks), a hinted look reads only what the hint says
+ * changed (a message: the messages alone) and is never routine. While the platform's message
+ * hints reach the app for a ticket, they will also bring the answer a write from Slack awaits:
+ * looks by age and while awaiting are then only the safety net for a lost hint, at most one
+ * every half hour (stretched with the rest), which is what lets every hint be looked at at once.
  */
 import { backoffMs } from '../backoff.ts';
 import type { MirrorState } from '../store/types.ts';
@@ -45,6 +51,11 @@ export interface PollPlanner {
   afterSlackWrite(atMs: number): number;
   /** Which request the poll of a ticket in `state` starts with. */
   kind(state: MirrorState, now: number): PollKind;
+  /**
+   * Whether the poll is routine, which the pacer turns away near the budget's limit: not the
+   * first look after a write from Slack, nor a look the platform (or a change from Slack) hinted.
+   */
+  routine(state: MirrorState, now: number): boolean;
   /** When the ticket is polled next, or 'stop' to stop polling it. */
   next(state: MirrorState, now: number, pace: Pace): number | 'stop';
   /** When to try again after `state.backoffStep` failed polls in a row. */
@@ -66,6 +77,10 @@ export interface AdaptivePlannerOptions {
   awaitGrowth?: number;
   /** ...for at most this long after the write (15 min); then the ticket is merely active. */
   awaitWindowMs?: number;
+  /** A message hint this recent (1 h) shows that the platform's hints reach the app... */
+  pushVouchMs?: number;
+  /** ...and then looks by age and while awaiting are at least this far apart (30 min). */
+  pushedIntervalMs?: number;
   /** A resolved ticket is polled at least this far apart (30 min)... */
   resolvedIntervalMs?: number;
   /** ...and not at all once it has been resolved this long (3 days). */
@@ -95,6 +110,8 @@ export class AdaptivePlanner implements PollPlanner {
       growth: 1,
       awaitGrowth: 0.5,
       awaitWindowMs: 900_000,
+      pushVouchMs: 3_600_000,
+      pushedIntervalMs: 1_800_000,
       resolvedIntervalMs: 1_800_000,
       resolvedStopAfterMs: 3 * 86_400_000,
       retryBaseMs: 5_000,
@@ -110,13 +127,28 @@ export class AdaptivePlanner implements PollPlanner {
   kind(state: MirrorState, now: number): PollKind {
     // The first look after a write from Slack asks for the messages alone: the AI agent's answer
     // is what is awaited, and one request finds and fetches it (activity would need a second).
-    // Later looks read the activity, so a change made meanwhile (an agent resolving the ticket
-    // while the requester waits) is announced at once instead of after the answer; so does a
-    // look the platform hinted at, since the hint may announce any change.
-    const hinted = state.hintedAt > state.lastPolledAt;
-    return this.#awaiting(state, now) && state.lastPolledAt < state.slackWriteAt && !hinted
+    // So does a look hinted by a message hint alone. Other looks read the activity, so a change
+    // made meanwhile (an agent resolving the ticket while the requester waits) is announced at
+    // once instead of after the answer; so does a look hinted at any other change.
+    const changeHinted = state.hintedAt > state.lastPolledAt;
+    const messageHinted = state.messageHintedAt > state.lastPolledAt;
+    return !changeHinted && (this.#firstLookDue(state, now) || messageHinted)
       ? 'messages'
       : 'activity';
+  }
+
+  routine(state: MirrorState, now: number): boolean {
+    const hinted = Math.max(state.hintedAt, state.messageHintedAt) > state.lastPolledAt;
+    return !hinted && !this.#firstLookDue(state, now);
+  }
+
+  #firstLookDue(state: MirrorState, now: number): boolean {
+    return this.#awaiting(state, now) && state.lastPolledAt < state.slackWriteAt;
+  }
+
+  /** Whether the platform's message hints reached the app for this ticket lately. */
+  #pushed(state: MirrorState, now: number): boolean {
+    return state.messageHintedAt > 0 && now - state.messageHintedAt < this.#o.pushVouchMs;
   }
 
   #awaiting(state: MirrorState, now: number): boolean {
@@ -130,9 +162,11 @@ export class AdaptivePlanner implements PollPlanner {
   next(state: MirrorState, now: number, pace: Pace): number | 'stop' {
     if (state.status === 'closed') return 'stop';
     const lastActivity = Math.max(state.lastActivityAt, state.slackWriteAt);
+    const pushed = this.#pushed(state, now);
     // A write from Slack that no answer has followed, and the AI agent (which answers within
-    // seconds) has not answered: a person from the desk will, within minutes.
-    if (this.#awaiting(state, now)) {
+    // seconds) has not answered: a person from the desk will, within minutes. Unless the
+    // platform's hints will say when.
+    if (this.#awaiting(state, now) && !pushed) {
       const waited = Math.max(0, now - state.slackWriteAt);
       const interval = Math.max(
         this.#o.minIntervalMs,
@@ -149,6 +183,13 @@ export class AdaptivePlanner implements PollPlanner {
       age * this.#o.growth * stretch,
     );
     let interval = Math.max(this.#o.minIntervalMs * Math.max(1, stretch), byAge);
+    if (pushed) {
+      const safetyNet = Math.min(pace.idleIntervalMs, this.#o.pushedIntervalMs) * stretch;
+      interval = Math.max(
+        interval,
+        Math.min(pace.idleIntervalMs * Math.max(1, stretch), safetyNet),
+      );
+    }
     if (state.status === 'resolved') {
       const settledAt = state.settledAt ?? lastActivity;
       if (now - settledAt >= this.#o.resolvedStopAfterMs) return 'stop';
@@ -192,6 +233,10 @@ export class FixedPlanner implements PollPlanner {
 
   kind(): PollKind {
     return 'activity';
+  }
+
+  routine(): boolean {
+    return true;
   }
 
   next(state: MirrorState, now: number): number | 'stop' {

@@ -38,19 +38,17 @@ export class TicketHints {
 
   /**
    * Schedules a look at the ticket when a thread follows it; a ticket nobody follows costs
-   * nothing more. `messageOnly`: the hint says a message was added and nothing else, so the
-   * messages-only look right after a write from Slack still sees it (one request, not two).
+   * nothing more. `messageOnly`: the hint says a message was added and nothing else (the
+   * platform sends a hint of its own for any other change), so reading the messages is enough.
    */
   async hint(ticketId: string, options: { messageOnly?: boolean } = {}): Promise<HintOutcome> {
     const threads = await this.#stores.links.threadsForTicket(ticketId);
     if (threads.length === 0) return 'unlinked';
     const now = this.#now();
+    // Recorded so the planner knows which request the look needs (a message hint: the messages
+    // alone; any other: the activity) and lets it past the pacer's gate for routine looks.
+    await this.#stores.mirror.noteHint(ticketId, now, options.messageOnly ? 'message' : 'change');
     const state = await this.#stores.mirror.state(ticketId);
-    // Recorded so the look reads the activity (a hint may announce any change) and passes the
-    // pacer's gate for routine looks. A message hint while the first look after a write from
-    // Slack is still to come is left to that look: it reads the messages, which is enough.
-    const firstLookDue = state !== undefined && state.slackWriteAt > state.lastPolledAt;
-    if (!(options.messageOnly && firstLookDue)) await this.#stores.mirror.noteHint(ticketId, now);
     const earliest = (state?.lastPolledAt ?? 0) + this.#minGapMs;
     // pollAt keeps an earlier time already set, so a burst of hints is one look.
     await this.#stores.schedule.pollAt(ticketId, Math.max(now + this.#gatherMs, earliest));

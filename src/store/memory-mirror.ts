@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
 import { initialMirrorState, OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
-import type { Clock, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
+import type { Clock, HintScope, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
 
 type Post =
   | { state: 'done' }
@@ -13,6 +13,7 @@ interface TicketMemory {
   state: MirrorState | undefined;
   slackWriteAt: number;
   hintedAt: number;
+  messageHintedAt: number;
   posts: Map<string, Post>;
   own: Map<string, number>;
   /** When everything kept for the ticket lapses (set by `forget`). */
@@ -30,10 +31,15 @@ export class MemoryMirrorStore implements MirrorStore {
 
   async state(ticketId: string): Promise<MirrorState | undefined> {
     const memory = this.#live(ticketId);
-    if (!memory || (!memory.state && memory.slackWriteAt === 0 && memory.hintedAt === 0))
-      return undefined;
+    const noted = memory && memory.slackWriteAt + memory.hintedAt + memory.messageHintedAt > 0;
+    if (!memory || (!memory.state && !noted)) return undefined;
     const base = memory.state ?? initialMirrorState();
-    return { ...base, slackWriteAt: memory.slackWriteAt, hintedAt: memory.hintedAt };
+    return {
+      ...base,
+      slackWriteAt: memory.slackWriteAt,
+      hintedAt: memory.hintedAt,
+      messageHintedAt: memory.messageHintedAt,
+    };
   }
 
   async saveState(ticketId: string, state: MirrorState): Promise<void> {
@@ -52,13 +58,15 @@ export class MemoryMirrorStore implements MirrorStore {
       requesterEmail: state.requesterEmail,
       slackWriteAt: 0,
       hintedAt: 0,
+      messageHintedAt: 0,
     };
   }
 
-  async noteHint(ticketId: string, atMs: number): Promise<void> {
+  async noteHint(ticketId: string, atMs: number, scope: HintScope = 'change'): Promise<void> {
     const at = requireTime(Math.floor(atMs), 'atMs');
     const memory = this.#memory(ticketId);
-    memory.hintedAt = Math.max(memory.hintedAt, at);
+    if (scope === 'message') memory.messageHintedAt = Math.max(memory.messageHintedAt, at);
+    else memory.hintedAt = Math.max(memory.hintedAt, at);
   }
 
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {
@@ -131,6 +139,7 @@ export class MemoryMirrorStore implements MirrorStore {
         state: undefined,
         slackWriteAt: 0,
         hintedAt: 0,
+        messageHintedAt: 0,
         posts: new Map(),
         own: new Map(),
         expiresAt: undefined,

@@ -43,5 +43,6 @@ export function initialMirrorState(): MirrorState {
     requesterEmail: undefined,
     slackWriteAt: 0,
     hintedAt: 0,
+    messageHintedAt: 0,
   };
 }

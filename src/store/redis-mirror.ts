@@ -10,7 +10,7 @@ import { StoreDataError } from './errors.ts';
 import { OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyString, runCommand } from './redis-script.ts';
-import type { Clock, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
+import type { Clock, HintScope, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
 
 /** The keys of one ticket; all three carry the ticket's tag. */
 export interface MirrorKeys {
@@ -42,7 +42,7 @@ redis.call('HSET', KEYS[1], 'backoffStep', ARGV[n + 1], 'status', ARGV[n + 2],
 return 1
 `;
 
-// KEYS state; ARGV at, field (slackWriteAt or hintedAt): a later time wins.
+// KEYS state; ARGV at, field (slackWriteAt, hintedAt or messageHintedAt): a later time wins.
 const NOTE_TIME = `
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[2]))
 if not cur or tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]) end
@@ -124,6 +124,7 @@ export class RedisMirrorStore implements MirrorStore {
       requesterEmail: text('requesterEmail'),
       slackWriteAt: number('slackWriteAt'),
       hintedAt: number('hintedAt'),
+      messageHintedAt: number('messageHintedAt'),
     };
   }
 
@@ -147,8 +148,9 @@ export class RedisMirrorStore implements MirrorStore {
     await this.#raiseTime('mirror.noteSlackWrite', ticketId, atMs, 'slackWriteAt');
   }
 
-  async noteHint(ticketId: string, atMs: number): Promise<void> {
-    await this.#raiseTime('mirror.noteHint', ticketId, atMs, 'hintedAt');
+  async noteHint(ticketId: string, atMs: number, scope: HintScope = 'change'): Promise<void> {
+    const field = scope === 'message' ? 'messageHintedAt' : 'hintedAt';
+    await this.#raiseTime('mirror.noteHint', ticketId, atMs, field);
   }
 
   async #raiseTime(op: string, ticketId: string, atMs: number, field: string): Promise<void> {

@@ -342,7 +342,15 @@ export interface MirrorState {
   slackWriteAt: number;
   /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */
   hintedAt: number;
+  /**
+   * The last time the platform hinted that a message was added, and nothing else (set by
+   * `noteHint(..., 'message')`), ms: the messages alone tell what changed.
+   */
+  messageHintedAt: number;
 }
+
+/** What a hint says changed: anything, or a message was added and nothing else. */
+export type HintScope = 'change' | 'message';
 
 /** The answer to a claim on one post: post it, someone else is, or it is posted. */
 export type PostClaimOutcome =
@@ -364,13 +372,14 @@ export interface MirrorStore {
   state(ticketId: string): Promise<MirrorState | undefined>;
   /**
    * Saves the state. Cursors and times only move forward (a late, slow poller cannot move them
-   * back); `slackWriteAt` and `hintedAt` are left to `noteSlackWrite` and `noteHint`.
+   * back); `slackWriteAt`, `hintedAt` and `messageHintedAt` are left to `noteSlackWrite` and
+   * `noteHint`.
    */
   saveState(ticketId: string, state: MirrorState): Promise<void>;
   /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
   noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
-  /** Records that the platform hinted at `atMs` that the ticket changed (a later time wins). */
-  noteHint(ticketId: string, atMs: number): Promise<void>;
+  /** Records that the ticket was hinted at `atMs` to have changed in `scope` (a later time wins). */
+  noteHint(ticketId: string, atMs: number, scope?: HintScope): Promise<void>;
   /** Claims one post (`postKey` names the item and the thread) before it is posted. */
   claimPost(ticketId: string, postKey: string, leaseMs: number): Promise<PostClaimOutcome>;
   /** Marks the post done; false when the token no longer holds it. */

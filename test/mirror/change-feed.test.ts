@@ -209,6 +209,23 @@ describe('change feed, updated_after', () => {
     expect(await stores.schedule.dueAt(id)).toBe(T0 + 5_000 + 600_000);
   });
 
+  it('hints a status change that a later look reading the messages alone could not see, and keeps that look due', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    // An agent answers and resolves together; the status's hook was lost and the message's hook
+    // had the messages read a second later: that look is later than the change but missed it.
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Fixed' });
+    model.updateTicket(TENANT, id, { status: 'resolved' });
+    clock.now += 1_000;
+    await lookedAt(id, 20_000);
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1, postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBeLessThanOrEqual(clock.now + 1_000);
+  });
+
   it('costs nothing for a changed ticket no thread follows', async () => {
     const { model, stores, feed, nextPeriod } = setUp();
     const ticket = model.createTicket(TENANT, { title: 'Printer' });

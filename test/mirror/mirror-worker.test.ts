@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
+  type BudgetPacer,
   MirrorWorker,
   PostDeferredError,
   type PostedItem,
+  RELAXED_PACE,
 } from '../../src/mirror/index.ts';
 import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../../src/store/index.ts';
 import { emptyModel, ModelPlatform, RecordingPoster, SAM, serverError, TENANT } from './support.ts';
@@ -401,5 +403,48 @@ describe('mirror worker', () => {
     await t.worker.slackWrote(id);
     expect(await t.stores.schedule.dueAt(id)).toBe(t.clock.now + 2_000);
     expect((await t.stores.mirror.state(id))?.slackWriteAt).toBe(t.clock.now);
+  });
+
+  it('reads the messages alone for a look a message hint asked for', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.advance(600_000);
+    const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    await t.stores.mirror.noteHint(id, t.clock.now, 'message');
+    await t.stores.schedule.pollAt(id, t.clock.now + 1_000);
+    t.platform.calls.length = 0;
+    await t.pollNext();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
+  });
+
+  it('lets hinted looks past the pacer’s gate, which turns routine looks away', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const gate = {
+      admitsRoutine: async () => false,
+      refreshIfDue: async () => RELAXED_PACE,
+      pace: () => RELAXED_PACE,
+    } as unknown as BudgetPacer;
+    const gated = new MirrorWorker({
+      platform: t.platform,
+      stores: t.stores,
+      poster: t.poster,
+      logger: silent,
+      pacer: gate,
+      now: () => t.clock.now,
+      random: () => 0.5,
+    });
+    t.advance(600_000);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls).toEqual([]);
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
   });
 });

@@ -43,6 +43,35 @@ describe('adaptive poll planner', () => {
     expect(planner.kind({ ...waiting, hintedAt: NOW - 500 }, NOW)).toBe('activity');
   });
 
+  it('reads the messages alone on a look a message hint asked for, and the activity when any other hint came too', () => {
+    const hinted = state({ messageHintedAt: NOW - 500 });
+    expect(planner.kind(hinted, NOW)).toBe('messages');
+    expect(planner.kind({ ...hinted, hintedAt: NOW - 400 }, NOW)).toBe('activity');
+  });
+
+  it('counts as routine only a look that no hint asked for and that is not the first after a write from Slack', () => {
+    expect(planner.routine(state(), NOW)).toBe(true);
+    expect(planner.routine(state({ hintedAt: NOW - 500 }), NOW)).toBe(false);
+    expect(planner.routine(state({ messageHintedAt: NOW - 500 }), NOW)).toBe(false);
+    const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
+    expect(planner.routine(firstLook, NOW)).toBe(false);
+    expect(planner.routine(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe(true);
+  });
+
+  it('leaves an awaited answer to the platform’s hints while they arrive, looking only every half hour', () => {
+    const waiting = { slackWriteAt: NOW - 2_000, lastActivityAt: NOW - 2_000, lastAnswerAt: 0 };
+    expect(waitOf(state(waiting))).toBe(10_000);
+    expect(waitOf(state({ ...waiting, messageHintedAt: NOW - 2_000 }))).toBe(30 * MINUTE);
+    expect(waitOf(state({ ...waiting, messageHintedAt: NOW - 2 * HOUR }))).toBe(10_000);
+  });
+
+  it('keeps the safety net within the idle interval, and stretches it with the rest', () => {
+    const pushed = state({ lastActivityAt: NOW - 5_000, messageHintedAt: NOW - 5_000 });
+    expect(waitOf(pushed, { stretch: 1, idleIntervalMs: 10 * MINUTE })).toBe(10 * MINUTE);
+    expect(waitOf(pushed, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(15 * MINUTE);
+    expect(waitOf(pushed, { stretch: 2, idleIntervalMs: HOUR })).toBe(HOUR);
+  });
+
   it('reads the activity on later looks while the answer is awaited, so a change made meanwhile is seen', () => {
     const looked = state({
       slackWriteAt: NOW - 4_000,
@@ -135,6 +164,7 @@ describe('fixed poll planner', () => {
     expect(fixed.next(state({ lastActivityAt: NOW }), NOW)).toBe(NOW + 45 * MINUTE);
     expect(fixed.afterSlackWrite(NOW)).toBe(NOW + 45 * MINUTE);
     expect(fixed.kind()).toBe('activity');
+    expect(fixed.routine()).toBe(true);
   });
 
   it('still stops at a closed ticket', () => {

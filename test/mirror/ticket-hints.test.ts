@@ -37,21 +37,17 @@ describe('ticket hints', () => {
     expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 1_000);
   });
 
-  it('leaves a message hint to the messages-only first look after a write from Slack', async () => {
-    const { stores, hints } = setUp();
+  it('records a message hint apart from a hint of any other change', async () => {
+    const { clock, stores, hints } = setUp();
     await stores.links.link('IT-1', THREAD);
-    await stores.mirror.noteSlackWrite('IT-1', T0 - 500);
     await hints.hint('IT-1', { messageOnly: true });
-    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(0);
+    expect(await stores.mirror.state('IT-1')).toMatchObject({ messageHintedAt: T0, hintedAt: 0 });
+    clock.now += 10;
     await hints.hint('IT-1');
-    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(T0);
-  });
-
-  it('records a message hint on a quiet ticket, so its look reads the activity', async () => {
-    const { stores, hints } = setUp();
-    await stores.links.link('IT-1', THREAD);
-    await hints.hint('IT-1', { messageOnly: true });
-    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(T0);
+    expect(await stores.mirror.state('IT-1')).toMatchObject({
+      messageHintedAt: T0,
+      hintedAt: T0 + 10,
+    });
   });
 
   it('keeps hinted looks at one ticket five seconds apart', async () => {

@@ -32,6 +32,7 @@ function mirrorState(now: number): MirrorState {
     requesterEmail: undefined,
     slackWriteAt: 0,
     hintedAt: 0,
+    messageHintedAt: 0,
   };
 }
 

@@ -20,6 +20,7 @@ function state(overrides: Partial<MirrorState> = {}): MirrorState {
     requesterEmail: 'alice@acme.example',
     slackWriteAt: 0,
     hintedAt: 0,
+    messageHintedAt: 0,
     ...overrides,
   };
 }
@@ -80,6 +81,18 @@ export function describeMirrorContract(backend: StoresBackend): void {
       expect(await mirror.state('IT-1')).toMatchObject({
         hintedAt: 1_700_000_007_000,
         slackWriteAt: 1_700_000_008_000,
+      });
+    });
+
+    it('records a message hint apart from a hint of any other change', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.noteHint('IT-1', 1_700_000_007_000, 'message');
+      await mirror.noteHint('IT-1', 1_700_000_006_000, 'message');
+      await mirror.noteHint('IT-1', 1_700_000_005_000);
+      await mirror.saveState('IT-1', state());
+      expect(await mirror.state('IT-1')).toMatchObject({
+        messageHintedAt: 1_700_000_007_000,
+        hintedAt: 1_700_000_005_000,
       });
     });
 
