@@ -18,7 +18,7 @@
  * a conversation would wait half an hour for its next look.
  */
 import type { PollSchedule, RateBudget } from '../store/types.ts';
-import type { Pace } from './poll-planner.ts';
+import type { LookPriority, Pace } from './poll-planner.ts';
 
 /** Options of the pacer. */
 export interface BudgetPacerOptions {
@@ -78,21 +78,30 @@ export class BudgetPacer {
   }
 
   /**
-   * Whether a routine poll may go now. Near the background limit routine polls step aside, so
-   * that the first look after a write from Slack, the poll most likely to find an answer a
-   * person is waiting for, still finds room. The budget stays the hard limit for both.
+   * Whether a poll may go now. Near the background limit routine polls step aside first (at
+   * the routine level), then hinted ones (halfway from there to the limit), so that what people
+   * wait for (the first look after a write from Slack, a look a message hint asked for) and
+   * the change feed's scans still find room. The budget stays the hard limit for all.
    */
-  async admitsRoutine(): Promise<boolean> {
+  async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     if (usage.blockedUntil !== undefined) return false;
     const { perMinute, perHour } = this.#budget.limits;
-    return usage.minute < this.#routineLevel(perMinute) && usage.hour < this.#routineLevel(perHour);
+    const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
+    return (
+      usage.minute < this.#level(perMinute, headroom) && usage.hour < this.#level(perHour, headroom)
+    );
+  }
+
+  /** Where polls that leave `headroom` of the background stop in a window of `limit` requests. */
+  #level(limit: number, headroom: number): number {
+    const background = Math.max(1, Math.floor(limit * (1 - this.#budget.limits.reserve)));
+    return background * (1 - headroom);
   }
 
   /** Where routine polls stop in a window of `limit` requests, and where the stretch aims. */
   #routineLevel(limit: number): number {
-    const background = Math.max(1, Math.floor(limit * (1 - this.#budget.limits.reserve)));
-    return background * (1 - this.#o.routineHeadroom);
+    return this.#level(limit, this.#o.routineHeadroom);
   }
 
   /** Reads the shared counts when the last read is older than `refreshMs`. */

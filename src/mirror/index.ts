@@ -29,6 +29,7 @@ export {
   type AdaptivePlannerOptions,
   FixedPlanner,
   isSettled,
+  type LookPriority,
   type Pace,
   type PollKind,
   type PollPlanner,

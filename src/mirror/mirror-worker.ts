@@ -204,8 +204,8 @@ export class MirrorWorker {
         return;
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
-      const routine = this.#planner.routine(previous, this.#o.now());
-      if (routine && this.#pacer && !(await this.#pacer.admitsRoutine())) {
+      const priority = this.#planner.priority(previous, this.#o.now());
+      if (priority !== 'awaited' && this.#pacer && !(await this.#pacer.admits(priority))) {
         const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
         await this.#stores.schedule.reschedule(claim, later);
         return;

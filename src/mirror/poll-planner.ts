@@ -44,6 +44,15 @@ export type PollKind =
   /** List messages from the cursor: one request for the answer a Slack write is waiting for. */
   | 'messages';
 
+/**
+ * How much a poll matters when the budget runs short:
+ * - `awaited`: what a person waits for, one request: the first look after a write from Slack,
+ *   or a look a message hint asked for; only the budget itself holds it back.
+ * - `hinted`: a look the platform (or a change made from Slack) said would find a change.
+ * - `routine`: a look by the schedule alone; the first to step aside.
+ */
+export type LookPriority = 'awaited' | 'hinted' | 'routine';
+
 /** A rule for when tickets are polled. */
 export interface PollPlanner {
   readonly name: string;
@@ -51,11 +60,8 @@ export interface PollPlanner {
   afterSlackWrite(atMs: number): number;
   /** Which request the poll of a ticket in `state` starts with. */
   kind(state: MirrorState, now: number): PollKind;
-  /**
-   * Whether the poll is routine, which the pacer turns away near the budget's limit: not the
-   * first look after a write from Slack, nor a look the platform (or a change from Slack) hinted.
-   */
-  routine(state: MirrorState, now: number): boolean;
+  /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
+  priority(state: MirrorState, now: number): LookPriority;
   /** When the ticket is polled next, or 'stop' to stop polling it. */
   next(state: MirrorState, now: number, pace: Pace): number | 'stop';
   /** When to try again after `state.backoffStep` failed polls in a row. */
@@ -137,9 +143,9 @@ export class AdaptivePlanner implements PollPlanner {
       : 'activity';
   }
 
-  routine(state: MirrorState, now: number): boolean {
-    const hinted = Math.max(state.hintedAt, state.messageHintedAt) > state.lastPolledAt;
-    return !hinted && !this.#firstLookDue(state, now);
+  priority(state: MirrorState, now: number): LookPriority {
+    if (this.kind(state, now) === 'messages') return 'awaited';
+    return state.hintedAt > state.lastPolledAt ? 'hinted' : 'routine';
   }
 
   #firstLookDue(state: MirrorState, now: number): boolean {
@@ -235,8 +241,8 @@ export class FixedPlanner implements PollPlanner {
     return 'activity';
   }
 
-  routine(): boolean {
-    return true;
+  priority(): LookPriority {
+    return 'routine';
   }
 
   next(state: MirrorState, now: number): number | 'stop' {

@@ -67,15 +67,28 @@ describe('budget pacer', () => {
       await take(stores, 71);
       clock.now += 60_000;
     }
-    expect(await pacer.admitsRoutine()).toBe(true);
+    expect(await pacer.admits('routine')).toBe(true);
     await take(stores, 10);
-    expect(await pacer.admitsRoutine()).toBe(false);
+    expect(await pacer.admits('routine')).toBe(false);
+  });
+
+  it('lets hinted polls go halfway from the routine level to the background limit', async () => {
+    const { clock, stores, pacer } = setUp();
+    for (let minute = 0; minute < 10; minute++) {
+      await take(stores, 75);
+      clock.now += 60_000;
+    }
+    expect(await pacer.admits('routine')).toBe(false);
+    expect(await pacer.admits('hinted')).toBe(true);
+    await take(stores, 10);
+    expect(await pacer.admits('hinted')).toBe(false);
   });
 
   it('keeps routine polls back while every replica holds back after a 429', async () => {
     const { clock, stores, pacer } = setUp();
     await stores.budget.backOff(clock.now + 10_000);
-    expect(await pacer.admitsRoutine()).toBe(false);
+    expect(await pacer.admits('routine')).toBe(false);
+    expect(await pacer.admits('hinted')).toBe(false);
   });
   it('does not stretch the schedule for people’s requests, which it cannot steer', async () => {
     const { clock, stores, pacer } = setUp();
@@ -86,7 +99,7 @@ describe('budget pacer', () => {
       if (second % 30 === 0) await pacer.refresh();
       clock.now += 10_000;
     }
-    expect(await pacer.admitsRoutine()).toBe(true);
+    expect(await pacer.admits('routine')).toBe(true);
     expect(pacer.pace().stretch).toBeLessThanOrEqual(1);
   });
 
@@ -101,7 +114,7 @@ describe('budget pacer', () => {
       // One hot ticket wants a routine look every two minutes, times the stretch.
       owed += 1 / 12 / pacer.pace().stretch;
       for (; owed >= 1; owed -= 1) {
-        if (!(await pacer.admitsRoutine())) continue;
+        if (!(await pacer.admits('routine'))) continue;
         await take(stores, 1, 'background');
         if (second >= 3_600) looksInSecondHour += 1;
       }

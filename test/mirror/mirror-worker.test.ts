@@ -419,12 +419,12 @@ describe('mirror worker', () => {
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
   });
 
-  it('lets hinted looks past the pacer’s gate, which turns routine looks away', async () => {
+  it('lets a hinted look past the pacer’s gate that turns routine looks away', async () => {
     const t = setUp();
     const id = await t.fileTicket();
     await t.catchUp(id);
     const gate = {
-      admitsRoutine: async () => false,
+      admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
     } as unknown as BudgetPacer;

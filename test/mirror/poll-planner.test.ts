@@ -49,13 +49,14 @@ describe('adaptive poll planner', () => {
     expect(planner.kind({ ...hinted, hintedAt: NOW - 400 }, NOW)).toBe('activity');
   });
 
-  it('counts as routine only a look that no hint asked for and that is not the first after a write from Slack', () => {
-    expect(planner.routine(state(), NOW)).toBe(true);
-    expect(planner.routine(state({ hintedAt: NOW - 500 }), NOW)).toBe(false);
-    expect(planner.routine(state({ messageHintedAt: NOW - 500 }), NOW)).toBe(false);
+  it('ranks what a person waits for above a hinted change, and a hinted change above a routine look', () => {
     const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
-    expect(planner.routine(firstLook, NOW)).toBe(false);
-    expect(planner.routine(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe(true);
+    expect(planner.priority(firstLook, NOW)).toBe('awaited');
+    expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('awaited');
+    expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('hinted');
+    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('hinted');
+    expect(planner.priority(state(), NOW)).toBe('routine');
+    expect(planner.priority(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe('routine');
   });
 
   it('leaves an awaited answer to the platform’s hints while they arrive, looking only every half hour', () => {
@@ -164,7 +165,7 @@ describe('fixed poll planner', () => {
     expect(fixed.next(state({ lastActivityAt: NOW }), NOW)).toBe(NOW + 45 * MINUTE);
     expect(fixed.afterSlackWrite(NOW)).toBe(NOW + 45 * MINUTE);
     expect(fixed.kind()).toBe('activity');
-    expect(fixed.routine()).toBe(true);
+    expect(fixed.priority()).toBe('routine');
   });
 
   it('still stops at a closed ticket', () => {
