@@ -64,7 +64,11 @@ export interface ChangeFeedOptions {
    * and benchmarks that turn per-ticket polling off).
    */
   sweep?: 'cheaper' | 'always';
-  /** The scan period at a stretch of 1 (default 30 s); it follows the pacer's stretch... */
+  /**
+   * The scan period at a stretch of 1 (default 30 s); it follows the pacer's stretch, but a
+   * scan by `updated_after` (one request that tells of every change, the net under lost
+   * webhooks) never stretches past twice it...
+   */
   periodMs?: number;
   /** ...within these bounds (default 5 s and 10 min). */
   minPeriodMs?: number;
@@ -174,6 +178,8 @@ export class ChangeFeed {
   readonly #planner: PollPlanner;
   readonly #onScan: ((scan: ChangeFeedScan) => void) | undefined;
   readonly #trustMs: number | undefined;
+  /** The way this replica's last scan went, which sets the period of its next. */
+  #way: FeedWay = 'unknown';
   readonly #o: Required<
     Omit<
       ChangeFeedOptions,
@@ -261,8 +267,9 @@ export class ChangeFeed {
       await claims.release(SCAN_CLAIM, claim.token).catch(() => undefined);
       throw error;
     }
-    // Done for this period: the other replicas find the claim done until the next one.
-    const quietUntil = Math.max(scan.startedAt + period, scan.retryAt ?? 0);
+    // Done for this period (as long as the way the scan went sets it): the other replicas find
+    // the claim done until the next one.
+    const quietUntil = Math.max(scan.startedAt + this.#periodMs(pace), scan.retryAt ?? 0);
     await claims.complete(
       SCAN_CLAIM,
       claim.token,
@@ -320,7 +327,8 @@ export class ChangeFeed {
 
   #periodMs(pace: Pace): number {
     const stretched = this.#o.periodMs * Math.max(0, pace.stretch);
-    return Math.round(Math.min(this.#o.maxPeriodMs, Math.max(this.#o.minPeriodMs, stretched)));
+    const longest = this.#way === 'filter' ? 2 * this.#o.periodMs : this.#o.maxPeriodMs;
+    return Math.round(Math.min(longest, Math.max(this.#o.minPeriodMs, stretched)));
   }
 
   async #scan(pace: Pace, period: number): Promise<ChangeFeedScan> {
@@ -343,7 +351,8 @@ export class ChangeFeed {
       hinted: new Set(),
     };
     try {
-      scan.way = await this.#way(record, scan);
+      scan.way = await this.#findWay(record, scan);
+      this.#way = scan.way;
       if (scan.way === 'filter') await this.#filter(record, work, period);
       else if (scan.way === 'sweep') await this.#sweep(record, work, period);
     } catch (error) {
@@ -366,7 +375,7 @@ export class ChangeFeed {
   }
 
   /** The way to scan by: the configured one, or the platform's as last found out. */
-  async #way(record: FeedRecord, scan: ChangeFeedScan): Promise<FeedWay> {
+  async #findWay(record: FeedRecord, scan: ChangeFeedScan): Promise<FeedWay> {
     const now = this.#now();
     if (this.#mode === 'filter' || this.#mode === 'sweep') {
       if (record.way !== this.#mode) this.#switchTo(record, this.#mode, now);
@@ -724,7 +733,10 @@ export class ChangeFeed {
       // A write from Slack between the read of the state and the move keeps its quick look.
       const after = await mirror.state(poll.ticketId);
       if (after && after.slackWriteAt > state.slackWriteAt) {
-        await schedule.pollAt(poll.ticketId, this.#planner.afterSlackWrite(after.slackWriteAt));
+        await schedule.pollAt(
+          poll.ticketId,
+          this.#planner.afterSlackWrite(after.slackWriteAt, after),
+        );
       }
     }
   }

@@ -146,7 +146,8 @@ export class MirrorWorker {
   async slackWrote(ticketId: string): Promise<void> {
     const now = this.#o.now();
     await this.#stores.mirror.noteSlackWrite(ticketId, now);
-    const at = this.#planner.afterSlackWrite(now);
+    const state = await this.#stores.mirror.state(ticketId);
+    const at = this.#planner.afterSlackWrite(now, state);
     await this.#stores.schedule.pollAt(ticketId, at);
     if (at < this.#idleUntil) this.#idle?.abort();
   }

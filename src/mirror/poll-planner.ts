@@ -56,8 +56,8 @@ export type LookPriority = 'awaited' | 'hinted' | 'routine';
 /** A rule for when tickets are polled. */
 export interface PollPlanner {
   readonly name: string;
-  /** When to look for the answer to a write from Slack made at `atMs`. */
-  afterSlackWrite(atMs: number): number;
+  /** When to look for the answer to a write from Slack made at `atMs` to a ticket in `state`. */
+  afterSlackWrite(atMs: number, state?: MirrorState): number;
   /** Which request the poll of a ticket in `state` starts with. */
   kind(state: MirrorState, now: number): PollKind;
   /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
@@ -85,6 +85,11 @@ export interface AdaptivePlannerOptions {
   awaitWindowMs?: number;
   /** A message hint this recent (1 h) shows that the platform's hints reach the app... */
   pushVouchMs?: number;
+  /**
+   * ...and then the first look after a write from Slack waits this long (30 s), as the answer's
+   * hint will most likely come first and its look read the write and the answer at once...
+   */
+  pushedFirstLookMs?: number;
   /** ...and then looks by age and while awaiting are at least this far apart (30 min). */
   pushedIntervalMs?: number;
   /** A resolved ticket is polled at least this far apart (30 min)... */
@@ -117,6 +122,7 @@ export class AdaptivePlanner implements PollPlanner {
       awaitGrowth: 0.5,
       awaitWindowMs: 900_000,
       pushVouchMs: 3_600_000,
+      pushedFirstLookMs: 30_000,
       pushedIntervalMs: 1_800_000,
       resolvedIntervalMs: 1_800_000,
       resolvedStopAfterMs: 3 * 86_400_000,
@@ -126,8 +132,9 @@ export class AdaptivePlanner implements PollPlanner {
     };
   }
 
-  afterSlackWrite(atMs: number): number {
-    return atMs + this.#o.firstLookMs;
+  afterSlackWrite(atMs: number, state?: MirrorState): number {
+    const pushed = state !== undefined && this.#pushed(state, atMs);
+    return atMs + (pushed ? this.#o.pushedFirstLookMs : this.#o.firstLookMs);
   }
 
   kind(state: MirrorState, now: number): PollKind {

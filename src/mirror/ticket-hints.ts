@@ -4,7 +4,10 @@
  * hints arrive together, and only when a Slack thread follows it. The look is an ordinary
  * scheduled poll, so it spends background budget only and never the people's reserve.
  */
-import type { Clock, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
+import type { Clock, MirrorState, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
+
+// The first look after a write from Slack, when the platform's hints arrive, is this soon.
+const OWN_WRITE_LOOK_WITHIN_MS = 30_000;
 
 /** How a hint was taken. */
 export type HintOutcome = 'scheduled' | 'unlinked';
@@ -20,6 +23,11 @@ export interface TicketHintsOptions {
   gatherMs?: number;
   /** Hinted looks at one ticket are at least this far apart (default 5 s): a flood costs little. */
   minGapMs?: number;
+  /**
+   * A message hint this soon after a write from Slack, and the first since it, is taken for that
+   * write's own (default 1 s, less than the platform's AI agent takes to answer).
+   */
+  ownWriteMs?: number;
 }
 
 /** Turns hints into soon, shared looks at linked tickets. */
@@ -28,12 +36,14 @@ export class TicketHints {
   readonly #now: Clock;
   readonly #gatherMs: number;
   readonly #minGapMs: number;
+  readonly #ownWriteMs: number;
 
   constructor(options: TicketHintsOptions) {
     this.#stores = options.stores;
     this.#now = options.now ?? Date.now;
     this.#gatherMs = options.gatherMs ?? 1_000;
     this.#minGapMs = options.minGapMs ?? 5_000;
+    this.#ownWriteMs = options.ownWriteMs ?? 1_000;
   }
 
   /**
@@ -45,13 +55,28 @@ export class TicketHints {
     const threads = await this.#stores.links.threadsForTicket(ticketId);
     if (threads.length === 0) return 'unlinked';
     const now = this.#now();
-    // Recorded so the planner knows which request the look needs (a message hint: the messages
-    // alone; any other: the activity) and lets it past the pacer's gate for routine looks.
-    await this.#stores.mirror.noteHint(ticketId, now, options.messageOnly ? 'message' : 'change');
     const state = await this.#stores.mirror.state(ticketId);
+    // Recorded so the planner knows which request the look needs (a message hint: the messages
+    // alone; any other: the activity) and how much the look matters.
+    await this.#stores.mirror.noteHint(ticketId, now, options.messageOnly ? 'message' : 'change');
+    // The first message hint just after a write from Slack is, most likely, for that write: the
+    // look waits for the answer's hint (or the first look after the write) to read both at once.
+    if (options.messageOnly && state && (await this.#ownWrite(ticketId, state, now))) {
+      return 'scheduled';
+    }
     const earliest = (state?.lastPolledAt ?? 0) + this.#minGapMs;
     // pollAt keeps an earlier time already set, so a burst of hints is one look.
     await this.#stores.schedule.pollAt(ticketId, Math.max(now + this.#gatherMs, earliest));
     return 'scheduled';
+  }
+
+  /** Whether a message hint is, most likely, for a write from Slack whose look is near. */
+  async #ownWrite(ticketId: string, state: MirrorState, now: number): Promise<boolean> {
+    const unread = state.slackWriteAt > state.lastPolledAt;
+    const first = state.messageHintedAt < state.slackWriteAt;
+    if (!unread || !first || now - state.slackWriteAt >= this.#ownWriteMs) return false;
+    // Taken wrongly (an answer within the second), it waits for that look: so only a near one.
+    const due = await this.#stores.schedule.dueAt(ticketId);
+    return due !== undefined && due <= now + OWN_WRITE_LOOK_WITHIN_MS;
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
+  type BudgetPacer,
   ChangeFeed,
   type ChangeFeedOptions,
   RELAXED_PACE,
@@ -458,6 +459,19 @@ describe('change feed, way and replicas', () => {
     expect(await replicas[1]?.scanOnce()).toBeUndefined();
     nextPeriod();
     expect(await replicas[1]?.scanOnce()).toMatchObject({ way: 'filter', requests: 1 });
+  });
+
+  it('scans by updated_after at least every two periods however tight the budget, and sweeps as the budget allows', async () => {
+    const tight = { stretch: 32, idleIntervalMs: 3_600_000 };
+    const pacer = { refreshIfDue: async () => tight, pace: () => tight } as unknown as BudgetPacer;
+    for (const noFilter of [false, true]) {
+      const { clock, model, open } = setUp({ noFilter });
+      model.createTicket(TENANT, { title: 'Printer' });
+      const feed = open({ pacer });
+      expect(await feed.scanOnce()).toMatchObject({ way: noFilter ? 'sweep' : 'filter' });
+      clock.now += 2 * PERIOD + 1;
+      expect((await feed.scanOnce()) !== undefined).toBe(!noFilter);
+    }
   });
 
   it('scans nothing when turned off', async () => {

@@ -30,6 +30,16 @@ const waitOf = (s: MirrorState, pace = PACE) => {
 describe('adaptive poll planner', () => {
   it('looks for the answer two seconds after a write from Slack', () => {
     expect(planner.afterSlackWrite(NOW)).toBe(NOW + 2_000);
+    expect(planner.afterSlackWrite(NOW, state())).toBe(NOW + 2_000);
+  });
+
+  it('looks half a minute after a write from Slack while the platform’s message hints arrive, as the answer’s hint will come first', () => {
+    expect(planner.afterSlackWrite(NOW, state({ messageHintedAt: NOW - 600_000 }))).toBe(
+      NOW + 30_000,
+    );
+    expect(planner.afterSlackWrite(NOW, state({ messageHintedAt: NOW - 2 * HOUR }))).toBe(
+      NOW + 2_000,
+    );
   });
 
   it('asks for the messages alone while a write from Slack waits for its answer', () => {

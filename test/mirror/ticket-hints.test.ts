@@ -50,6 +50,37 @@ describe('ticket hints', () => {
     });
   });
 
+  it('takes the first message hint just after a write from Slack for the write’s own, and leaves its look where it was', async () => {
+    const { clock, stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await stores.mirror.noteSlackWrite('IT-1', T0 - 300);
+    await stores.schedule.pollAt('IT-1', T0 + 30_000);
+    await hints.hint('IT-1', { messageOnly: true });
+    expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 30_000);
+    expect((await stores.mirror.state('IT-1'))?.messageHintedAt).toBe(T0);
+    clock.now += 4_000;
+    await hints.hint('IT-1', { messageOnly: true });
+    expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 5_000);
+  });
+
+  it('looks soon at the first message hint after a write from Slack when no look at it is near', async () => {
+    const { stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await stores.mirror.noteSlackWrite('IT-1', T0 - 300);
+    await stores.schedule.pollAt('IT-1', T0 + 3_600_000);
+    await hints.hint('IT-1', { messageOnly: true });
+    expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 1_000);
+  });
+
+  it('looks soon at a message hint that comes long after a write from Slack', async () => {
+    const { stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await stores.mirror.noteSlackWrite('IT-1', T0 - 3_000);
+    await stores.schedule.pollAt('IT-1', T0 + 30_000);
+    await hints.hint('IT-1', { messageOnly: true });
+    expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 1_000);
+  });
+
   it('keeps hinted looks at one ticket five seconds apart', async () => {
     const { stores, hints } = setUp();
     await stores.links.link('IT-1', THREAD);
