@@ -313,11 +313,13 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     const ticket = await ticketTitled(title);
     await aiAnswer(ticket.id);
     await actAs(page, /Sam Rivera/);
-    const { messages } = regions(page);
+    const { messages, modal } = regions(page);
     await messageWith(messages, title).getByRole('button', { name: 'Update' }).click();
     const dialog = page.getByRole('dialog', { name: `Update ${ticket.id}` });
     await dialog.getByLabel('Status').selectOption({ label: 'Resolved' });
     await dialog.getByRole('button', { name: 'Save' }).click();
+    // The agent sees the save through before becoming the requester.
+    await modal.waitFor({ state: 'hidden' });
     await actAs(page, /Alice Archer/);
     await page.getByRole('button', { name: 'App Service Desk' }).click();
     await page.getByRole('tab', { name: 'Messages' }).click();
