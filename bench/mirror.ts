@@ -325,7 +325,12 @@ const planner = STRATEGY === 'fixed' ? new FixedPlanner(fixedIntervalMs) : new A
 const pacer =
   STRATEGY === 'fixed'
     ? undefined
-    : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule, now: clock.now });
+    : new BudgetPacer({
+        budget: stores.budget,
+        schedule: stores.schedule,
+        feed: stores.feed,
+        now: clock.now,
+      });
 // Each ticket somewhere in its current interval, as in a schedule that has been running (the
 // pacer sizes intervals by the number of scheduled tickets, so they are all put in first).
 for (const ticketId of linked) await stores.schedule.pollAt(ticketId, END);
@@ -431,6 +436,7 @@ const { worker, feed } = assembleMirror({
   ...(feedMode ? { feedMode } : {}),
   worker: { now: clock.now, sleep: clock.sleep, random: appRandom },
   feed: {
+    pushed: STRATEGY === 'push',
     now: clock.now,
     sleep: clock.sleep,
     random: appRandom,

@@ -164,7 +164,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   const pacer =
     mirror === false || mirror?.pacer === false
       ? undefined
-      : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule });
+      : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule, feed: stores.feed });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
     signingSecret: config.slack.signingSecret,
@@ -213,7 +213,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
                 onPosted: (item) =>
                   appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
               },
-              feed: feedPace,
+              feed: { pushed: webhookSecret !== undefined, ...feedPace },
             });
             feed = assembled.feed;
             return assembled.worker;

@@ -17,13 +17,18 @@
  * for good, the stretch would climb to its maximum and stay there, and a ticket in the middle of
  * a conversation would wait half an hour for its next look.
  */
-import type { PollSchedule, RateBudget } from '../store/types.ts';
+import type { ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
+import { readFeedRecord } from './change-feed-record.ts';
 import type { LookPriority, Pace } from './poll-planner.ts';
 
 /** Options of the pacer. */
 export interface BudgetPacerOptions {
   budget: RateBudget;
   schedule: PollSchedule;
+  /** The change feed's record: a recent scan by `updated_after` means every ticket is watched. */
+  feed?: ChangeFeedStore;
+  /** How recent that scan must be (default 75 s: three of its periods). */
+  watchedWithinMs?: number;
   /** How often the shared counts are read (default 30 s). */
   refreshMs?: number;
   /** The window the current rate is measured over (default 5 min). */
@@ -50,13 +55,15 @@ const HOUR_MS = 3_600_000;
 export class BudgetPacer {
   readonly #budget: RateBudget;
   readonly #schedule: PollSchedule;
-  readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule'>>;
+  readonly #feed: ChangeFeedStore | undefined;
+  readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule' | 'feed'>>;
   #pace: Pace;
   #refreshedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: BudgetPacerOptions) {
     this.#budget = options.budget;
     this.#schedule = options.schedule;
+    this.#feed = options.feed;
     this.#o = {
       refreshMs: 30_000,
       recentMs: 300_000,
@@ -66,6 +73,7 @@ export class BudgetPacer {
       minStretch: 0.25,
       maxStretch: 32,
       routineHeadroom: 0.1,
+      watchedWithinMs: 75_000,
       now: Date.now,
       ...withoutUndefined(options),
     };
@@ -113,9 +121,10 @@ export class BudgetPacer {
   /** Reads the shared counts and sets the pace. */
   async refresh(): Promise<Pace> {
     this.#refreshedAt = this.#o.now();
-    const [usage, tickets] = await Promise.all([
+    const [usage, tickets, watched] = await Promise.all([
       this.#budget.usage(this.#o.recentMs),
       this.#schedule.size(),
+      this.#watched(),
     ]);
     const { perHour, reserve } = this.#budget.limits;
     const backgroundHour = Math.max(1, Math.floor(perHour * (1 - reserve)));
@@ -143,8 +152,18 @@ export class BudgetPacer {
     this.#pace = {
       stretch,
       idleIntervalMs: Math.round(Math.min(this.#o.maxIdleMs, Math.max(this.#o.minIdleMs, idle))),
+      watched,
     };
     return this.#pace;
+  }
+
+  /** Whether a scan by `updated_after` that read every change since the last one ran lately. */
+  async #watched(): Promise<boolean> {
+    if (!this.#feed) return false;
+    const saved = await this.#feed.state();
+    if (!saved || this.#o.now() - saved.scannedAt > this.#o.watchedWithinMs) return false;
+    const record = readFeedRecord(saved.data);
+    return record.way === 'filter' && record.since !== undefined;
   }
 }
 

@@ -64,12 +64,15 @@ export interface ChangeFeedOptions {
    * and benchmarks that turn per-ticket polling off).
    */
   sweep?: 'cheaper' | 'always';
-  /**
-   * The scan period at a stretch of 1 (default 30 s); it follows the pacer's stretch, but a
-   * scan by `updated_after` (one request that tells of every change, the net under lost
-   * webhooks) never stretches past twice it...
-   */
+  /** The scan period at a stretch of 1 (default 30 s); it follows the pacer's stretch... */
   periodMs?: number;
+  /**
+   * ...but a scan by `updated_after`, one request that tells of every change, never stretches
+   * past this (default 25 s, as it is what keeps threads live; a minute when `pushed`)...
+   */
+  filterPeriodMs?: number;
+  /** The platform's webhooks are set up: the feed is the net under them, and may be slower. */
+  pushed?: boolean;
   /** ...within these bounds (default 5 s and 10 min). */
   minPeriodMs?: number;
   maxPeriodMs?: number;
@@ -164,7 +167,12 @@ function timeOf(iso: string | null | undefined): number | undefined {
 function factsOf(ticket: Ticket, updatedAt: number): TicketFacts | undefined {
   const createdAt = timeOf(ticket.created_at);
   if (createdAt === undefined) return undefined;
-  return { deskId: ticket.desk_id ?? null, createdAt, updatedAt };
+  return { deskId: ticket.desk_id ?? null, createdAt, updatedAt, fields: fieldsOf(ticket) };
+}
+
+/** The fields whose change the mirror announces, as one text to compare. */
+function fieldsOf(ticket: Ticket): string {
+  return JSON.stringify([ticket.status, ticket.priority, ticket.assignee_email ?? null]);
 }
 
 /** Tells the mirror which linked tickets changed, a period at a time; see the file comment. */
@@ -213,6 +221,8 @@ export class ChangeFeed {
     this.#o = {
       sweep: options.sweep ?? 'cheaper',
       periodMs: options.periodMs ?? 30_000,
+      filterPeriodMs: options.filterPeriodMs ?? (options.pushed ? 60_000 : 25_000),
+      pushed: options.pushed ?? false,
       minPeriodMs: options.minPeriodMs ?? 5_000,
       maxPeriodMs: options.maxPeriodMs ?? 600_000,
       recheckMs: options.recheckMs ?? 6 * 3_600_000,
@@ -327,7 +337,7 @@ export class ChangeFeed {
 
   #periodMs(pace: Pace): number {
     const stretched = this.#o.periodMs * Math.max(0, pace.stretch);
-    const longest = this.#way === 'filter' ? 2 * this.#o.periodMs : this.#o.maxPeriodMs;
+    const longest = this.#way === 'filter' ? this.#o.filterPeriodMs : this.#o.maxPeriodMs;
     return Math.round(Math.min(longest, Math.max(this.#o.minPeriodMs, stretched)));
   }
 
@@ -439,8 +449,9 @@ export class ChangeFeed {
       }
       newest = Math.max(newest, updatedAt);
       // Seen by the last scan, in the overlap behind its cursor.
-      if (seen.get(ticket.id)?.updatedAt === updatedAt) continue;
-      if (await this.#tell(ticket.id, updatedAt, work, ticket)) {
+      const known = seen.get(ticket.id);
+      if (known?.updatedAt === updatedAt) continue;
+      if (await this.#tell(ticket.id, updatedAt, work, { listed: ticket, known })) {
         const facts = factsOf(ticket, updatedAt);
         if (facts) work.noted.set(ticket.id, facts);
       }
@@ -485,18 +496,37 @@ export class ChangeFeed {
 
   /**
    * Hints a ticket the mirror has not looked at since `updatedAt`, or whose listed status is not
-   * the one it last read; true when a thread follows it (its facts are worth keeping).
+   * the one it last read: as a message alone when the listing shows the status, priority and
+   * assignee the feed saw before (`known`), and not at all when the change is most likely the
+   * app's own write, which the first look after it reads. True when a thread follows it (its
+   * facts are worth keeping).
    */
   async #tell(
     ticketId: string,
     updatedAt: number,
     work: ScanWork,
-    listed?: Ticket,
+    seenAs: { listed?: Ticket; known?: TicketFacts | undefined; state?: MirrorState } = {},
   ): Promise<boolean> {
-    const state = await this.#stores.mirror.state(ticketId);
-    const seen = state && updatedAt <= state.lastPolledAt - this.#o.clockMarginMs;
-    if (seen && !(listed && statusMoved(state, listed))) return true;
-    if ((await this.#hints.hint(ticketId)) === 'unlinked') return false;
+    const { listed, known } = seenAs;
+    const state = seenAs.state ?? (await this.#stores.mirror.state(ticketId));
+    const margin = this.#o.clockMarginMs;
+    const seen = state && updatedAt <= state.lastPolledAt - margin;
+    const moved = listed !== undefined && statusMoved(state, listed);
+    if (seen && !moved) return true;
+    // Only a scan by updated_after sees every change, so only its message hints may stand in
+    // for the platform's own (a ticket sent message hints is looked at only on hints).
+    const messageOnly =
+      work.scan.way === 'filter' &&
+      !moved &&
+      listed !== undefined &&
+      known?.fields !== undefined &&
+      known.fields === fieldsOf(listed);
+    const ownWrite =
+      state !== undefined &&
+      state.slackWriteAt > state.lastPolledAt &&
+      updatedAt <= state.slackWriteAt + margin;
+    if (messageOnly && ownWrite) return true;
+    if ((await this.#hints.hint(ticketId, { messageOnly })) === 'unlinked') return false;
     work.hinted.add(ticketId);
     work.scan.changed += 1;
     return true;
@@ -694,8 +724,8 @@ export class ChangeFeed {
       const updatedAt = timeOf(ticket.updated_at);
       // A linked ticket not due: free to check, as the page is read anyway.
       if (!facts || updatedAt === undefined || updatedAt <= facts.updatedAt) continue;
-      await this.#tell(ticket.id, updatedAt, work, ticket);
-      work.noted.set(ticket.id, { ...facts, deskId: ticket.desk_id ?? null, updatedAt });
+      await this.#tell(ticket.id, updatedAt, work, { listed: ticket, known: facts });
+      work.noted.set(ticket.id, factsOf(ticket, updatedAt) ?? { ...facts, updatedAt });
     }
   }
 
@@ -705,12 +735,14 @@ export class ChangeFeed {
     if (updatedAt === undefined) return;
     const facts = factsOf(ticket, updatedAt);
     if (facts) work.noted.set(ticket.id, facts);
-    const seen = updatedAt <= candidate.state.lastPolledAt - this.#o.clockMarginMs;
-    if (!seen || statusMoved(candidate.state, ticket)) {
-      if ((await this.#hints.hint(candidate.poll.ticketId)) === 'scheduled') {
-        work.hinted.add(candidate.poll.ticketId);
-        work.scan.changed += 1;
-      }
+    const { state } = candidate;
+    const seen = updatedAt <= state.lastPolledAt - this.#o.clockMarginMs;
+    if (!seen || statusMoved(state, ticket)) {
+      await this.#tell(ticket.id, updatedAt, work, {
+        listed: ticket,
+        known: candidate.facts,
+        state,
+      });
       return;
     }
     work.unchanged.push(candidate);

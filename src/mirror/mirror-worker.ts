@@ -147,7 +147,7 @@ export class MirrorWorker {
     const now = this.#o.now();
     await this.#stores.mirror.noteSlackWrite(ticketId, now);
     const state = await this.#stores.mirror.state(ticketId);
-    const at = this.#planner.afterSlackWrite(now, state);
+    const at = this.#planner.afterSlackWrite(now, state, this.#pacer?.pace());
     await this.#stores.schedule.pollAt(ticketId, at);
     if (at < this.#idleUntil) this.#idle?.abort();
   }

@@ -32,6 +32,11 @@ export interface Pace {
   stretch: number;
   /** The longest interval of an open ticket, sized so that idle tickets cost a fixed share. */
   idleIntervalMs: number;
+  /**
+   * A change feed by `updated_after` scanned every change lately: like a ticket's own message
+   * hints, it will tell of an answer, so nothing is looked at speculatively.
+   */
+  watched?: boolean;
 }
 
 /** The pace when nothing is known about the budget. */
@@ -57,7 +62,7 @@ export type LookPriority = 'awaited' | 'hinted' | 'routine';
 export interface PollPlanner {
   readonly name: string;
   /** When to look for the answer to a write from Slack made at `atMs` to a ticket in `state`. */
-  afterSlackWrite(atMs: number, state?: MirrorState): number;
+  afterSlackWrite(atMs: number, state?: MirrorState, pace?: Pace): number;
   /** Which request the poll of a ticket in `state` starts with. */
   kind(state: MirrorState, now: number): PollKind;
   /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
@@ -132,8 +137,8 @@ export class AdaptivePlanner implements PollPlanner {
     };
   }
 
-  afterSlackWrite(atMs: number, state?: MirrorState): number {
-    const pushed = state !== undefined && this.#pushed(state, atMs);
+  afterSlackWrite(atMs: number, state?: MirrorState, pace?: Pace): number {
+    const pushed = pace?.watched === true || (state !== undefined && this.#pushed(state, atMs));
     return atMs + (pushed ? this.#o.pushedFirstLookMs : this.#o.firstLookMs);
   }
 
@@ -175,7 +180,7 @@ export class AdaptivePlanner implements PollPlanner {
   next(state: MirrorState, now: number, pace: Pace): number | 'stop' {
     if (state.status === 'closed') return 'stop';
     const lastActivity = Math.max(state.lastActivityAt, state.slackWriteAt);
-    const pushed = this.#pushed(state, now);
+    const pushed = pace.watched === true || this.#pushed(state, now);
     // A write from Slack that no answer has followed, and the AI agent (which answers within
     // seconds) has not answered: a person from the desk will, within minutes. Unless the
     // platform's hints will say when.

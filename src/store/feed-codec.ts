@@ -30,6 +30,7 @@ export function encodeFacts(ticketId: string, facts: TicketFacts): string {
     deskId: facts.deskId,
     createdAt: requireTime(Math.floor(facts.createdAt), 'createdAt'),
     updatedAt: requireTime(Math.floor(facts.updatedAt), 'updatedAt'),
+    ...(facts.fields === undefined ? {} : { fields: String(facts.fields) }),
   });
 }
 
@@ -39,13 +40,14 @@ export function decodeFacts(text: string): TicketFacts {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new StoreDataError('stored ticket facts are not an object');
   }
-  const { deskId, createdAt, updatedAt } = value;
+  const { deskId, createdAt, updatedAt, fields } = value;
   if (
     (deskId !== null && typeof deskId !== 'string') ||
     typeof createdAt !== 'number' ||
-    typeof updatedAt !== 'number'
+    typeof updatedAt !== 'number' ||
+    (fields !== undefined && typeof fields !== 'string')
   ) {
     throw new StoreDataError('stored ticket facts lack a field');
   }
-  return { deskId, createdAt, updatedAt };
+  return { deskId, createdAt, updatedAt, ...(fields === undefined ? {} : { fields }) };
 }

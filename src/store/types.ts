@@ -402,6 +402,11 @@ export interface TicketFacts {
   createdAt: number;
   /** Its `updated_at` when seen, ms (platform time). */
   updatedAt: number;
+  /**
+   * Its status, priority and assignee when seen, as one text: a later listing with the same
+   * shows that only messages were added since (absent: not known).
+   */
+  fields?: string;
 }
 
 /** The change feed's saved state: opaque to the store but for the time of the scan that saved it. */

@@ -11,6 +11,7 @@ function setUp() {
   const pacer = new BudgetPacer({
     budget: stores.budget,
     schedule: stores.schedule,
+    feed: stores.feed,
     now: () => clock.now,
   });
   return { clock, stores, pacer };
@@ -29,6 +30,23 @@ async function schedule(stores: Stores, tickets: number): Promise<void> {
 }
 
 describe('budget pacer', () => {
+  it('finds every ticket watched while scans by updated_after read every change, and only then', async () => {
+    const { clock, stores, pacer } = setUp();
+    expect((await pacer.refresh()).watched).toBe(false);
+    const filter = { way: 'filter', detectedAt: T0, cursor: T0 - 2_000, since: T0 - 60_000 };
+    await stores.feed.saveState({ scannedAt: clock.now, data: filter });
+    expect((await pacer.refresh()).watched).toBe(true);
+    clock.now += 80_000;
+    expect((await pacer.refresh()).watched).toBe(false);
+    await stores.feed.saveState({ scannedAt: clock.now, data: { ...filter, way: 'sweep' } });
+    expect((await pacer.refresh()).watched).toBe(false);
+    await stores.feed.saveState({
+      scannedAt: clock.now + 1,
+      data: { way: 'filter', detectedAt: T0 },
+    });
+    expect((await pacer.refresh()).watched).toBe(false);
+  });
+
   it('sizes the idle interval so quiet tickets cost a fixed share of the background hour', async () => {
     const { stores, pacer } = setUp();
     await schedule(stores, 480);

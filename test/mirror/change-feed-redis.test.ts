@@ -32,7 +32,14 @@ function replicas() {
   const namespace = `${prefix}${randomUUID()}:`;
   const open = (redis: Redis) => {
     const stores = createRedisStores({ redis, prefix: namespace, now });
-    const feed = new ChangeFeed({ platform, stores, logger: silent, now, periodMs: PERIOD });
+    const feed = new ChangeFeed({
+      platform,
+      stores,
+      logger: silent,
+      now,
+      periodMs: PERIOD,
+      filterPeriodMs: PERIOD,
+    });
     return { stores, feed };
   };
   return {

@@ -227,6 +227,49 @@ describe('change feed, updated_after', () => {
     expect(await stores.schedule.dueAt(id)).toBeLessThanOrEqual(clock.now + 1_000);
   });
 
+  it('hints a change as a message alone when the ticket’s status, priority and assignee are as the last scan listed them', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    for (const body of ['First', 'Second']) {
+      nextPeriod();
+      model.addAgentReply(TENANT, id, { agentEmail: SAM, body });
+      clock.now += 1_000;
+      expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+      await lookedAt(id, 600_000);
+    }
+    const state = await stores.mirror.state(id);
+    expect(state?.messageHintedAt).toBeGreaterThan(state?.hintedAt ?? 0);
+    nextPeriod();
+    model.updateTicket(TENANT, id, { priority: 'high' });
+    clock.now += 1_000;
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+    expect((await stores.mirror.state(id))?.hintedAt).toBe(clock.now);
+  });
+
+  it('leaves a change that is most likely the app’s own write to the first look after it', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    nextPeriod();
+    model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Noted' });
+    clock.now += 1_000;
+    await feed.scanOnce();
+    await lookedAt(id, 600_000);
+    nextPeriod();
+    model.addMessage(TENANT, id, {
+      body: 'It is still broken',
+      author_email: 'alice@acme.example',
+    });
+    await stores.mirror.noteSlackWrite(id, clock.now);
+    clock.now += 1_000;
+    expect(await feed.scanOnce()).toMatchObject({ changed: 0 });
+  });
+
   it('costs nothing for a changed ticket no thread follows', async () => {
     const { model, stores, feed, nextPeriod } = setUp();
     const ticket = model.createTicket(TENANT, { title: 'Printer' });
@@ -461,16 +504,23 @@ describe('change feed, way and replicas', () => {
     expect(await replicas[1]?.scanOnce()).toMatchObject({ way: 'filter', requests: 1 });
   });
 
-  it('scans by updated_after at least every two periods however tight the budget, and sweeps as the budget allows', async () => {
+  it('scans by updated_after every 25 s however tight the budget, every minute under webhooks, and sweeps as the budget allows', async () => {
     const tight = { stretch: 32, idleIntervalMs: 3_600_000 };
     const pacer = { refreshIfDue: async () => tight, pace: () => tight } as unknown as BudgetPacer;
-    for (const noFilter of [false, true]) {
+    const cases = [
+      { noFilter: false, pushed: false, everyMs: 25_000 },
+      { noFilter: false, pushed: true, everyMs: 60_000 },
+      { noFilter: true, pushed: false, everyMs: 600_000 },
+    ];
+    for (const { noFilter, pushed, everyMs } of cases) {
       const { clock, model, open } = setUp({ noFilter });
       model.createTicket(TENANT, { title: 'Printer' });
-      const feed = open({ pacer });
+      const feed = open({ pacer, pushed });
       expect(await feed.scanOnce()).toMatchObject({ way: noFilter ? 'sweep' : 'filter' });
-      clock.now += 2 * PERIOD + 1;
-      expect((await feed.scanOnce()) !== undefined).toBe(!noFilter);
+      clock.now += everyMs - 1;
+      expect(await feed.scanOnce()).toBeUndefined();
+      clock.now += 1;
+      expect(await feed.scanOnce()).toBeDefined();
     }
   });
 

@@ -76,6 +76,13 @@ describe('adaptive poll planner', () => {
     expect(waitOf(state({ ...waiting, messageHintedAt: NOW - 2 * HOUR }))).toBe(10_000);
   });
 
+  it('looks at nothing speculatively while a change feed by updated_after watches every ticket', () => {
+    const watched: Pace = { ...PACE, watched: true };
+    const waiting = { slackWriteAt: NOW - 2_000, lastActivityAt: NOW - 2_000, lastAnswerAt: 0 };
+    expect(waitOf(state(waiting), watched)).toBe(30 * MINUTE);
+    expect(planner.afterSlackWrite(NOW, state(), watched)).toBe(NOW + 30_000);
+  });
+
   it('keeps the safety net within the idle interval, and stretches it with the rest', () => {
     const pushed = state({ lastActivityAt: NOW - 5_000, messageHintedAt: NOW - 5_000 });
     expect(waitOf(pushed, { stretch: 1, idleIntervalMs: 10 * MINUTE })).toBe(10 * MINUTE);

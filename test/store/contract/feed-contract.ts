@@ -35,12 +35,14 @@ export function describeFeedContract(backend: StoresBackend): void {
         new Map([
           ['IT-1', FACTS],
           ['IT-2', { ...FACTS, deskId: null }],
+          ['IT-4', { ...FACTS, fields: '["open","high",null]' }],
         ]),
       );
-      const found = await ns.open(1).feed.facts(['IT-1', 'IT-2', 'IT-3']);
+      const found = await ns.open(1).feed.facts(['IT-1', 'IT-2', 'IT-3', 'IT-4']);
       expect([...found]).toEqual([
         ['IT-1', FACTS],
         ['IT-2', { ...FACTS, deskId: null }],
+        ['IT-4', { ...FACTS, fields: '["open","high",null]' }],
       ]);
     });
 
