@@ -17,11 +17,13 @@
  * When the budget is tight the pacer's stretch lengthens every interval but the first look,
  * the poll most likely to find something.
  *
- * Where the platform pushes hints (its webhooks), a hinted look reads only what the hint says
- * changed (a message: the messages alone) and is never routine. While the platform's message
- * hints reach the app for a ticket, they will also bring the answer a write from Slack awaits:
- * looks by age and while awaiting are then only the safety net for a lost hint, at most one
- * every half hour (stretched with the rest), which is what lets every hint be looked at at once.
+ * Where the platform pushes hints (its webhooks) or a change feed hints, a hinted look reads
+ * only what the hint says changed (a message: the messages alone) and is never routine. While
+ * the platform's message hints reach the app for a ticket (or scans by `updated_after` watch
+ * every ticket), they will also bring the answer a write from Slack awaits: the first look
+ * after it waits half a minute, and looks by age and while awaiting are only the safety net for
+ * a lost hint, at most one every half hour (stretched with the rest), which is what lets every
+ * hint be looked at at once.
  */
 import { backoffMs } from '../backoff.ts';
 import type { MirrorState } from '../store/types.ts';
