@@ -140,7 +140,10 @@ export class AdaptivePlanner implements PollPlanner {
   }
 
   afterSlackWrite(atMs: number, state?: MirrorState, pace?: Pace): number {
-    const pushed = pace?.watched === true || (state !== undefined && this.#pushed(state, atMs));
+    // A watching feed finds the answer within its period; with budget to spare (a stretch below
+    // 1) the quick look is still worth its request, as the AI agent often answers within it.
+    const watched = pace?.watched === true && pace.stretch >= 1;
+    const pushed = watched || (state !== undefined && this.#pushed(state, atMs));
     return atMs + (pushed ? this.#o.pushedFirstLookMs : this.#o.firstLookMs);
   }
 

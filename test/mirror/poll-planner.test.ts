@@ -81,6 +81,7 @@ describe('adaptive poll planner', () => {
     const waiting = { slackWriteAt: NOW - 2_000, lastActivityAt: NOW - 2_000, lastAnswerAt: 0 };
     expect(waitOf(state(waiting), watched)).toBe(30 * MINUTE);
     expect(planner.afterSlackWrite(NOW, state(), watched)).toBe(NOW + 30_000);
+    expect(planner.afterSlackWrite(NOW, state(), { ...watched, stretch: 0.5 })).toBe(NOW + 2_000);
   });
 
   it('keeps the safety net within the idle interval, and stretches it with the rest', () => {
