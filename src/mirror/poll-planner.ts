@@ -110,6 +110,8 @@ export interface AdaptivePlannerOptions {
 }
 
 const SETTLED = new Set(['resolved', 'closed']);
+// Statuses a requester's message changes on the platform.
+const MOVED_BY_REQUESTER = new Set<string | undefined>(['resolved', 'waiting_on_requester']);
 
 /** Whether a status is one after which the ticket needs nothing more. */
 export function isSettled(status: string | undefined): boolean {
@@ -153,16 +155,22 @@ export class AdaptivePlanner implements PollPlanner {
     // So does a look hinted by a message hint alone. Other looks read the activity, so a change
     // made meanwhile (an agent resolving the ticket while the requester waits) is announced at
     // once instead of after the answer; so does a look hinted at any other change.
+    // And a write from Slack to a ticket that a requester's message moves (resolved: reopened;
+    // waiting on the requester: back to the desk) changed its status too: its look reads the
+    // activity, whether or not that change's own hint arrives.
     const changeHinted = state.hintedAt > state.lastPolledAt;
     const messageHinted = state.messageHintedAt > state.lastPolledAt;
-    return !changeHinted && (this.#firstLookDue(state, now) || messageHinted)
+    const moved = state.slackWriteAt > state.lastPolledAt && MOVED_BY_REQUESTER.has(state.status);
+    return !changeHinted && !moved && (this.#firstLookDue(state, now) || messageHinted)
       ? 'messages'
       : 'activity';
   }
 
   priority(state: MirrorState, now: number): LookPriority {
-    if (this.kind(state, now) === 'messages') return 'awaited';
-    return state.hintedAt > state.lastPolledAt ? 'hinted' : 'routine';
+    const changeHinted = state.hintedAt > state.lastPolledAt;
+    const messageHinted = state.messageHintedAt > state.lastPolledAt;
+    if (this.#firstLookDue(state, now) || (messageHinted && !changeHinted)) return 'awaited';
+    return changeHinted ? 'hinted' : 'routine';
   }
 
   #firstLookDue(state: MirrorState, now: number): boolean {

@@ -64,7 +64,10 @@ describe('adaptive poll planner', () => {
     expect(planner.priority(firstLook, NOW)).toBe('awaited');
     expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('awaited');
     expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('hinted');
-    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('hinted');
+    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('awaited');
+    expect(planner.priority(state({ hintedAt: NOW - 500, messageHintedAt: NOW - 400 }), NOW)).toBe(
+      'hinted',
+    );
     expect(planner.priority(state(), NOW)).toBe('routine');
     expect(planner.priority(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe('routine');
   });
@@ -89,6 +92,17 @@ describe('adaptive poll planner', () => {
     expect(waitOf(pushed, { stretch: 1, idleIntervalMs: 10 * MINUTE })).toBe(10 * MINUTE);
     expect(waitOf(pushed, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(15 * MINUTE);
     expect(waitOf(pushed, { stretch: 2, idleIntervalMs: HOUR })).toBe(HOUR);
+  });
+
+  it('reads the activity on the first look after a write to a ticket a requester’s message reopens, hint or none', () => {
+    const write = { slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR };
+    expect(planner.kind(state({ ...write, status: 'resolved' }), NOW)).toBe('activity');
+    expect(planner.kind(state({ ...write, status: 'waiting_on_requester' }), NOW)).toBe('activity');
+    const hinted = { ...write, messageHintedAt: NOW - 500 };
+    expect(planner.kind(state({ ...hinted, status: 'waiting_on_requester' }), NOW)).toBe(
+      'activity',
+    );
+    expect(planner.kind(state({ ...hinted, status: 'in_progress' }), NOW)).toBe('messages');
   });
 
   it('reads the activity on later looks while the answer is awaited, so a change made meanwhile is seen', () => {
