@@ -167,10 +167,12 @@ export class AdaptivePlanner implements PollPlanner {
   }
 
   priority(state: MirrorState, now: number): LookPriority {
+    // A look reading the activity costs two requests: under a full budget it waits for room
+    // a little before what a person waits for, even the first look after a write.
     const changeHinted = state.hintedAt > state.lastPolledAt;
-    const messageHinted = state.messageHintedAt > state.lastPolledAt;
-    if (this.#firstLookDue(state, now) || (messageHinted && !changeHinted)) return 'awaited';
-    return changeHinted ? 'hinted' : 'routine';
+    if (this.kind(state, now) === 'messages') return 'awaited';
+    const unreadWrite = state.slackWriteAt > state.lastPolledAt;
+    return changeHinted || unreadWrite ? 'hinted' : 'routine';
   }
 
   #firstLookDue(state: MirrorState, now: number): boolean {

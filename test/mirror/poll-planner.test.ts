@@ -64,7 +64,8 @@ describe('adaptive poll planner', () => {
     expect(planner.priority(firstLook, NOW)).toBe('awaited');
     expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('awaited');
     expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('hinted');
-    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('awaited');
+    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('hinted');
+    expect(planner.priority({ ...firstLook, status: 'resolved' }, NOW)).toBe('hinted');
     expect(planner.priority(state({ hintedAt: NOW - 500, messageHintedAt: NOW - 400 }), NOW)).toBe(
       'hinted',
     );
