@@ -55,7 +55,8 @@ export type PollKind =
  * How much a poll matters when the budget runs short:
  * - `awaited`: what a person waits for, one request: the first look after a write from Slack,
  *   or a look a message hint asked for; only the budget itself holds it back.
- * - `hinted`: a look the platform (or a change made from Slack) said would find a change.
+ * - `hinted`: a look that reads the activity for a hint of a change (the platform's, a feed's
+ *   or a change made from Slack) or for a write from Slack that moved the ticket's status.
  * - `routine`: a look by the schedule alone; the first to step aside.
  */
 export type LookPriority = 'awaited' | 'hinted' | 'routine';
