@@ -86,6 +86,30 @@ describe('platform webhooks', () => {
     expect(reply.id).toBeTruthy();
   });
 
+  it('brings an agent’s reply whose webhook was lost with the change feed, though the mirror polls hourly', async () => {
+    stack = await startStack({
+      webhookSecret: SECRET,
+      mirror: { planner: hourly },
+      changeFeed: { mode: 'auto', periodMs: 300, minPeriodMs: 100 },
+    });
+    stack.emulator.setWebhooks({ dropRate: 1 });
+    const t = await fileByDm('Webhook: lost on the way');
+    stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body: 'Found it in the lost and found',
+    });
+    await eventually(
+      () =>
+        (stack.double.workspace.thread(t.dm, t.threadTs) ?? []).find((m) =>
+          m.text?.includes('lost and found'),
+        ),
+      15_000,
+      'the reply in the thread',
+    );
+    expect(stack.emulator.webhooks.stats().dropped).toBeGreaterThan(0);
+    expect(stack.emulator.webhooks.stats().delivered).toBe(0);
+  });
+
   it('refuses a bad signature, a stale timestamp, a replay and a malformed body, asking the platform nothing', async () => {
     await start();
     stack.emulator.setWebhooks({ enabled: false });
