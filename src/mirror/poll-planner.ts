@@ -41,6 +41,9 @@ export interface Pace {
   watched?: boolean;
 }
 
+/** The first look after a write from Slack while hints will bring its answer (30 s). */
+export const HINTED_FIRST_LOOK_MS = 30_000;
+
 /** The pace when nothing is known about the budget. */
 export const RELAXED_PACE: Pace = { stretch: 1, idleIntervalMs: 3_600_000 };
 
@@ -132,7 +135,7 @@ export class AdaptivePlanner implements PollPlanner {
       awaitGrowth: 0.5,
       awaitWindowMs: 900_000,
       pushVouchMs: 3_600_000,
-      pushedFirstLookMs: 30_000,
+      pushedFirstLookMs: HINTED_FIRST_LOOK_MS,
       pushedIntervalMs: 1_800_000,
       resolvedIntervalMs: 1_800_000,
       resolvedStopAfterMs: 3 * 86_400_000,

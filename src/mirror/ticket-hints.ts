@@ -5,9 +5,7 @@
  * scheduled poll, so it spends background budget only and never the people's reserve.
  */
 import type { Clock, MirrorState, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
-
-// The first look after a write from Slack, when the platform's hints arrive, is this soon.
-const OWN_WRITE_LOOK_WITHIN_MS = 30_000;
+import { HINTED_FIRST_LOOK_MS } from './poll-planner.ts';
 
 /** How a hint was taken. */
 export type HintOutcome = 'scheduled' | 'unlinked';
@@ -77,6 +75,6 @@ export class TicketHints {
     if (!unread || !first || now - state.slackWriteAt >= this.#ownWriteMs) return false;
     // Taken wrongly (an answer within the second), it waits for that look: so only a near one.
     const due = await this.#stores.schedule.dueAt(ticketId);
-    return due !== undefined && due <= now + OWN_WRITE_LOOK_WITHIN_MS;
+    return due !== undefined && due <= now + HINTED_FIRST_LOOK_MS;
   }
 }

@@ -58,6 +58,15 @@ describe('platform webhooks', () => {
     'x-servicedesk-signature': webhookSignature(SECRET, atSec, body),
   });
 
+  /** Waits for a post in the ticket's thread whose text contains `text`. */
+  const postInThread = (t: { dm: string; threadTs: string }, text: string, timeoutMs: number) =>
+    eventually(
+      () =>
+        (stack.double.workspace.thread(t.dm, t.threadTs) ?? []).find((m) => m.text?.includes(text)),
+      timeoutMs,
+      'the reply in the thread',
+    );
+
   const hook = (ticketId: string, id = `whd_${randomUUID()}`) =>
     JSON.stringify({
       id,
@@ -74,14 +83,7 @@ describe('platform webhooks', () => {
       body: 'Please stop using it; a replacement is on the way',
     });
     const started = Date.now();
-    await eventually(
-      () =>
-        (stack.double.workspace.thread(t.dm, t.threadTs) ?? []).find((m) =>
-          m.text?.includes('replacement is on the way'),
-        ),
-      10_000,
-      'the reply in the thread',
-    );
+    await postInThread(t, 'replacement is on the way', 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(reply.id).toBeTruthy();
   });
@@ -98,14 +100,7 @@ describe('platform webhooks', () => {
       agentEmail: SAM,
       body: 'Found it in the lost and found',
     });
-    await eventually(
-      () =>
-        (stack.double.workspace.thread(t.dm, t.threadTs) ?? []).find((m) =>
-          m.text?.includes('lost and found'),
-        ),
-      15_000,
-      'the reply in the thread',
-    );
+    await postInThread(t, 'lost and found', 15_000);
     expect(stack.emulator.webhooks.stats().dropped).toBeGreaterThan(0);
     expect(stack.emulator.webhooks.stats().delivered).toBe(0);
   });
