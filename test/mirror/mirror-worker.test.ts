@@ -447,4 +447,33 @@ describe('mirror worker', () => {
     await gated.runOnce();
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
   });
+
+  it('reads the activity soon after a change made from Slack, past the gate that turns routine looks away', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const gate = {
+      admits: async (priority: string) => priority === 'hinted',
+      refreshIfDue: async () => RELAXED_PACE,
+      pace: () => RELAXED_PACE,
+    } as unknown as BudgetPacer;
+    const gated = new MirrorWorker({
+      platform: t.platform,
+      stores: t.stores,
+      poster: t.poster,
+      logger: silent,
+      pacer: gate,
+      now: () => t.clock.now,
+      random: () => 0.5,
+    });
+    t.advance(600_000);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' });
+    await t.worker.slackChanged(id);
+    expect(await t.stores.schedule.dueAt(id)).toBeLessThanOrEqual(t.clock.now + 2_000);
+    t.advance(2_000);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
+  });
 });
