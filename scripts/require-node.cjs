@@ -2,14 +2,24 @@
  * Runs before every npm script that runs TypeScript: Node runs our `.ts` sources by type
  * stripping, which an older Node refuses with ERR_UNKNOWN_FILE_EXTENSION, a message that names
  * neither the cause nor the fix. CommonJS and old syntax on purpose: it must itself run on the
- * old Node it turns away.
+ * old Node it turns away. `npm ci` is guarded by `engine-strict` in .npmrc instead, against the
+ * same range, because npm runs a preinstall script only once the dependencies are installed.
  */
 'use strict';
 
-/** The oldest Node of each line that strips types without a flag (22.18 and 23.6). */
-const MINIMUMS = [
-  [22, 18],
-  [23, 6],
+/**
+ * The Node versions the app and its dependencies all accept, as package.json's `engines` and
+ * the lockfile's root write it. 22.20: the lockfile's highest minimum (undici, a production
+ * dependency, wants 22.19 and nock 22.20; type stripping needs 22.18). 23 and 25: vitest's own
+ * `engines` refuses those odd lines.
+ */
+const NODE_RANGE = '^22.20.0 || ^24.0.0 || >=26.0.0';
+
+/** Each accepted line as [major, lowest minor, whether later majors are accepted too]. */
+const ACCEPTED = [
+  [22, 20, false],
+  [24, 0, false],
+  [26, 0, true],
 ];
 
 /** Whether a Node version (`process.versions.node`, with or without a leading v) can run the app. */
@@ -18,14 +28,12 @@ function nodeCanRun(version) {
   const major = Number(parts[0]);
   const minor = Number(parts[1]);
   if (!Number.isInteger(major) || !Number.isInteger(minor)) return false;
-  if (major > 23) return true;
-  return MINIMUMS.some((m) => major === m[0] && minor >= m[1]);
+  return ACCEPTED.some((a) => (major === a[0] && minor >= a[1]) || (a[2] && major > a[0]));
 }
 
 /** The npm command a person typed, from npm's own note of the script it runs. */
 function typedCommand(lifecycleEvent) {
   if (!lifecycleEvent) return 'npm start';
-  if (lifecycleEvent === 'preinstall') return 'npm ci';
   if (lifecycleEvent === 'start' || lifecycleEvent === 'test') return `npm ${lifecycleEvent}`;
   return `npm run ${lifecycleEvent}`;
 }
@@ -41,8 +49,8 @@ function nodeVersionProblem(version, where) {
   const platform = `${w.platform === 'win32' ? 'win' : w.platform || 'linux'}-${w.arch || 'x64'}`;
   const home = '~/.cache/servicedesk-slack/node24';
   return [
-    `servicedesk-slack needs Node.js 22.18 or newer (24 LTS recommended): it runs its TypeScript`,
-    `sources directly. This is Node.js ${String(version).replace(/^v/, '')}${w.execPath ? ` (${w.execPath})` : ''}.`,
+    `servicedesk-slack needs Node.js 22.20 or newer, but not 23 or 25 (24 LTS recommended).`,
+    `This is Node.js ${String(version).replace(/^v/, '')}${w.execPath ? ` (${w.execPath})` : ''}.`,
     '',
     'Get Node 24 in one of these ways, then run the command again:',
     '  - with nvm, which reads .nvmrc:  nvm install && nvm use',
@@ -54,7 +62,7 @@ function nodeVersionProblem(version, where) {
   ].join('\n');
 }
 
-module.exports = { nodeCanRun, nodeVersionProblem };
+module.exports = { NODE_RANGE, nodeCanRun, nodeVersionProblem };
 
 if (require.main === module) {
   const problem = nodeVersionProblem(process.versions.node, {

@@ -1,10 +1,12 @@
 /**
  * The Node version preflight (scripts/require-node.cjs): every npm script that runs TypeScript
  * runs it first, so an older Node says which Node is needed and how to get it instead of
- * failing with ERR_UNKNOWN_FILE_EXTENSION.
+ * failing with ERR_UNKNOWN_FILE_EXTENSION; `npm ci` refuses the same Node through engine-strict.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -20,19 +22,43 @@ interface Where {
   arch?: string;
 }
 const preflight = createRequire(import.meta.url)(script) as {
+  NODE_RANGE: string;
   nodeCanRun(version: string): boolean;
   nodeVersionProblem(version: string, where?: Where): string | undefined;
 };
 
 describe('the Node version preflight', () => {
-  it('accepts every Node that strips types without a flag', () => {
-    for (const version of ['22.18.0', 'v22.22.1', '23.6.0', '24.0.0', '24.21.0', '26.1.0'])
+  it('accepts Node 22 from 22.20, every Node 24 and Node 26 onwards', () => {
+    for (const version of ['22.20.0', 'v22.22.1', '24.0.0', '24.21.0', '26.1.0', '28.0.0'])
       expect(preflight.nodeCanRun(version), version).toBe(true);
   });
 
-  it('turns away Node 20, 22 before 22.18 and 23 before 23.6', () => {
-    for (const version of ['16.20.2', '18.19.0', '20.20.2', 'v22.17.1', '23.5.0', 'garbage'])
+  it('turns away Node 20, 22 before 22.20, and the 23 and 25 lines vitest refuses', () => {
+    for (const version of ['18.19.0', '20.20.2', 'v22.18.0', '22.19.1', '23.11.0', '25.2.0', 'x'])
       expect(preflight.nodeCanRun(version), version).toBe(false);
+  });
+
+  it('accepts no Node that a package in the lockfile refuses, and refuses none they all accept', () => {
+    const semver = createRequire(import.meta.url)('semver') as {
+      satisfies(version: string, range: string): boolean;
+    };
+    const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+    };
+    const ranges = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && !entry.optional)
+      .flatMap(([, entry]) => {
+        const engines = entry.engines;
+        return engines && !Array.isArray(engines) && engines.node ? [engines.node] : [];
+      });
+    const stripsTypes = '^22.18.0 || >=23.6.0';
+    for (const major of [20, 22, 23, 24, 25, 26]) {
+      for (const minor of [0, 6, 12, 17, 18, 19, 20, 21]) {
+        const version = `${major}.${minor}.0`;
+        const everyoneAccepts = [stripsTypes, ...ranges].every((r) => semver.satisfies(version, r));
+        expect(preflight.nodeCanRun(version), version).toBe(everyoneAccepts);
+      }
+    }
   });
 
   it('names the Node it needs, the one it found and how to get Node 24 for the command run', () => {
@@ -42,7 +68,7 @@ describe('the Node version preflight', () => {
       platform: 'linux',
       arch: 'x64',
     });
-    expect(message).toContain('Node.js 22.18 or newer (24 LTS recommended)');
+    expect(message).toContain('Node.js 22.20 or newer, but not 23 or 25 (24 LTS recommended)');
     expect(message).toContain('This is Node.js 20.20.2 (/usr/bin/node)');
     expect(message).toContain('nvm install && nvm use');
     expect(message).toContain('npx -y -p node@24 -- npm run sandbox');
@@ -58,7 +84,7 @@ describe('the Node version preflight', () => {
     expect(stdout + stderr).toBe('');
   });
 
-  it('runs first in every npm script that runs TypeScript, and before npm installs', () => {
+  it('runs first in every npm script that runs TypeScript', () => {
     const { scripts } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
       scripts: Record<string, string>;
     };
@@ -70,7 +96,50 @@ describe('the Node version preflight', () => {
     );
     for (const [name, command] of runsTypeScript)
       expect(command, name).toMatch(/^node scripts\/require-node\.cjs && /);
-    expect(scripts.preinstall).toBe('node scripts/require-node.cjs');
+  });
+
+  it('is the range package.json, the lockfile and .npmrc hold npm to', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      engines: { node: string };
+    };
+    const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } }>;
+    };
+    expect(pkg.engines.node).toBe(preflight.NODE_RANGE);
+    expect(lock.packages['']?.engines?.node).toBe(preflight.NODE_RANGE);
+    expect(readFileSync(new URL('.npmrc', root), 'utf8')).toMatch(/^engine-strict=true$/m);
+  });
+
+  it('makes npm ci on Node 22.19 stop with the range before anything is installed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'require-node-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+        copyFileSync(new URL(file, root), join(dir, file));
+      // npm reads the Node version from the process it runs in; this makes it 22.19.
+      const pretend = join(dir, 'pretend-node-22.19.cjs');
+      writeFileSync(
+        pretend,
+        "Object.defineProperty(process, 'version', { value: 'v22.19.0' });\n" +
+          "Object.defineProperty(process.versions, 'node', { value: '22.19.0' });\n",
+      );
+      const failure = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
+        cwd: dir,
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+          NODE_OPTIONS: `--require=${pretend}`,
+        },
+      }).then(
+        () => undefined,
+        (error: { stderr: string }) => error,
+      );
+      expect(failure?.stderr).toContain('EBADENGINE');
+      expect(failure?.stderr).toContain(preflight.NODE_RANGE);
+      expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('asks nvm, through .nvmrc, for a Node it accepts', () => {
