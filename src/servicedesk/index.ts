@@ -57,4 +57,4 @@ export {
   type RetryOptions,
   RetryPolicy,
 } from './retry-policy.ts';
-export { isTicketId, normaliseTicketId } from './ticket-id.ts';
+export { isTicketId, normaliseTicketId, ticketIdFromText } from './ticket-id.ts';

@@ -202,6 +202,62 @@ describe('/ticket', () => {
     expect(JSON.stringify(b.body)).not.toContain('Private');
   });
 
+  it('says a ticket that exists but is not the person’s could not be found or is not theirs to see', async () => {
+    const hidden = stack.emulator.model.createTicket('acme', {
+      title: 'Bob’s payroll question',
+      requester_email: 'bob@acme.example',
+    });
+    const command = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: hidden.id,
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    expect(post.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(JSON.stringify(post.body)).toContain(
+      `I couldn’t find ${hidden.id}, or it isn’t yours to see`,
+    );
+    expect(JSON.stringify(post.body)).not.toContain('payroll');
+  });
+
+  it('looks a ticket up however its ID is typed: IT19, it-19, #it-19 or IT 19', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Typed every which way',
+      requester_email: 'alice@acme.example',
+    });
+    const number = ticket.id.split('-')[1];
+    for (const typed of [`IT${number}`, `it-${number}`, `#it-${number}`, `IT ${number}`]) {
+      const command = await stack.driver.slashCommand({
+        userId: alice,
+        channelId: itHelp,
+        text: typed,
+      });
+      const post = await stack.double.waitForResponseUrlPost(
+        (p) => p.url === command.responseUrl,
+        5_000,
+      );
+      expect(JSON.stringify(post.body), typed).toContain(`*${ticket.id}* · Typed every which way`);
+    }
+  });
+
+  it('offers to file the words as a new ticket when words read as an ID find nothing', async () => {
+    const command = await stack.driver.slashCommand({
+      userId: alice,
+      channelId: itHelp,
+      text: 'wifi 5',
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    const text = JSON.stringify(post.body);
+    expect(text).toContain('I couldn’t find WIFI-5, or it isn’t yours to see');
+    expect(text).toContain('/ticket new wifi 5');
+  });
+
   it('shows any ticket to an agent', async () => {
     const ticket = stack.emulator.model.createTicket('acme', {
       title: 'Someone else’s',

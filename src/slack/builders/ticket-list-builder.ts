@@ -35,3 +35,21 @@ export function buildTicketList(
   const count = `${tickets.length} open ticket${tickets.length === 1 ? '' : 's'}`;
   return { text: `You have ${count}.`, blocks };
 }
+
+/**
+ * The answer to `/ticket <id>` for a ticket that does not exist or is not the person's: one
+ * text for both, so a lookup tells nobody that someone else's ticket exists. When the words
+ * were read as an ID without a hyphen (`wifi 5`), it says how to file them as a ticket instead.
+ */
+export function buildTicketNotFound(ticketId: string, typed: string): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const lines = [
+    `I couldn’t find ${id}, or it isn’t yours to see. Check the ID, or use \`/ticket mine\` to list your tickets.`,
+  ];
+  if (!/[-‐‑–—]/.test(typed)) {
+    const words = safeMrkdwn(typed.trim(), 60);
+    lines.push(`To file a new ticket about “${words}” instead, use \`/ticket new ${words}\`.`);
+  }
+  const text = lines.join(' ');
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}

@@ -4,13 +4,12 @@
  * given after the ack, privately, through the command's response_url.
  */
 import type { AllMiddlewareArgs, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { isServiceDeskError, isTicketId, type Ticket } from '../../../servicedesk/index.ts';
+import { isServiceDeskError, type Ticket, ticketIdFromText } from '../../../servicedesk/index.ts';
 import { TITLE_MAX } from '../../builders/create-modal-builder.ts';
 import { buildHelp } from '../../builders/help-builder.ts';
-import { md, safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
 import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
-import { buildTicketList } from '../../builders/ticket-list-builder.ts';
+import { buildTicketList, buildTicketNotFound } from '../../builders/ticket-list-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
 import { audienceOf, findVisibleTicket } from '../../people/ticket-access.ts';
@@ -38,10 +37,11 @@ export function ticketCommand(deps: SlackDeps) {
       deps.tasks.run('ticket-mine', () => answerMine(deps, command.user_id, respond), context);
       return;
     }
-    if (isTicketId(text)) {
+    const ticketId = ticketIdFromText(text);
+    if (ticketId) {
       deps.tasks.run(
         'ticket-lookup',
-        () => answerLookup(deps, command.user_id, text, respond),
+        () => answerLookup(deps, command.user_id, ticketId, text, respond),
         context,
       );
       return;
@@ -75,14 +75,14 @@ function formFromWords(words: string): { title?: string; description?: string } 
 async function answerLookup(
   deps: SlackDeps,
   userId: string,
-  rawId: string,
+  ticketId: string,
+  typed: string,
   respond: RespondFn,
 ): Promise<void> {
-  const ticket = await withPlatform(deps, respond, () => findVisibleTicket(deps, userId, rawId));
+  const ticket = await withPlatform(deps, respond, () => findVisibleTicket(deps, userId, ticketId));
   if (ticket === null) return;
   if (!ticket) {
-    const text = `I couldn’t find ticket *${safeMrkdwn(rawId.toUpperCase(), 40)}*. Check the ID, or use \`/ticket mine\` to list your tickets.`;
-    await respond(ephemeral({ text, blocks: [{ type: 'section', text: md(text) }] }));
+    await respond(ephemeral(buildTicketNotFound(ticketId, typed)));
     return;
   }
   // Only the person sees this card, so it carries only the buttons that are theirs.
