@@ -1,7 +1,8 @@
 /**
- * The private prompt after a reply in the thread of a closed ticket: the reply could not be
- * added (closed is final), so the person may file it as a new ticket, or dismiss the prompt.
- * Their words are shown in full so that nothing they wrote is lost either way.
+ * The private prompts after a reply that could not be added to its thread's ticket: the ticket
+ * is closed (final), or it is someone else's and resolved (the reply would reopen it). Either
+ * way the person may file their words as a ticket with one click, or dismiss the prompt; their
+ * words are shown in full so that nothing they wrote is lost.
  */
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
@@ -38,7 +39,8 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
   const lead = `:lock: *${id}* is closed, so your reply was not added to it. Would you like to open a new ticket with it?`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: md(lead) },
-    ...quotedSections(body, LIMITS.messageBlocks - 2),
+    // The buttons' labels take the rest of what one message may carry.
+    ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
     {
       type: 'actions',
       elements: [
@@ -59,6 +61,49 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
     },
   ];
   return { text: `${reply.ticketId} is closed, so your reply was not added to it.`, blocks };
+}
+
+/**
+ * The prompt for a colleague whose reply would reopen someone else's resolved ticket: their
+ * problem is their own, so they may file it as their own ticket (the thread stays with the
+ * original one, whose requester it belongs to).
+ */
+export function buildOthersTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
+  const id = safeMrkdwn(reply.ticketId, 40);
+  const lead = `:information_source: *${id}* is someone else’s request and it is resolved, so your reply was not added: it would reopen their ticket. If you have this problem too, file it as your own ticket, with your words and a link to *${id}*.`;
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: md(lead) },
+    // The buttons' labels take the rest of what one message may carry.
+    ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: ACTIONS.fileAsOwnTicket,
+          text: plain('File as my own ticket', LIMITS.buttonText),
+          style: 'primary',
+          value: JSON.stringify(reply),
+        },
+        {
+          type: 'button',
+          action_id: ACTIONS.closedReplyDismiss,
+          text: plain('Dismiss', LIMITS.buttonText),
+          value: reply.ticketId,
+        },
+      ],
+    },
+  ];
+  return {
+    text: `${reply.ticketId} is someone else’s resolved request, so your reply was not added to it.`,
+    blocks,
+  };
+}
+
+/** What replaces the colleague's prompt once they chose to file their words as their own. */
+export function buildFilingAsOwn(reply: ClosedReply): SlackMessage {
+  const text = `:hourglass_flowing_sand: Filing your words as your own ticket. Its card will come in your direct messages with the app; this thread stays with ${safeMrkdwn(reply.ticketId, 40)}.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
 
 /** What replaces the prompt once the person chose to file the reply. */

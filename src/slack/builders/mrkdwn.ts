@@ -2,9 +2,12 @@
  * Safe text for Block Kit. Everything that came from the platform or from another person goes
  * through here: escaping stops `<!channel>` or `<@U123>` in a ticket title from pinging anyone,
  * and truncation keeps every field inside Slack's limits so a long ticket never fails a post.
+ * Every length here is in UTF-16 code units (JavaScript's `length`), the stricter reading of
+ * Slack's "characters": an emoji is two units, and counting it as one let 21 sections of 2,995
+ * code points reach 3,074 units.
  */
 
-/** Block Kit limits the builders respect (Slack's published maximums). */
+/** Block Kit limits the builders respect (Slack's published maximums, in UTF-16 units). */
 export const LIMITS = {
   sectionText: 3000,
   sectionField: 2000,
@@ -22,6 +25,10 @@ export const LIMITS = {
   messageBlocks: 50,
   modalBlocks: 100,
   url: 3000,
+  // Slack answers `msg_blocks_too_long` for far less than 50 sections of 3,000: its maintainers
+  // saw it from about 12,000 characters of block text in one message (bolt-js issues 2509 and
+  // 2867; no figure is documented), so one message carries at most this much, with room to spare.
+  messageBlockText: 11_000,
 } as const;
 
 const ELLIPSIS = '…';
@@ -32,13 +39,17 @@ export function escapeMrkdwn(text: string): string {
 }
 
 /**
- * Cuts text to at most `max` characters (code points, so an emoji is never split), ending in an
- * ellipsis when something was cut.
+ * Cuts text to at most `max` UTF-16 units, never through an emoji (a surrogate pair), ending
+ * in an ellipsis when something was cut.
  */
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return chars.slice(0, Math.max(0, max - 1)).join('') + ELLIPSIS;
+  if (text.length <= max) return text;
+  let cut = '';
+  for (const ch of text) {
+    if (cut.length + ch.length > max - ELLIPSIS.length) break;
+    cut += ch;
+  }
+  return cut + ELLIPSIS;
 }
 
 /**
@@ -47,27 +58,45 @@ export function truncate(text: string, max: number): string {
  */
 export function safeMrkdwn(text: string, max: number): string {
   const escaped = escapeMrkdwn(text);
-  if (Array.from(escaped).length <= max) return escaped;
-  let cut = truncate(escaped, max).slice(0, -1);
+  if (escaped.length <= max) return escaped;
+  let cut = truncate(escaped, max).slice(0, -ELLIPSIS.length);
   const amp = cut.lastIndexOf('&');
   if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
   return cut + ELLIPSIS;
 }
 
-// What one character costs once escaped for mrkdwn.
-const escapedCost = (ch: string) => (ch === '&' ? 5 : ch === '<' || ch === '>' ? 4 : 1);
+/**
+ * The text a list of blocks carries, in UTF-16 units: every `text` string at any depth (text
+ * objects, rich text elements, a markdown block), which is what Slack's `msg_blocks_too_long`
+ * weighs.
+ */
+export function blockTextLength(value: unknown): number {
+  if (Array.isArray(value))
+    return value.reduce((sum: number, item) => sum + blockTextLength(item), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  let sum = 0;
+  for (const [key, field] of Object.entries(value)) {
+    if (key === 'text' && typeof field === 'string') sum += field.length;
+    else sum += blockTextLength(field);
+  }
+  return sum;
+}
+
+// What one character (a code point: one UTF-16 unit, or two for an emoji) costs once escaped
+// for mrkdwn.
+const escapedCost = (ch: string) => (ch === '&' ? 5 : ch === '<' || ch === '>' ? 4 : ch.length);
 
 /**
- * Splits text into pieces of at most `max` (code points, or escaped length with `escaped`),
- * each ending after a line break or a space where one is in the last third of the piece.
- * Nothing is dropped: the pieces joined with '' give the text back.
+ * Splits text into pieces of at most `max` UTF-16 units (counted once escaped with `escaped`),
+ * each ending after a line break or a space where one is in the last third of the piece, and
+ * never inside an emoji. Nothing is dropped: the pieces joined with '' give the text back.
  */
 export function splitText(
   text: string,
   max: number,
   options: { escaped?: boolean } = {},
 ): string[] {
-  const cost = options.escaped ? escapedCost : () => 1;
+  const cost = options.escaped ? escapedCost : (ch: string) => ch.length;
   const chars = Array.from(text);
   const pieces: string[] = [];
   let start = 0;
@@ -95,24 +124,45 @@ export function splitText(
   return pieces;
 }
 
+// Room kept for the line that says how much of a person's words one message could not show.
+const NOT_SHOWN_ROOM = 200;
+
 /**
  * A person's words as quoted sections, split over as many as it takes so nothing is cut
- * (Slack allows 3,000 characters a section), at most `maxSections`: words past that many
- * (over 140,000 characters, more than one Slack message holds) are cut with an ellipsis.
+ * (Slack allows 3,000 characters a section), within `maxSections` sections and `maxChars` of
+ * block text (what one message can carry, `LIMITS.messageBlockText`, less the caller's other
+ * blocks). Words past that are not shown, and a last section says how many characters that is,
+ * so nothing is ever cut silently.
  */
 export function quotedSections(
   text: string,
   maxSections: number,
+  maxChars: number = LIMITS.messageBlockText,
 ): { type: 'section'; text: { type: 'mrkdwn'; text: string } }[] {
   const fence = '```';
   const room = LIMITS.sectionText - 2 * fence.length;
   const pieces = splitText(text.replaceAll(fence, "'''"), room, { escaped: true });
-  const kept = pieces.slice(0, maxSections);
-  if (pieces.length > maxSections) kept[maxSections - 1] = pieces.slice(maxSections - 1).join('');
-  return kept.map((piece) => ({
-    type: 'section',
-    text: md(`${fence}${safeMrkdwn(piece, room)}${fence}`),
-  }));
+  const quoted = (piece: string) => `${fence}${escapeMrkdwn(piece)}${fence}`;
+  const section = (mrkdwn: string) => ({ type: 'section' as const, text: md(mrkdwn) });
+  const whole = pieces.reduce((sum, piece) => sum + quoted(piece).length, 0);
+  if (pieces.length <= maxSections && whole <= maxChars) {
+    return pieces.map((piece) => section(quoted(piece)));
+  }
+  const kept: string[] = [];
+  let used = 0;
+  for (const piece of pieces) {
+    const next = quoted(piece);
+    if (kept.length + 1 >= maxSections || used + next.length > maxChars - NOT_SHOWN_ROOM) break;
+    kept.push(next);
+    used += next.length;
+  }
+  const left = pieces.slice(kept.length).join('').length;
+  return [
+    ...kept.map(section),
+    section(
+      `_…and ${left.toLocaleString('en-US')} more characters, not shown: one Slack message holds about ${LIMITS.messageBlockText.toLocaleString('en-US')}._`,
+    ),
+  ];
 }
 
 /** A plain_text object, truncated to its limit. Plain text is never parsed for mentions. */

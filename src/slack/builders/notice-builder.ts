@@ -1,7 +1,7 @@
 /** Short messages the app posts about a person's request: filed, delayed, failed. */
 import type { KnownBlock } from '@slack/types';
 import type { Ticket } from '../../contract/schemas.ts';
-import { LIMITS, md, quotedSections, safeMrkdwn, truncate } from './mrkdwn.ts';
+import { blockTextLength, LIMITS, md, quotedSections, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { buildTicketCard, type SlackMessage } from './ticket-card-builder.ts';
 
 /** The confirmation in a thread that a ticket exists and the thread now feeds it. */
@@ -67,7 +67,13 @@ export function buildFailureNotice(
   ];
   if (original) {
     blocks.push({ type: 'context', elements: [md('What you wrote, so you can send it again:')] });
-    blocks.push(...quotedSections(original, LIMITS.messageBlocks - blocks.length));
+    blocks.push(
+      ...quotedSections(
+        original,
+        LIMITS.messageBlocks - blocks.length,
+        LIMITS.messageBlockText - blockTextLength(blocks),
+      ),
+    );
   }
   return { text: truncate(reasonMrkdwn, LIMITS.messageText), blocks };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  blockTextLength,
   escapeMrkdwn,
   LIMITS,
   link,
@@ -26,8 +27,15 @@ describe('mrkdwn safety', () => {
     expect(cut.endsWith('…')).toBe(true);
   });
 
-  it('never splits an emoji', () => {
-    expect(truncate('😀😀😀😀', 3)).toBe('😀😀…');
+  it('never splits an emoji, counting it as its two UTF-16 units', () => {
+    expect(truncate('😀😀😀😀', 5)).toBe('😀😀…');
+    expect(truncate('😀😀😀😀', 4)).toBe('😀…');
+  });
+
+  it('counts escaped text in UTF-16 units against its limit', () => {
+    const cut = safeMrkdwn('🙂'.repeat(2000), 3000);
+    expect(cut.length).toBeLessThanOrEqual(3000);
+    expect(cut.endsWith('🙂…')).toBe(true);
   });
 
   it('never cuts through an escaped entity', () => {
@@ -61,10 +69,35 @@ describe('splitting long text', () => {
     expect(splitText(text, 1000)[0]?.endsWith('\n')).toBe(true);
   });
 
+  it('keeps pieces of emoji-rich text within the limit in UTF-16 units, never inside an emoji', () => {
+    const line = `${'a'.repeat(2916)}${'🙂'.repeat(79)}\n`;
+    const text = line.repeat(21);
+    const pieces = splitText(text, 3000, { escaped: true });
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(3000);
+      expect(piece.isWellFormed()).toBe(true);
+    }
+    expect(pieces.join('')).toBe(text);
+  });
+
   it('counts escaped characters at their escaped length', () => {
     const pieces = splitText('<&>'.repeat(1000), 3000, { escaped: true });
     expect(pieces.join('')).toBe('<&>'.repeat(1000));
     for (const piece of pieces) expect(escapeMrkdwn(piece).length).toBeLessThanOrEqual(3000);
+  });
+
+  it('says how many of a person’s words one message could not show instead of cutting them silently', () => {
+    const text = 'y'.repeat(30_000);
+    const sections = quotedSections(text, 48, 10_000);
+    const shown = sections
+      .slice(0, -1)
+      .map((s) => s.text.text.replaceAll('```', ''))
+      .join('');
+    expect(blockTextLength(sections)).toBeLessThanOrEqual(10_000);
+    expect(text.startsWith(shown)).toBe(true);
+    expect(sections.at(-1)?.text.text).toContain(
+      `${(text.length - shown.length).toLocaleString('en-US')} more characters, not shown`,
+    );
   });
 
   it('quotes 10,000 characters over several sections without cutting any', () => {
