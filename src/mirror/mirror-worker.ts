@@ -399,10 +399,22 @@ export class MirrorWorker {
     const marks = [ownMessageIdMark(message.id)];
     if (message.author.email) marks.push(ownMessageTextMark(message.author.email, message.body));
     if (await this.#stores.mirror.isOwn(ticketId, marks)) return false;
+    const count = this.#poster.messageParts?.(ticketId, message) ?? 1;
     for (const thread of threads) {
-      await this.#post(ticketId, message.id, 'message', timeOf(message.created_at), thread, () =>
-        this.#poster.postMessage(thread, ticketId, message),
-      );
+      // Parts in order, each its own post: one claimed and done is never posted again.
+      for (let index = 0; index < count; index++) {
+        const part = count > 1 ? { index, count } : undefined;
+        const outcome = await this.#post(
+          ticketId,
+          message.id,
+          'message',
+          timeOf(message.created_at),
+          thread,
+          () => this.#poster.postMessage(thread, ticketId, message, part?.index),
+          part,
+        );
+        if (outcome === 'gone') break;
+      }
     }
     return true;
   }
@@ -470,6 +482,7 @@ export class MirrorWorker {
   /**
    * Claims, sends and records one post. A post whose earlier claim lapsed unfinished is first
    * looked for in its thread; one that someone else is sending right now stops this poll.
+   * Answers how it went, `done` when it was posted before.
    */
   async #post(
     ticketId: string,
@@ -478,17 +491,24 @@ export class MirrorWorker {
     createdAt: number,
     thread: Thread | undefined,
     send: () => Promise<PostOutcome>,
-  ): Promise<void> {
-    const postKey = JSON.stringify(thread ? [itemId, thread.channel, thread.threadTs] : [itemId]);
+    part?: { index: number; count: number },
+  ): Promise<PostOutcome | 'done'> {
+    // A part of a message posted in parts is a post of its own, with its own claim.
+    const where = thread ? [itemId, thread.channel, thread.threadTs] : [itemId];
+    const postKey = JSON.stringify(part ? [...where, part.index] : where);
     const { mirror } = this.#stores;
     const claim = await mirror.claimPost(ticketId, postKey, this.#o.postLeaseMs);
-    if (claim.state === 'done') return;
+    if (claim.state === 'done') return 'done';
     if (claim.state === 'busy') throw new PostBusyError(ticketId, itemId);
     let outcome: PostOutcome;
     try {
-      if (claim.retaken && thread && (await this.#poster.findPosted(thread, ticketId, itemId))) {
+      if (
+        claim.retaken &&
+        thread &&
+        (await this.#poster.findPosted(thread, ticketId, itemId, part?.index))
+      ) {
         await mirror.completePost(ticketId, postKey, claim.token);
-        return;
+        return 'done';
       }
       outcome = await send();
     } catch (error) {
@@ -504,8 +524,12 @@ export class MirrorWorker {
         );
         await this.#stores.links.unlink(ticketId, thread);
       }
-      return;
+      return outcome;
     }
-    this.#onPosted?.({ ticketId, itemId, kind, createdAt, postedAt: this.#o.now() });
+    // A message in parts is reported once, when its last part is in.
+    if (!part || part.index === part.count - 1) {
+      this.#onPosted?.({ ticketId, itemId, kind, createdAt, postedAt: this.#o.now() });
+    }
+    return outcome;
   }
 }

@@ -56,8 +56,19 @@ export interface RequesterNotice {
  * Slack asks to wait for throws `PostDeferredError`; the ticket is looked at again then.
  */
 export interface MirrorPoster {
-  /** Posts a public ticket message into a thread. */
-  postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome>;
+  /**
+   * How many posts a message takes (one when absent): a message longer than one Slack message
+   * carries goes out as numbered parts, each claimed, posted and found again on its own, so a
+   * crash or a 429 between parts neither repeats nor loses one.
+   */
+  messageParts?(ticketId: string, message: Message): number;
+  /** Posts a public ticket message, or its part `part` (0-based) of `messageParts`, into a thread. */
+  postMessage(
+    thread: Thread,
+    ticketId: string,
+    message: Message,
+    part?: number,
+  ): Promise<PostOutcome>;
   /** Posts a one-line change into a thread. */
   postChange(thread: Thread, change: TicketChange): Promise<PostOutcome>;
   /** Tells the requester, directly, that their ticket was resolved or closed. */
@@ -65,9 +76,9 @@ export interface MirrorPoster {
   /**
    * Whether the thread already holds the post of `itemId` (message or activity id): asked only
    * when an earlier poller's claim on the post lapsed unfinished, so a crash between posting
-   * and recording never posts twice.
+   * and recording never posts twice. `part` names one part of a message posted in parts.
    */
-  findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean>;
+  findPosted(thread: Thread, ticketId: string, itemId: string, part?: number): Promise<boolean>;
   /**
    * Brings the app's card of the ticket in a thread up to date with the ticket as the platform
    * has it now. Resolves once the update is in hand: Slack's limits and retries are the

@@ -1,19 +1,31 @@
 /**
  * What the mirror posts: a ticket message in its thread (the author's name and kind, the AI
- * agent's sources and its "Talk to a person" button), a one-line change, and the requester's
+ * agent's sources and its "Talk to a person" button; a long one in numbered parts), a one-line
+ * change, and the requester's
  * direct message when the ticket is resolved or closed. Everything from the platform is
  * escaped here.
  */
 import type { ContextBlock, KnownBlock } from '@slack/types';
 import type { Activity, ChangeActivityType, Message } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
-import { LIMITS, link, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
+import {
+  blockTextLength,
+  escapeMrkdwn,
+  LIMITS,
+  link,
+  md,
+  plain,
+  safeMrkdwn,
+  splitText,
+  truncate,
+} from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
-// A long message is split over sections rather than cut; beyond this many (with the header,
-// sources and button, inside a post's 50 blocks and Slack's 40,000-character text) it is cut.
-const MAX_BODY_SECTIONS = 12;
+// A long message goes out as numbered parts of at most `LIMITS.messageBlockText` each; past
+// this many parts (over 100,000 characters, more than Slack's 40,000-character message) the
+// rest is not shown, and the last part says so, how much, and where the whole is.
+const MAX_PARTS = 10;
 const MAX_SOURCES = 10;
 
 const AUTHOR_KINDS: Record<string, { emoji: string; kind: string; fallback: string }> = {
@@ -33,77 +45,134 @@ function author(message: Message): { emoji: string; name: string; kind: string }
   return { emoji: known.emoji, name, kind: known.kind };
 }
 
-/**
- * The body as sections of safe mrkdwn, split at line ends where it can be. Past what one post
- * may carry, the rest is not shown: a last line says so, how much, and where the whole is.
- */
-function bodySections(body: string, wholeAt: string | undefined): KnownBlock[] {
-  const text = body.trim() || '(no text)';
-  const pieces = splitText(text, LIMITS.sectionText, { escaped: true });
-  const shown = pieces.slice(0, MAX_BODY_SECTIONS);
-  const blocks: KnownBlock[] = shown.map((piece) => ({
-    type: 'section',
-    text: md(safeMrkdwn(piece, LIMITS.sectionText)),
-  }));
-  if (pieces.length > shown.length) {
-    const left = Array.from(pieces.slice(shown.length).join('')).length;
-    const where = wholeAt
-      ? link(wholeAt, 'Read the whole message on the service desk')
-      : 'Read the whole message on the ticket in the service desk';
-    blocks.push({
-      type: 'context',
-      elements: [
-        md(
-          `:scissors: This message is longer than a Slack post can hold; ${left.toLocaleString('en-US')} more characters are not shown here. ${where}.`,
-        ),
-      ],
-    });
+/** The AI agent's sources (whole links only) and its "Talk to a person" button. */
+function aiBlocks(ticketId: string, message: Message): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  // Whole links only: a link cut in half would show as raw markup.
+  let sources = 'Sources:';
+  let listed = 0;
+  for (const source of message.sources ?? []) {
+    if (listed >= MAX_SOURCES || !/^https?:\/\//.test(source.url)) continue;
+    const item = `${listed === 0 ? ' ' : ' · '}${link(source.url, truncate(source.title || source.url, 200))}`;
+    if (sources.length + item.length > LIMITS.contextText) break;
+    sources += item;
+    listed += 1;
   }
+  if (listed > 0) blocks.push({ type: 'context', elements: [md(sources)] });
+  blocks.push({
+    type: 'actions',
+    elements: [
+      {
+        type: 'button',
+        action_id: ACTIONS.talkToPerson,
+        text: plain('Talk to a person', LIMITS.buttonText),
+        value: ticketId.slice(0, 100),
+      },
+    ],
+  });
   return blocks;
 }
 
-/** A ticket message as posted in its thread; `wholeAt` is the ticket's page on the platform. */
-export function buildTicketMessagePost(
+/**
+ * Groups the body's sections into parts in order, each within `budget` of block text and the
+ * last, which also carries the tail, within `lastBudget`.
+ */
+function groupSections(
+  sections: readonly string[],
+  budget: number,
+  lastBudget: number,
+): string[][] {
+  const parts: string[][] = [];
+  let current: string[] = [];
+  let used = 0;
+  for (const [i, section] of sections.entries()) {
+    const limit = i === sections.length - 1 ? lastBudget : budget;
+    if (current.length > 0 && used + section.length > limit) {
+      parts.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(section);
+    used += section.length;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/**
+ * A ticket message as posted in its thread, as one post or, when its text is more than one
+ * Slack message carries, as numbered parts ("(1/3)") to be posted in order, each within
+ * `LIMITS.messageBlockText` of block text; nothing is cut below `MAX_PARTS` parts. `wholeAt`
+ * is the ticket's page on the platform.
+ */
+export function buildTicketMessageParts(
   ticketId: string,
   message: Message,
   wholeAt?: string,
-): SlackMessage {
+): SlackMessage[] {
   const who = author(message);
   const isAi = message.author.type === 'ai_agent';
-  const blocks: KnownBlock[] = [
-    {
-      type: 'context',
-      elements: [md(`${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}`)],
-    },
-    ...bodySections(message.body, wholeAt),
-  ];
-  if (isAi) {
-    // Whole links only: a link cut in half would show as raw markup.
-    let sources = 'Sources:';
-    let listed = 0;
-    for (const source of message.sources ?? []) {
-      if (listed >= MAX_SOURCES || !/^https?:\/\//.test(source.url)) continue;
-      const item = `${listed === 0 ? ' ' : ' · '}${link(source.url, truncate(source.title || source.url, 200))}`;
-      if (sources.length + item.length > LIMITS.contextText) break;
-      sources += item;
-      listed += 1;
+  const body = message.body.trim() || '(no text)';
+  const pieces = splitText(body, LIMITS.sectionText, { escaped: true });
+  const sections = pieces.map(escapeMrkdwn);
+  const tail = isAi ? aiBlocks(ticketId, message) : [];
+  const headerText = (index: number, count: number) =>
+    `${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}${count > 1 ? ` · (${index}/${count})` : ''}`;
+  const where = wholeAt
+    ? link(wholeAt, 'Read the whole message on the service desk')
+    : 'Read the whole message on the ticket in the service desk';
+  const notShown = (left: number) =>
+    `:scissors: This message is longer than Slack posts can hold; ${left.toLocaleString('en-US')} more characters are not shown here. ${where}.`;
+  const tailLength = blockTextLength(tail);
+  const group = (count: number) => {
+    const budget = LIMITS.messageBlockText - headerText(count, count).length;
+    return groupSections(sections, budget, budget - tailLength);
+  };
+  // The header's length depends on the count of parts, which depends on the room the header
+  // leaves: settle on a count that gives itself back (it only grows, by a digit at most).
+  let count = 1;
+  let parts = group(count);
+  for (let round = 0; round < 5 && Math.min(parts.length, MAX_PARTS) !== count; round++) {
+    count = Math.min(parts.length, MAX_PARTS);
+    parts = group(count);
+  }
+  let left = 0;
+  if (parts.length > MAX_PARTS) {
+    // The last part shown takes what fits beside the sources, the button and the line saying
+    // what is not shown; the rest is only counted.
+    const room =
+      LIMITS.messageBlockText -
+      headerText(MAX_PARTS, MAX_PARTS).length -
+      tailLength -
+      notShown(body.length).length;
+    const rest = parts.slice(MAX_PARTS - 1).flat();
+    const lastShown: string[] = [];
+    let used = 0;
+    for (const section of rest) {
+      if (used + section.length > room) break;
+      lastShown.push(section);
+      used += section.length;
     }
-    if (listed > 0) blocks.push({ type: 'context', elements: [md(sources)] });
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: ACTIONS.talkToPerson,
-          text: plain('Talk to a person', LIMITS.buttonText),
-          value: ticketId.slice(0, 100),
-        },
-      ],
-    });
+    left = pieces.slice(sections.length - rest.length + lastShown.length).join('').length;
+    parts = [...parts.slice(0, MAX_PARTS - 1), lastShown];
   }
   const label = isAi ? `${who.name} (AI)` : who.name;
-  const text = safeMrkdwn(`${label}: ${message.body}`, LIMITS.messageText);
-  return { text, blocks };
+  let fallbackFrom = 0;
+  return parts.map((partSections, i) => {
+    const isLast = i === parts.length - 1;
+    const numbered = parts.length > 1 ? ` (${i + 1}/${parts.length})` : '';
+    const raw = pieces.slice(fallbackFrom, fallbackFrom + partSections.length).join('');
+    fallbackFrom += partSections.length;
+    const blocks: KnownBlock[] = [
+      { type: 'context', elements: [md(headerText(i + 1, parts.length))] },
+      ...partSections.map((text): KnownBlock => ({ type: 'section', text: md(text) })),
+    ];
+    if (isLast && left > 0) blocks.push({ type: 'context', elements: [md(notShown(left))] });
+    if (isLast) blocks.push(...tail);
+    // The fallback (notifications, screen readers) is cut with an ellipsis: the blocks hold
+    // the whole part.
+    return { text: safeMrkdwn(`${label}${numbered}: ${raw}`, LIMITS.messageText), blocks };
+  });
 }
 
 /** People's names by lower-case email, for the people a change line would name by email. */

@@ -23,16 +23,33 @@ export interface PostMetadata {
   ticketId: string;
   /** The platform item (message or activity) a mirrored post carries; absent on cards. */
   itemId: string | undefined;
+  /** Which part of a message posted in parts (0-based); absent on a post that is whole. */
+  part: number | undefined;
 }
 
-/** Metadata naming the ticket, and for a mirrored post the platform item, a post is about. */
+/** One part of a message posted in parts: its place (0-based) and how many there are. */
+export interface PostPart {
+  index: number;
+  count: number;
+}
+
+/**
+ * Metadata naming the ticket, and for a mirrored post the platform item, a post is about; a
+ * part of a long message also names its place (1-based, as it reads) and the count, so that
+ * each part is found again on its own.
+ */
 export function ticketMetadata(
   ticketId: string,
   itemId?: string,
+  part?: PostPart,
 ): ChatPostMessageArguments['metadata'] {
   return {
     event_type: TICKET_EVENT_TYPE,
-    event_payload: { ticket_id: ticketId, ...(itemId ? { message_id: itemId } : {}) },
+    event_payload: {
+      ticket_id: ticketId,
+      ...(itemId ? { message_id: itemId } : {}),
+      ...(part ? { part: part.index + 1, parts: part.count } : {}),
+    },
   };
 }
 
@@ -42,6 +59,11 @@ export function postMetadata(message: ThreadMessage): PostMetadata | undefined {
   if (metadata?.event_type !== TICKET_EVENT_TYPE) return undefined;
   const ticketId = metadata.event_payload?.ticket_id;
   const itemId = metadata.event_payload?.message_id;
+  const part = metadata.event_payload?.part;
   if (typeof ticketId !== 'string') return undefined;
-  return { ticketId, itemId: typeof itemId === 'string' ? itemId : undefined };
+  return {
+    ticketId,
+    itemId: typeof itemId === 'string' ? itemId : undefined,
+    part: typeof part === 'number' && Number.isInteger(part) && part >= 1 ? part - 1 : undefined,
+  };
 }

@@ -2,8 +2,9 @@
  * The Slack side of the mirror: posts ticket messages and changes into linked threads, keeps
  * the ticket's card there up to date (through a `CardUpdater`), and tells requesters when their
  * ticket is resolved or closed. Every post carries metadata
- * `{ticket_id, message_id}`, so the app recognises its own posts and can find one again after
- * a crash between posting and recording it.
+ * `{ticket_id, message_id}` (and `part`, `parts` on a long message's numbered parts), so the
+ * app recognises its own posts and can find one again after a crash between posting and
+ * recording it.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
@@ -20,11 +21,11 @@ import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builde
 import {
   buildRequesterNotice,
   buildTicketChangeLine,
-  buildTicketMessagePost,
+  buildTicketMessageParts,
   type PeopleNames,
 } from '../builders/ticket-message-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
-import { postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
+import { type PostPart, postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
 import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
 import { readThread } from './thread-reader.ts';
 
@@ -40,8 +41,11 @@ export interface SlackMirrorPosterOptions {
   client: WebClient;
   /** Makes the card refreshes, at the pace Slack allows. */
   cards: CardUpdater;
-  /** Told the status the mirror saw, so a reply to a closed ticket is refused without asking. */
-  onStatus?: (ticketId: string, status: string) => void;
+  /**
+   * Told the status the mirror saw (and the requester, when it read the ticket), so a reply to a
+   * closed ticket is refused without asking.
+   */
+  onStatus?: (ticketId: string, status: string, requesterEmail?: string | null) => void;
   /** The dashboard base: a message too long for a post links to its ticket's page there. */
   dashboardUrl?: string | undefined;
 }
@@ -62,7 +66,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
   readonly #cards: CardUpdater;
   readonly #dashboardUrl: string | undefined;
-  readonly #onStatus: ((ticketId: string, status: string) => void) | undefined;
+  readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
   readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
@@ -72,13 +76,27 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#dashboardUrl = options.dashboardUrl;
   }
 
-  postMessage(thread: Thread, ticketId: string, message: Message): Promise<PostOutcome> {
-    const post = buildTicketMessagePost(
-      ticketId,
-      message,
-      ticketPageUrl(ticketId, this.#dashboardUrl),
-    );
-    return this.#post(thread, post, ticketId, message.id);
+  messageParts(ticketId: string, message: Message): number {
+    return this.#messageParts(ticketId, message).length;
+  }
+
+  postMessage(
+    thread: Thread,
+    ticketId: string,
+    message: Message,
+    part?: number,
+  ): Promise<PostOutcome> {
+    const parts = this.#messageParts(ticketId, message);
+    const index = part ?? 0;
+    const post = parts[index];
+    if (!post)
+      throw new RangeError(`message ${message.id} has no part ${index} of ${parts.length}`);
+    const numbered = parts.length > 1 ? { index, count: parts.length } : undefined;
+    return this.#post(thread, post, ticketId, message.id, numbered);
+  }
+
+  #messageParts(ticketId: string, message: Message): SlackMessage[] {
+    return buildTicketMessageParts(ticketId, message, ticketPageUrl(ticketId, this.#dashboardUrl));
   }
 
   async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {
@@ -159,16 +177,21 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
-    this.#onStatus?.(ticket.id, ticket.status);
+    this.#onStatus?.(ticket.id, ticket.status, ticket.requester_email);
     this.#cards.request(thread, ticket);
   }
 
-  async findPosted(thread: Thread, ticketId: string, itemId: string): Promise<boolean> {
+  async findPosted(
+    thread: Thread,
+    ticketId: string,
+    itemId: string,
+    part?: number,
+  ): Promise<boolean> {
     let found = false;
     await readThread(this.#client, thread, (messages) => {
       found = messages.some((message) => {
         const post = postMetadata(message);
-        return post?.ticketId === ticketId && post.itemId === itemId;
+        return post?.ticketId === ticketId && post.itemId === itemId && post.part === part;
       });
       return found;
     });
@@ -180,13 +203,14 @@ export class SlackMirrorPoster implements MirrorPoster {
     message: SlackMessage,
     ticketId: string,
     itemId: string,
+    part?: PostPart,
   ): Promise<PostOutcome> {
     try {
       await this.#client.chat.postMessage({
         channel: thread.channel,
         thread_ts: thread.threadTs,
         ...message,
-        metadata: ticketMetadata(ticketId, itemId),
+        metadata: ticketMetadata(ticketId, itemId, part),
         unfurl_links: false,
         unfurl_media: false,
       });

@@ -1,9 +1,12 @@
+import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { Activity, Message } from '../../../src/contract/schemas.ts';
+import { blockTextLength, LIMITS } from '../../../src/slack/builders/mrkdwn.ts';
+import type { SlackMessage } from '../../../src/slack/builders/ticket-card-builder.ts';
 import {
   buildRequesterNotice,
   buildTicketChangeLine,
-  buildTicketMessagePost,
+  buildTicketMessageParts,
 } from '../../../src/slack/builders/ticket-message-builder.ts';
 
 function message(overrides: Partial<Message> = {}): Message {
@@ -33,10 +36,19 @@ function change(overrides: Partial<Activity>): Activity {
 }
 
 const allText = (value: unknown) => JSON.stringify(value);
+const sectionTexts = (blocks: readonly KnownBlock[]) =>
+  blocks.flatMap((b) => (b.type === 'section' && b.text ? [b.text.text] : []));
+
+/** The one post a short message makes. */
+function onePost(...args: Parameters<typeof buildTicketMessageParts>): SlackMessage {
+  const parts = buildTicketMessageParts(...args);
+  expect(parts).toHaveLength(1);
+  return parts[0] as SlackMessage;
+}
 
 describe('ticket message builder', () => {
   it('names a human agent and their kind, without buttons', () => {
-    const post = buildTicketMessagePost('IT-12', message());
+    const post = onePost('IT-12', message());
     expect(allText(post.blocks)).toContain('*Sam Rivera* · Service desk');
     expect(allText(post.blocks)).toContain('Please restart the dock.');
     expect(post.blocks.some((b) => b.type === 'actions')).toBe(false);
@@ -44,7 +56,7 @@ describe('ticket message builder', () => {
   });
 
   it('labels the AI agent, links its sources and offers a person', () => {
-    const post = buildTicketMessagePost(
+    const post = onePost(
       'IT-12',
       message({
         author: { type: 'ai_agent', name: 'AI Agent', email: null },
@@ -73,7 +85,7 @@ describe('ticket message builder', () => {
   });
 
   it('makes platform text ping nobody', () => {
-    const post = buildTicketMessagePost(
+    const post = onePost(
       'IT-12',
       message({
         body: '<!channel> look <@U0001> & <https://evil.example|here>',
@@ -88,42 +100,89 @@ describe('ticket message builder', () => {
   });
 
   it('splits a long message over sections within Slack’s limits instead of cutting it', () => {
-    const body = Array.from({ length: 400 }, (_, i) => `Line ${i}: ${'x'.repeat(20)}`).join('\n');
-    const post = buildTicketMessagePost('IT-12', message({ body }));
-    const sections = post.blocks.filter((b) => b.type === 'section');
+    const body = Array.from({ length: 300 }, (_, i) => `Line ${i}: ${'x'.repeat(20)}`).join('\n');
+    const post = onePost('IT-12', message({ body }));
+    const sections = sectionTexts(post.blocks);
     expect(sections.length).toBeGreaterThan(1);
-    for (const section of sections) {
-      expect((section as { text: { text: string } }).text.text.length).toBeLessThanOrEqual(3000);
-    }
+    for (const section of sections) expect(section.length).toBeLessThanOrEqual(3000);
     // Each section keeps the line end it was split after.
-    const joined = sections.map((s) => (s as { text: { text: string } }).text.text).join('');
-    expect(joined).toBe(body);
+    expect(sections.join('')).toBe(body);
     expect(post.text.length).toBeLessThanOrEqual(4000);
   });
 
-  it('says a message too long for one post was cut, how much, and links to the whole', () => {
-    const body = '🙂'.repeat(20_000) + 'x'.repeat(42_000);
-    const post = buildTicketMessagePost(
+  it('posts a 23,000-character message as three numbered parts that give it back whole', () => {
+    const body = Array.from({ length: 1000 }, (_, i) => `Step ${i}: check the dock.`)
+      .join('\n')
+      .padEnd(23_000, ' more');
+    const parts = buildTicketMessageParts('IT-12', message({ body }));
+    expect(parts).toHaveLength(3);
+    parts.forEach((part, i) => {
+      expect(allText(part.blocks[0])).toContain(`*Sam Rivera* · Service desk · (${i + 1}/3)`);
+      expect(part.text.startsWith(`Sam Rivera (${i + 1}/3): `)).toBe(true);
+    });
+    expect(parts.flatMap((part) => sectionTexts(part.blocks)).join('')).toBe(body);
+  });
+
+  it('keeps every part within the block text one Slack message carries', () => {
+    const body = 'word '.repeat(9_000);
+    for (const part of buildTicketMessageParts('IT-12', message({ body }))) {
+      expect(blockTextLength(part.blocks)).toBeLessThanOrEqual(LIMITS.messageBlockText);
+      expect(part.blocks.length).toBeLessThanOrEqual(LIMITS.messageBlocks);
+    }
+  });
+
+  it('counts an emoji as the two UTF-16 units Slack may count it as', () => {
+    const body = '🙂'.repeat(20_000);
+    const parts = buildTicketMessageParts('IT-12', message({ body }));
+    const sections = parts.flatMap((part) => sectionTexts(part.blocks));
+    for (const section of sections) expect(section.length).toBeLessThanOrEqual(3000);
+    for (const part of parts) {
+      expect(blockTextLength(part.blocks)).toBeLessThanOrEqual(LIMITS.messageBlockText);
+    }
+    expect(sections.join('')).toBe(body);
+  });
+
+  it('puts the AI agent’s sources and button after its last part only', () => {
+    const parts = buildTicketMessageParts(
+      'IT-12',
+      message({
+        body: 'x '.repeat(12_000),
+        author: { type: 'ai_agent', name: 'AI Agent', email: null },
+        sources: [{ title: 'Docks', url: 'https://kb.acme.example/docks' }],
+      }),
+    );
+    expect(parts.length).toBeGreaterThan(1);
+    const withButton = parts.filter((part) => part.blocks.some((b) => b.type === 'actions'));
+    expect(withButton).toEqual([parts.at(-1)]);
+    expect(allText(parts.slice(0, -1))).not.toContain('Sources:');
+    expect(allText(parts.at(-1))).toContain('Sources:');
+  });
+
+  it('says a message too long for ten posts was cut, how much, and links to the whole', () => {
+    const body = '🙂'.repeat(20_000) + 'x'.repeat(100_000);
+    const parts = buildTicketMessageParts(
       'IT-12',
       message({ body }),
       'https://desk.example/tickets/IT-12',
     );
-    const sections = post.blocks.filter((b) => b.type === 'section');
-    const shown = sections.map((s) => (s as { text: { text: string } }).text.text).join('');
-    const last = JSON.stringify(post.blocks.at(-1));
-    expect(last).toContain('longer than a Slack post can hold');
+    expect(parts).toHaveLength(10);
+    const shown = parts.flatMap((part) => sectionTexts(part.blocks)).join('');
+    const last = JSON.stringify(parts.at(-1)?.blocks.at(-1));
+    expect(last).toContain('longer than Slack posts can hold');
     expect(last).toContain(
-      `${(Array.from(body).length - Array.from(shown).length).toLocaleString('en-US')} more characters`,
+      `${(body.length - shown.length).toLocaleString('en-US')} more characters`,
     );
     expect(last).toContain(
       '<https://desk.example/tickets/IT-12|Read the whole message on the service desk>',
     );
     expect(body.startsWith(shown)).toBe(true);
-    expect(post.blocks.length).toBeLessThanOrEqual(50);
+    for (const part of parts) {
+      expect(blockTextLength(part.blocks)).toBeLessThanOrEqual(LIMITS.messageBlockText);
+    }
   });
 
   it('shows a message without text or author name rather than failing', () => {
-    const post = buildTicketMessagePost(
+    const post = onePost(
       'IT-12',
       message({ body: '   ', author: { type: 'system', name: null, email: null } }),
     );
