@@ -89,17 +89,63 @@ describe('Slack mirror poster', () => {
     expect(double.workspace.thread(thread.channel, thread.threadTs)).toHaveLength(1);
   });
 
-  it('posts a message too long for Slack cut, saying so, with a link to its ticket’s page', async () => {
+  it('posts each part of a long message on its own, numbered, with metadata naming the part', async () => {
+    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(4_600) };
+    const count = poster.messageParts('IT-12', long);
+    expect(count).toBe(3);
+    for (let part = 0; part < count; part++) {
+      expect(await poster.postMessage(thread, 'IT-12', long, part)).toBe('posted');
+    }
+    const replies = double.workspace.thread(thread.channel, thread.threadTs)?.slice(1) ?? [];
+    expect(replies.map((reply) => reply.metadata?.event_payload)).toEqual(
+      [1, 2, 3].map((part) => ({
+        ticket_id: 'IT-12',
+        message_id: 'msg_long',
+        part,
+        parts: 3,
+      })),
+    );
+    expect(replies.map((reply) => reply.text.slice(0, 20))).toEqual([
+      'AI Agent (AI) (1/3):',
+      'AI Agent (AI) (2/3):',
+      'AI Agent (AI) (3/3):',
+    ]);
+  });
+
+  it('asks the mirror to come back after Slack’s Retry-After when a later part is limited', async () => {
+    const limited = new SlackMirrorPoster({
+      client: createBackgroundClient(ids.botToken, pino({ level: 'silent' }), double.apiUrl),
+      cards,
+    });
+    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(4_600) };
+    expect(await limited.postMessage(thread, 'IT-12', long, 0)).toBe('posted');
+    double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 30 });
+    const error = await limited.postMessage(thread, 'IT-12', long, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PostDeferredError);
+    expect(double.workspace.thread(thread.channel, thread.threadTs)).toHaveLength(2);
+  });
+
+  it('finds an earlier part of a long message in the thread, and not the parts not yet posted', async () => {
+    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(4_600) };
+    await poster.postMessage(thread, 'IT-12', long, 0);
+    expect(await poster.findPosted(thread, 'IT-12', 'msg_long', 0)).toBe(true);
+    expect(await poster.findPosted(thread, 'IT-12', 'msg_long', 1)).toBe(false);
+    expect(await poster.findPosted(thread, 'IT-12', 'msg_long')).toBe(false);
+  });
+
+  it('posts a message too long for ten parts cut in its last, saying so, with a link to its ticket’s page', async () => {
     const linking = new SlackMirrorPoster({
       client,
       cards,
       dashboardUrl: 'https://desk.acme.example/',
     });
-    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(9_000) };
-    expect(await linking.postMessage(thread, 'IT-12', long)).toBe('posted');
+    const long = { ...answer, id: 'msg_long', body: 'word '.repeat(25_000) };
+    const count = linking.messageParts('IT-12', long);
+    expect(count).toBe(10);
+    expect(await linking.postMessage(thread, 'IT-12', long, count - 1)).toBe('posted');
     const reply = double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
     const cut = JSON.stringify(reply?.blocks ?? []);
-    expect(cut).toContain('longer than a Slack post can hold');
+    expect(cut).toContain('longer than Slack posts can hold');
     expect(cut).toContain('<https://desk.acme.example/tickets/IT-12|');
   });
 
