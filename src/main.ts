@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { handleShutdownSignals } from './ops/shutdown.ts';
+import { isPortInUse, portInUseLine } from './port-in-use.ts';
 import { createRuntime } from './runtime.ts';
 
 const CONFIG_HELP = [
@@ -48,7 +49,25 @@ async function main(): Promise<void> {
   // Steps run in order (unready, stop taking Slack requests and finish in-flight work, close
   // the connections); the whole stop is bounded by the 10 s deadline.
   handleShutdownSignals({ logger, steps: [{ name: 'app', run: () => runtime.stop() }] });
-  const port = await runtime.start();
+  const portInUse = (error: { port?: number }): never => {
+    console.error(
+      portInUseLine(error, config.port, 'set PORT to a free one (in .env or the environment)'),
+    );
+    process.exit(1);
+  };
+  // Socket Mode's receiver listens without handling its server's 'error', so there a port in
+  // use is an uncaught exception rather than start()'s rejection; only while starting.
+  const startFailed = (error: Error) => {
+    if (isPortInUse(error)) portInUse(error);
+    logger.fatal({ err: error }, 'uncaught exception while starting');
+    process.exit(1);
+  };
+  process.on('uncaughtException', startFailed);
+  const port = await runtime.start().catch((error: unknown) => {
+    if (!isPortInUse(error)) throw error;
+    return portInUse(error);
+  });
+  process.off('uncaughtException', startFailed);
   const mode = config.slack.appToken ? 'socket' : 'http';
   const serves = {
     all: mode === 'socket' ? 'Socket Mode' : 'HTTP mode, /slack/events',

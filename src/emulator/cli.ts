@@ -10,6 +10,8 @@
  *
  * A bad flag or EMULATOR_KEYS value exits with code 2 and says what is wrong.
  */
+
+import { isPortInUse, portInUseLine } from '../port-in-use.ts';
 import { parseCli, USAGE } from './cli-options.ts';
 import { ConfigError } from './errors.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from './index.ts';
@@ -45,7 +47,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  emulator = await startEmulator(options);
+  try {
+    emulator = await startEmulator(options);
+  } catch (error) {
+    if (!isPortInUse(error)) throw error;
+    console.error(
+      `emulator: ${portInUseLine(error, options.port ?? 4010, 'pass --port with a free one (--port 0 picks any)')}`,
+    );
+    process.exit(1);
+  }
   if (stopping) {
     await emulator.close();
     process.exit(0);

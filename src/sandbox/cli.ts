@@ -6,6 +6,7 @@
  * the terminal stays readable).
  */
 import { createLogger } from '../logger.ts';
+import { isPortInUse, portInUseLine } from '../port-in-use.ts';
 import { SandboxConfigError } from './errors.ts';
 import { startSandbox } from './sandbox.ts';
 
@@ -32,12 +33,21 @@ async function run(): Promise<void> {
     pretty: process.env.LOG_PRETTY === '1' || process.env.LOG_PRETTY === 'true',
   });
   const redisUrl = process.env.REDIS_URL?.trim() || undefined;
-  const sandbox = await startSandbox({
-    port: listenPort,
-    host: process.env.HOST?.trim() || '127.0.0.1',
-    redisUrl,
-    logger,
-  });
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: listenPort,
+      host: process.env.HOST?.trim() || '127.0.0.1',
+      redisUrl,
+      logger,
+    });
+  } catch (error) {
+    if (!isPortInUse(error)) throw error;
+    console.error(
+      portInUseLine(error, listenPort, 'set PORT to a free one (PORT=3001 npm run sandbox)'),
+    );
+    process.exit(1);
+  }
   console.log(
     `Sandbox ready: open ${sandbox.url} (${sandbox.store === 'redis' ? 'Redis store' : 'in-memory store'}; Ctrl+C stops it)`,
   );

@@ -5,14 +5,17 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { isPortInUse, portInUseLine } from '../port-in-use.ts';
 import { CONSOLE_HELP, type ConsoleCommand, parseConsoleLine } from './console-commands.ts';
 import { defaultIds } from './default-workspace.ts';
 import { type SlackDouble, startSlackDouble } from './slack-double-server.ts';
 import { SlackDriver } from './slack-driver.ts';
 
-const USAGE = `Usage: npm run slack-double -- [--port 4020] [--host 127.0.0.1] [--app URL] [--signing-secret S]
+const USAGE = `Usage: npm run slack-double -- [--port 4020] [--host 127.0.0.1] [--app URL] [--signing-secret S] [--help]
+  --port            the port it listens on; 0 picks a free one
   --app             the app's request URL, e.g. http://127.0.0.1:3000/slack/events (enables the console)
-  --signing-secret  the secret the app verifies (its SLACK_SIGNING_SECRET); default double-signing-secret`;
+  --signing-secret  the secret the app verifies (its SLACK_SIGNING_SECRET); default double-signing-secret
+  --help            prints this and exits`;
 
 const USERS: Record<string, string> = {
   alice: defaultIds.alice,
@@ -80,7 +83,20 @@ function narrate(double: SlackDouble, write: (line: string) => void): () => void
 
 async function run(): Promise<void> {
   const opts = options();
-  const double = await startSlackDouble({ port: opts.port, host: opts.host });
+  if (opts.help) {
+    console.log(USAGE);
+    return;
+  }
+  let double: SlackDouble;
+  try {
+    double = await startSlackDouble({ port: opts.port, host: opts.host });
+  } catch (error) {
+    if (!isPortInUse(error)) throw error;
+    console.error(
+      `slack-double: ${portInUseLine(error, opts.port, 'pass --port with a free one (--port 0 picks any)')}`,
+    );
+    process.exit(1);
+  }
   console.log(`Slack double listening on ${double.url} (Web API at ${double.apiUrl})`);
   console.log(
     `  bot token: ${defaultIds.botToken}; users: alice, bob, agent; channels: #it-help, #general`,

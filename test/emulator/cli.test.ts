@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { holdPort } from '../held-port.ts';
 
 const CLI = 'src/emulator/cli.ts';
 
@@ -106,6 +107,19 @@ describe('emulator CLI', () => {
     cli = run(['--port', 'eighty']);
     expect(await exitCode(cli.child)).toBe(2);
     expect(cli.output()).toContain('--port must be a whole number from 0 to 65535');
+  });
+
+  it('stops with one line naming --port when the port is in use', async () => {
+    const held = await holdPort();
+    try {
+      cli = run(['--port', String(held.port)]);
+      expect(await exitCode(cli.child)).toBe(1);
+      expect(cli.output().trim()).toBe(
+        `emulator: port ${held.port} is in use: pass --port with a free one (--port 0 picks any), or stop what holds it`,
+      );
+    } finally {
+      await held.release();
+    }
   });
 
   it('exits 2 for an unknown flag', async () => {

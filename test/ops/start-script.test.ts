@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { holdPort } from '../held-port.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -111,5 +112,36 @@ describe('npm start', () => {
     ])
       expect(output).toContain(`  - ${name} is required`);
     expect(output).toContain('or in a .env file where you run npm start');
+  });
+
+  it('stops with one line naming PORT, and no stack trace, when the port is in use', async () => {
+    writeFileSync(join(dir, '.env'), DOT_ENV);
+    const held = await holdPort();
+    try {
+      const { code, output } = await start({ PORT: String(held.port) });
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `port ${held.port} is in use: set PORT to a free one (in .env or the environment), or stop what holds it`,
+      );
+      expect(output).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      await held.release();
+    }
+  });
+
+  it('stops with the same line in Socket Mode, whose receiver does not report the port itself', async () => {
+    writeFileSync(join(dir, '.env'), DOT_ENV);
+    const held = await holdPort();
+    try {
+      const { code, output } = await start({
+        PORT: String(held.port),
+        SLACK_APP_TOKEN: 'xapp-1-from-the-test',
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`port ${held.port} is in use: set PORT to a free one`);
+      expect(output).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      await held.release();
+    }
   });
 });

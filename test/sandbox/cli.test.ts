@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { holdPort } from '../held-port.ts';
 
 const CLI = new URL('../../src/sandbox/cli.ts', import.meta.url).pathname;
 
@@ -46,6 +47,31 @@ describe('npm run sandbox', () => {
       expect(stderr).toContain('PORT must be a whole number');
     } finally {
       clearTimeout(timer);
+    }
+  });
+
+  it('stops with one line naming PORT when the port is in use', async () => {
+    const held = await holdPort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(held.port) };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, [CLI], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(output.trim()).toBe(
+        `port ${held.port} is in use: set PORT to a free one (PORT=3001 npm run sandbox), or stop what holds it`,
+      );
+    } finally {
+      clearTimeout(timer);
+      await held.release();
     }
   });
 });
