@@ -4,6 +4,7 @@
  * resolved tickets, "Talk to a person", Reopen from the requester's DM, and App Home.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRequesterNotice } from '../../src/slack/builders/ticket-message-builder.ts';
 import { defaultIds } from '../../src/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
@@ -58,6 +59,46 @@ describe('conversations: the Slack side', () => {
     const cardNow = () => workspace().message(itHelp, card.ts);
     return { ticketId, threadTs: parent.ts, cardTs: card.ts, cardNow };
   }
+  /**
+   * Alice files a ticket with /ticket in #it-help: its card heads the channel's thread, which
+   * a reply of hers has opened.
+   */
+  async function fileWithCommand(title: string) {
+    const modal = await modalOpenedBy(stack, alice, () =>
+      stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: '' }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: alice,
+      values: { title_input: title },
+    });
+    const card = await eventually(
+      () =>
+        workspace()
+          .messages(itHelp)
+          .find((m) => blocksOf(m).includes(title)),
+      5_000,
+      'the card in the channel',
+    );
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, card.ts),
+      5_000,
+      'the link',
+    );
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'More detail',
+      threadTs: card.ts,
+    });
+    return { ticketId, cardTs: card.ts };
+  }
+  /** Lets in-flight answers arrive, so that a count of them is final. */
+  async function quiet() {
+    await outboxSettled();
+    await new Promise((r) => setTimeout(r, 300));
+  }
+
   /** What the mirror posts for an AI answer: the app's message with "Talk to a person". */
   function postAiAnswer(filed: { ticketId: string; threadTs: string }, text: string) {
     return stack.app.slack.deps.client.chat.postMessage({
@@ -252,6 +293,71 @@ describe('conversations: the Slack side', () => {
     expect(ticket(filed.ticketId).status).not.toBe('resolved');
   });
 
+  it('refuses a colleague’s Update on a card heading a thread in the channel itself, not in the thread', async () => {
+    const filed = await fileWithCommand('Monitor flickers at noon');
+    expect(workspace().message(itHelp, filed.cardTs)?.thread_ts).toBe(filed.cardTs);
+    await clickCard(bob, 'open_update_modal', filed.cardTs);
+    const told = await eventually(
+      () => ephemeralFor(bob, 'Only service-desk agents'),
+      5_000,
+      'the refusal',
+    );
+    expect(told.channel).toBe(itHelp);
+    expect(told.thread_ts).toBeUndefined();
+  });
+
+  it('refuses three clicks in a row on the same button by the same person once', async () => {
+    const filed = await fileWithCommand('Keyboard types double letters');
+    for (let i = 0; i < 3; i++) await clickCard(bob, 'mark_resolved', filed.cardTs);
+    await eventually(() => ephemeralFor(bob, `You can’t change *${filed.ticketId}*`), 5_000);
+    await quiet();
+    const refusals = workspace()
+      .ephemerals({ user: bob })
+      .filter((e) => e.text.includes(`You can’t change *${filed.ticketId}*`));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]?.thread_ts).toBeUndefined();
+    expect(ticket(filed.ticketId).status).not.toBe('resolved');
+  });
+
+  it('refuses repeated clicks that reach two replicas once', async () => {
+    const filed = await fileWithCommand('Webcam shows a black image');
+    const other = await stack.addReplica();
+    const drivers = [stack.driver, other.driver, stack.driver];
+    for (const driver of drivers) {
+      await driver.blockAction({
+        userId: bob,
+        actionId: 'assign_to_me',
+        channelId: itHelp,
+        messageTs: filed.cardTs,
+      });
+    }
+    await eventually(
+      () =>
+        ephemeralFor(
+          bob,
+          `agents can change the status, priority or assignee of *${filed.ticketId}*`,
+        ),
+      5_000,
+    );
+    await quiet();
+    const refusals = workspace()
+      .ephemerals({ user: bob })
+      .filter((e) => e.text.includes(`assignee of *${filed.ticketId}*`));
+    expect(refusals).toHaveLength(1);
+  });
+
+  it('tells the same person a refusal of another button on the card at once', async () => {
+    const filed = await fileWithCommand('Dock charges slowly');
+    await clickCard(bob, 'assign_to_me', filed.cardTs);
+    await clickCard(bob, 'open_update_modal', filed.cardTs);
+    await quiet();
+    const about = () =>
+      workspace()
+        .ephemerals({ user: bob })
+        .filter((e) => e.text.includes(`assignee of *${filed.ticketId}*`));
+    expect(about()).toHaveLength(2);
+  });
+
   it('adds an edit of a thread reply as one "edited:" message, however often Slack delivers it', async () => {
     const filed = await fileInItHelp('Teams crashes on start');
     const reply = await stack.driver.userPosts({
@@ -409,7 +515,7 @@ describe('conversations: the Slack side', () => {
     );
   });
 
-  it('adds a colleague’s reply to an open ticket, but not one that would reopen it once resolved, and tells them why with their words', async () => {
+  it('adds a colleague’s reply to an open ticket, but not one that would reopen it once resolved, and offers it to them with their words', async () => {
     const filed = await fileInItHelp('Shared drive is read-only');
     await stack.driver.userPosts({
       userId: bob,
@@ -431,14 +537,75 @@ describe('conversations: the Slack side', () => {
       text: 'Still broken for the marketing share',
       threadTs: filed.threadTs,
     });
-    const told = await eventually(
-      () => ephemeralFor(bob, 'only its requester or a service-desk agent can'),
+    const prompt = await eventually(
+      () => ephemeralFor(bob, 'someone else’s resolved request'),
       5_000,
-      'the private refusal',
+      'the private prompt',
     );
-    expect(JSON.stringify(told)).toContain('Still broken for the marketing share');
+    expect(JSON.stringify(prompt.blocks)).toContain('Still broken for the marketing share');
+    expect(JSON.stringify(prompt.blocks)).toContain('File as my own ticket');
     expect(messages(filed.ticketId).length).toBe(before);
     expect(ticket(filed.ticketId).status).toBe('resolved');
+  });
+
+  it('files a colleague’s refused reply as their own ticket with one click, its card in their DM, the thread kept by the original', async () => {
+    const filed = await fileInItHelp('Printer queue is stuck');
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'My print jobs on floor 2 are stuck too',
+      threadTs: filed.threadTs,
+    });
+    const prompt = await eventually(
+      () =>
+        workspace()
+          .ephemerals({ user: bob })
+          .find((e) => JSON.stringify(e.blocks).includes('floor 2 are stuck too')),
+      5_000,
+      'the private prompt',
+    );
+    // A double click: both reach the app before the prompt is replaced.
+    const click = () =>
+      stack.driver.blockAction({
+        userId: bob,
+        actionId: 'file_as_own_ticket',
+        channelId: itHelp,
+        messageTs: prompt.ts,
+      });
+    await Promise.all([click(), click()]);
+    const own = await eventually(
+      () =>
+        ticketsOf(stack, 'bob@acme.example').find((t) =>
+          t.title.startsWith('My print jobs on floor 2'),
+        ),
+      5_000,
+      'bob’s own ticket',
+    );
+    await outboxSettled();
+    expect(ticketsOf(stack, 'bob@acme.example').filter((t) => t.title === own.title)).toHaveLength(
+      1,
+    );
+    expect(own.description).toContain('My print jobs on floor 2 are stuck too');
+    expect(own.description).toContain(filed.ticketId);
+    expect(own.description).toContain('http');
+    const dm = workspace().openIm(bob);
+    const card = await eventually(
+      () =>
+        workspace()
+          .messages(dm)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes(own.id)),
+      5_000,
+      'the card in bob’s DM',
+    );
+    expect(await stack.app.stores.links.ticketForThread(dm, card.ts)).toBe(own.id);
+    expect(await stack.app.stores.links.ticketForThread(itHelp, filed.threadTs)).toBe(
+      filed.ticketId,
+    );
+    expect(workspace().ephemeral(prompt.ts)?.text).toContain(
+      'Filing your words as your own ticket',
+    );
   });
 
   it('adds "Talk to a person" as the requester’s message and tells the thread; a stranger is refused', async () => {
@@ -539,6 +706,43 @@ describe('conversations: the Slack side', () => {
     );
     expect(blocksOf(updated)).toContain(`${filed.ticketId} was resolved`);
     expect(blocksOf(updated)).not.toContain('reopen_ticket');
+  });
+
+  it('answers a stale Reopen on the “resolved” notice of a ticket open again, changes nothing, and takes the button away', async () => {
+    const filed = await fileInItHelp('Laptop battery drains overnight');
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });
+    const dm = workspace().openIm(alice);
+    const notice = await stack.app.slack.deps.client.chat.postMessage({
+      channel: dm,
+      ...buildRequesterNotice(filed.ticketId, 'resolved', 'Laptop battery drains overnight'),
+    });
+    // An agent reopens it on the platform before Alice clicks the notice's Reopen.
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'in_progress' });
+    const before = activity(filed.ticketId).length;
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'reopen_ticket',
+      channelId: dm,
+      messageTs: notice.ts as string,
+    });
+    const told = await eventually(
+      () => ephemeralFor(alice, `${filed.ticketId} is already open again`),
+      5_000,
+      'the answer',
+    );
+    expect(told.channel).toBe(dm);
+    const updated = await eventually(
+      () => {
+        const message = workspace().message(dm, notice.ts as string);
+        return blocksOf(message).includes('reopen_ticket') ? undefined : message;
+      },
+      5_000,
+      'the notice without its button',
+    );
+    expect(blocksOf(updated)).toContain(`${filed.ticketId} was reopened`);
+    expect(blocksOf(updated)).not.toContain('<@');
+    expect(activity(filed.ticketId).length).toBe(before);
+    expect(ticket(filed.ticketId).status).toBe('in_progress');
   });
 
   it('lists the person’s open tickets in App Home, whose New ticket button opens the create modal', async () => {

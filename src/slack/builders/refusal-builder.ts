@@ -40,3 +40,12 @@ export function buildRefusal(reason: RefusalReason, ticketId: string): SlackMess
           : `:no_entry: You can’t change *${id}*: only its requester and the service desk’s agents can.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
+
+/**
+ * Said to someone who clicks a Reopen that is out of date: the ticket is open already, so the
+ * click changed nothing.
+ */
+export function buildAlreadyOpen(ticketId: string): SlackMessage {
+  const text = `:arrows_counterclockwise: ${safeMrkdwn(ticketId, 40)} is already open again, so there is nothing to reopen: the service desk is looking at it.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}

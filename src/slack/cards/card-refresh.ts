@@ -6,6 +6,7 @@
  */
 import type { Ticket } from '../../contract/schemas.ts';
 import { buildOutcomeLine } from '../builders/change-notice-builder.ts';
+import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
@@ -15,12 +16,16 @@ import type { CardRef } from './card-ref.ts';
 // A direct message with the app is seen by one person: its card can be tailored to them.
 const isDirectMessage = (channel: string) => channel.startsWith('D');
 
-/** Refreshes the message a change came from; never throws. */
+/**
+ * Refreshes the message a change came from; never throws. `changed` says whether the click
+ * made the change: a stale Reopen on a notice whose ticket is open already names nobody.
+ */
 export async function refreshCard(
   deps: IntentDeps,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,
+  changed = true,
 ): Promise<void> {
   if (!card) return;
   const viewer = { isAgent: actor.isAgent, isRequester: isRequester(actor, ticket) };
@@ -48,10 +53,16 @@ export async function refreshCard(
       await postToResponseUrl(card.responseUrl, { replace_original: true, ...message });
       return;
     }
+    const reopenedElsewhere =
+      !changed && ticket.status !== 'resolved' && ticket.status !== 'closed'
+        ? noticeWithoutReopen(card.blocks, ticket.id)
+        : undefined;
     const line = buildOutcomeLine(ticket.id, ticket.status, actor.userId);
-    const blocks = card.blocks.map((block) =>
-      (block as { block_id?: string }).block_id === card.actionsBlockId ? line : block,
-    );
+    const blocks =
+      reopenedElsewhere ??
+      card.blocks.map((block) =>
+        (block as { block_id?: string }).block_id === card.actionsBlockId ? line : block,
+      );
     await deps.client.chat.update({
       channel: card.channel,
       ts: card.ts,

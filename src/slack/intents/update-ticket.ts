@@ -15,14 +15,16 @@ import type { JsonValue } from '../../store/types.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
-import { buildRefusal } from '../builders/refusal-builder.ts';
+import { buildAlreadyOpen, buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import { cardRefSchema } from '../cards/card-ref.ts';
 import { refreshCard } from '../cards/card-refresh.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../errors.ts';
+import { ACTIONS } from '../ids.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
+import { isFirstRefusal } from '../people/refusal-once.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../people/ticket-access.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
 import { afterSlackChange } from '../threads/mirror-hints.ts';
@@ -53,6 +55,15 @@ export const updateTicketPayloadSchema = z.object({
 });
 /** The payload of an update-ticket intent. */
 export type UpdateTicketPayload = z.infer<typeof updateTicketPayloadSchema>;
+
+// The button each request comes from: a refusal is told once per person, ticket and button,
+// whether the click's listener or this intent refuses it.
+const BUTTON_OF: Record<UpdateTicketPayload['request']['kind'], string> = {
+  fields: ACTIONS.openUpdate,
+  assign_to_me: ACTIONS.assignToMe,
+  resolve: ACTIONS.markResolved,
+  reopen: ACTIONS.reopenTicket,
+};
 
 /** What the intent remembers against the delivery key. */
 export interface UpdateTicketResult {
@@ -107,6 +118,18 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
     await tellPrivately(deps.client, target(payload), message);
   }
 
+  // A click repeated within seconds is answered once; a modal's answer is always shown.
+  async function tellOnce(payload: UpdateTicketPayload, message: SlackMessage): Promise<void> {
+    const first =
+      payload.viewId !== undefined ||
+      (await isFirstRefusal(deps.stores.claims, {
+        userId: payload.actorUserId,
+        ticketId: payload.ticketId,
+        action: BUTTON_OF[payload.request.kind],
+      }));
+    if (first) await tell(payload, message);
+  }
+
   async function updateView(viewId: string | undefined, title: string, text: string) {
     if (!viewId) return;
     // Closed long ago is fine: the person is told in the conversation as well.
@@ -140,11 +163,22 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
           'ticket changed from Slack',
         );
       }
-      await refreshCard(deps, payload.card, updated, actor);
+      const changed = decision.outcome === 'change';
+      // A Reopen left on an old notice, or clicked again after a colleague reopened the ticket.
+      if (!changed && payload.request.kind === 'reopen' && updated.status !== 'resolved') {
+        // Best effort: nothing was changed, and the notice below still loses its button.
+        await tellOnce(payload, buildAlreadyOpen(updated.id)).catch((error: unknown) =>
+          deps.logger.warn(
+            { err: error, ticket_id: updated.id },
+            'could not say that the ticket is already open',
+          ),
+        );
+      }
+      await refreshCard(deps, payload.card, updated, actor, changed);
       const result: UpdateTicketResult = {
         ticketId: updated.id,
         status: updated.status,
-        changed: decision.outcome === 'change',
+        changed,
       };
       return result as unknown as JsonValue;
     },
@@ -155,7 +189,7 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
       if (error instanceof ChangeRefusedError) {
         const refusal = buildRefusal(error.reason, payload.ticketId);
         await updateView(payload.viewId, 'Not changed', refusal.text);
-        await tell(payload, refusal);
+        await tellOnce(payload, refusal);
         return;
       }
       const reason =

@@ -1,5 +1,4 @@
 /** The card's "Assign to me" button (agents only): queues the assignment through the outbox. */
-import { buildRefusal } from '../../builders/refusal-builder.ts';
 import { cardRefFromAction } from '../../cards/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
@@ -9,7 +8,7 @@ import {
   clickedTicketId,
   clickKey,
   clickOf,
-  tellClicker,
+  refuseClicker,
 } from './button-click.ts';
 
 /** Builds the handler of "Assign to me". */
@@ -20,7 +19,7 @@ export function assignToMe(deps: SlackDeps) {
     if (!ticketId) return;
     // Checked here and again when the intent runs: a crafted click never reaches the platform.
     if (!(await deps.people.isAgent(body.user.id))) {
-      await tellClicker(deps, body, buildRefusal('agents_only', ticketId));
+      await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }
     const card = cardRefFromAction(body, clickOf(body).blockId);

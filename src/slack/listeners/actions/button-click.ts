@@ -7,6 +7,8 @@ import { normaliseTicketId } from '../../../servicedesk/index.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import type { SlackMessage } from '../../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
+import type { RefusalReason } from '../../errors.ts';
+import { isFirstRefusal } from '../../people/refusal-once.ts';
 import { actorOf } from '../../people/ticket-access.ts';
 import { tellPrivately } from '../../posting/private-notice.ts';
 import { lastKnownStatus } from '../../tickets/closed-ticket-rules.ts';
@@ -78,6 +80,32 @@ export async function tellClicker(
 }
 
 /**
+ * Refuses a click privately where the person is looking: in the conversation itself, never in
+ * a thread (a card at the top of a thread carries the thread's ts, and an answer there would
+ * sit in a thread the person has not opened). A repeat of the same click within a few seconds
+ * is not refused again.
+ */
+export async function refuseClicker(
+  deps: SlackDeps,
+  body: BlockAction,
+  ticketId: string,
+  reason: RefusalReason,
+): Promise<void> {
+  const ask = { userId: body.user.id, ticketId, action: clickOf(body).actionId };
+  if (!(await isFirstRefusal(deps.stores.claims, ask))) return;
+  const { channel } = clickPlace(body);
+  await tellPrivately(
+    deps.client,
+    {
+      userId: body.user.id,
+      ...(channel ? { channel } : {}),
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+    },
+    buildRefusal(reason, ticketId),
+  );
+}
+
+/**
  * A quick refusal before anything is queued, for buttons only a ticket's requester or an agent
  * may use: when the requester is already known (no platform request), anyone else is told at
  * once. When it is not known, the intent decides with the ticket before any write.
@@ -87,6 +115,6 @@ export async function refusedEarly(deps: SlackDeps, body: BlockAction, ticketId:
   if (!known?.requesterEmail) return false;
   const actor = await actorOf(deps, body.user.id);
   if (actor.isAgent || actor.email === known.requesterEmail) return false;
-  await tellClicker(deps, body, buildRefusal('not_visible', ticketId));
+  await refuseClicker(deps, body, ticketId, 'not_visible');
   return true;
 }

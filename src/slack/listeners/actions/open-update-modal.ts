@@ -16,7 +16,7 @@ import {
 import { cardRefFromAction } from '../../cards/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
-import { type ButtonArgs, clickedTicketId, clickOf, tellClicker } from './button-click.ts';
+import { type ButtonArgs, clickedTicketId, clickOf, refuseClicker } from './button-click.ts';
 
 /** Builds the handler of the card's "Update" button. */
 export function openUpdateModal(deps: SlackDeps) {
@@ -25,7 +25,7 @@ export function openUpdateModal(deps: SlackDeps) {
     const ticketId = clickedTicketId(body);
     if (!ticketId) return;
     if (!(await deps.people.isAgent(body.user.id))) {
-      await tellClicker(deps, body, buildRefusal('agents_only', ticketId));
+      await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }
     const card = cardRefFromAction(body, clickOf(body).blockId);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { refusedEarly } from '../../../../src/slack/listeners/actions/button-click.ts';
 import { TicketStatusMemo } from '../../../../src/slack/tickets/ticket-status-memo.ts';
+import { MemoryClaimStore } from '../../../../src/store/memory-claims.ts';
 
 const people: Record<string, { email: string; agent: boolean }> = {
   U0ALICE: { email: 'alice@acme.example', agent: false },
@@ -17,7 +18,7 @@ function fakeDeps(told: unknown[], known: boolean): SlackDeps {
     statuses.remember({ id: 'IT-9', status: 'open', requester_email: 'alice@acme.example' });
   return {
     statuses,
-    stores: { mirror: { state: async () => undefined } },
+    stores: { mirror: { state: async () => undefined }, claims: new MemoryClaimStore(Date.now) },
     logger: pino({ level: 'silent' }),
     people: {
       person: async (id: string) => ({ id, name: id, email: people[id]?.email, isBot: false }),
