@@ -27,6 +27,7 @@ import { type AppMetrics, createMetrics } from './ops/metrics.ts';
 import { opsRoutes } from './ops/ops-routes.ts';
 import { Readiness } from './ops/readiness.ts';
 import { createRedisClient } from './ops/redis-client.ts';
+import { SignatureFailures } from './ops/signature-failures.ts';
 import { slackRequestMetrics, withDuplicateCounting } from './ops/slack-request-metrics.ts';
 import { ServiceDeskClient, type ServiceDeskClientOptions } from './servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from './slack/create-slack-app.ts';
@@ -165,6 +166,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     mirror === false || mirror?.pacer === false
       ? undefined
       : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule, feed: stores.feed });
+  const signatureFailures = new SignatureFailures({ logger, metrics: appMetrics });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
     signingSecret: config.slack.signingSecret,
@@ -185,6 +187,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     stores: withDuplicateCounting(stores, appMetrics),
     routes: [...opsRoutes({ readiness: ready, registry: appMetrics.registry }), ...webhookRoutes],
     middleware: [slackRequestMetrics(appMetrics)],
+    onSignatureFailure: (reason) => signatureFailures.record(reason),
     ...(parts.worker ? { worker: parts.worker } : {}),
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(mirror === false

@@ -33,6 +33,18 @@ export interface SlackMetrics {
   countDuplicate(intent: string): void;
 }
 
+/**
+ * Why a Slack request failed the signature check: another secret (`mismatch`), a time more
+ * than five minutes off (`stale`), or no signature (`unsigned`).
+ */
+export type SignatureFailureReason = 'mismatch' | 'stale' | 'unsigned';
+
+/** What the Slack receiver reports of the requests it turns away for their signature. */
+export interface SignatureFailureMetrics {
+  /** One request answered 401 by the signature check, and why. */
+  countSignatureFailure(reason: SignatureFailureReason): void;
+}
+
 /** What the platform client reports (wire it to the client's `onResponse` hook). */
 export interface PlatformMetrics {
   /** One HTTP attempt: its operation and status (undefined when no answer came). */
@@ -76,6 +88,7 @@ export interface MetricsOptions {
 /** Every metric of the app. */
 export interface AppMetrics
   extends SlackMetrics,
+    SignatureFailureMetrics,
     PlatformMetrics,
     RateBudgetMetrics,
     MirrorMetrics {
@@ -116,6 +129,15 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     labelNames: ['intent'] as const,
     registers,
   });
+  const signatureFailures = new Counter({
+    name: `${PREFIX}signature_failures_total`,
+    help: 'Slack requests answered 401 by the signature check, by reason: mismatch (likely a wrong SLACK_SIGNING_SECRET), stale (a clock off by over five minutes), unsigned.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  // At 0 from the start, so an alert on its rate has a series before the first failure.
+  for (const reason of ['mismatch', 'stale', 'unsigned'] as const)
+    signatureFailures.inc({ reason }, 0);
   // Read at scrape time: the outbox is shared, so every replica reports the same figures. A
   // scrape collects the three gauges at once; they share the read that is under way.
   let outboxRead: Promise<OutboxStats | undefined> | undefined;
@@ -227,6 +249,9 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     },
     countDuplicate(intent) {
       duplicates.inc({ intent });
+    },
+    countSignatureFailure(reason) {
+      signatureFailures.inc({ reason });
     },
     observePlatformResponse(operation, status) {
       platformRequests.inc({

@@ -24,7 +24,7 @@ import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger } from './app/bolt-logger.ts';
-import { guardRequestBodies } from './app/request-body-guard.ts';
+import { guardRequestBodies, type RequestBodyGuardOptions } from './app/request-body-guard.ts';
 import { serveRoutes } from './app/route-server.ts';
 import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
 import { CardUpdater } from './cards/card-updater.ts';
@@ -66,6 +66,8 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** Global Bolt middleware run before every listener (request metrics). */
   middleware?: Middleware<AnyMiddlewareArgs>[];
+  /** Told of each request that fails the signature check (HTTP mode; see the guard). */
+  onSignatureFailure?: RequestBodyGuardOptions['onSignatureFailure'];
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
@@ -274,7 +276,11 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
     // the guard answers 400 to a body that is not an object, which Bolt would leave hanging.
     processBeforeResponse: true,
   });
-  guardRequestBodies(receiver, SLACK_EVENTS_PATH);
+  guardRequestBodies(
+    receiver,
+    SLACK_EVENTS_PATH,
+    options.onSignatureFailure ? { onSignatureFailure: options.onSignatureFailure } : {},
+  );
   return receiver;
 }
 
