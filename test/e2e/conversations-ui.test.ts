@@ -165,7 +165,7 @@ describe('conversations: the Slack side', () => {
     expect(blocksOf(card)).toContain('was filed');
   });
 
-  it('shows the platform’s refusal of an assignee who is not an agent on the assignee field', async () => {
+  it('says on the assignee field, by the person’s Slack name, that someone who is not an agent cannot be assigned', async () => {
     const filed = await fileInItHelp('Need a second monitor');
     const modal = await modalOpenedBy(stack, agent, () =>
       clickCard(agent, 'open_update_modal', filed.cardTs),
@@ -177,7 +177,11 @@ describe('conversations: the Slack side', () => {
     });
     expect(submitted.responseAction).toBe('errors');
     expect(submitted.responseActionError).toBeUndefined();
-    expect(JSON.stringify(submitted.body)).toContain('not an agent');
+    expect(submitted.body).toMatchObject({
+      errors: {
+        assignee: 'Bob Baker is not a service-desk agent, so the ticket can’t be assigned to them.',
+      },
+    });
     expect(ticket(filed.ticketId).assignee_email).toBeNull();
   });
 

@@ -184,6 +184,29 @@ export function changedFields(
   return changed;
 }
 
+/** The pronoun to name someone by after "assigned to", from their profile's; "them" otherwise. */
+export function objectPronoun(pronouns: string | undefined): string {
+  const words = (pronouns ?? '').toLowerCase().split(/[^a-z]+/);
+  if (words.includes('she') || words.includes('her')) return 'her';
+  if (words.includes('he') || words.includes('him')) return 'him';
+  return 'them';
+}
+
+/** Said on the assignee field when the platform refuses someone who is not an agent there. */
+export function notAnAgentError(person: { name: string; pronouns?: string | undefined }): string {
+  return truncate(
+    `${person.name} is not a service-desk agent, so the ticket can’t be assigned to ${objectPronoun(person.pronouns)}.`,
+    150,
+  );
+}
+
+// The platform's messages start with the kind of check that failed ("Value error, unknown
+// desk"), which means nothing to the person: the rest is the reason.
+function reasonOf(message: string): string {
+  const reason = message.replace(/^[A-Za-z ]*error,\s*/i, '');
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
 /** Maps a platform 422's field names to the modal's block ids. */
 export function updateErrorsToBlocks(
   fieldErrors: Record<string, string>,
@@ -196,7 +219,7 @@ export function updateErrorsToBlocks(
   const errors: Record<string, string> = {};
   for (const [field, message] of Object.entries(fieldErrors)) {
     const block = byField[field];
-    if (block) errors[block] = truncate(message, 150);
+    if (block) errors[block] = truncate(reasonOf(message), 150);
   }
   return Object.keys(errors).length > 0 ? errors : undefined;
 }

@@ -12,6 +12,8 @@ export interface Person {
   name: string;
   email: string | undefined;
   isBot: boolean;
+  /** The pronouns on their Slack profile as they wrote them ("she/her"), when they did. */
+  pronouns?: string | undefined;
 }
 
 /** Options of the directory. */
@@ -70,6 +72,8 @@ export class PeopleDirectory {
   async #fetch(userId: string): Promise<Person> {
     const { user } = await this.#client.users.info({ user: userId });
     const email = user?.profile?.email?.trim();
+    // A profile field Slack returns that the client's types do not list yet.
+    const pronouns = (user?.profile as { pronouns?: unknown } | undefined)?.pronouns;
     return {
       id: userId,
       name:
@@ -80,6 +84,7 @@ export class PeopleDirectory {
         userId,
       email: email ? email.toLowerCase() : undefined,
       isBot: Boolean(user?.is_bot),
+      ...(typeof pronouns === 'string' && pronouns.trim() ? { pronouns: pronouns.trim() } : {}),
     };
   }
 

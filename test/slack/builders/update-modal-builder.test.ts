@@ -5,6 +5,8 @@ import {
   changedFields,
   decodeUpdateMetadata,
   encodeUpdateMetadata,
+  notAnAgentError,
+  objectPronoun,
   readUpdateForm,
   updateErrorsToBlocks,
 } from '../../../src/slack/builders/update-modal-builder.ts';
@@ -93,7 +95,33 @@ describe('update modal', () => {
 
   it('puts a platform 422 on the assignee under the assignee field', () => {
     expect(updateErrorsToBlocks({ assignee_email: 'not an agent of this organization' })).toEqual({
-      assignee: 'not an agent of this organization',
+      assignee: 'Not an agent of this organization',
     });
+  });
+
+  it('leaves the platform’s “Value error,” out of a field’s message', () => {
+    expect(updateErrorsToBlocks({ priority: 'Value error, unknown priority' })).toEqual({
+      priority: 'Unknown priority',
+    });
+  });
+
+  it('says by name that a person who is not an agent cannot be assigned the ticket', () => {
+    expect(notAnAgentError({ name: 'Alice Archer', pronouns: 'she/her' })).toBe(
+      'Alice Archer is not a service-desk agent, so the ticket can’t be assigned to her.',
+    );
+  });
+
+  it('names a person whose pronouns are not known as “them”', () => {
+    expect(notAnAgentError({ name: 'Bob Baker' })).toBe(
+      'Bob Baker is not a service-desk agent, so the ticket can’t be assigned to them.',
+    );
+  });
+
+  it('reads the object pronoun from how a profile writes its pronouns', () => {
+    expect(objectPronoun('She/Her')).toBe('her');
+    expect(objectPronoun('he/him/his')).toBe('him');
+    expect(objectPronoun('they/them')).toBe('them');
+    expect(objectPronoun('ze/zir')).toBe('them');
+    expect(objectPronoun(undefined)).toBe('them');
   });
 });

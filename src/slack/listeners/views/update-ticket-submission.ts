@@ -12,6 +12,7 @@ import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
   changedFields,
   decodeUpdateMetadata,
+  notAnAgentError,
   readUpdateForm,
   updateErrorsToBlocks,
 } from '../../builders/update-modal-builder.ts';
@@ -79,7 +80,7 @@ export function updateTicketSubmission(deps: SlackDeps) {
       return;
     }
     if (settled?.state === 'failed') {
-      const errors = fieldErrors(settled.error, userId);
+      const errors = await fieldErrors(deps, settled.error, userId, changed.assigneeUserId);
       if (errors) {
         await ack({ response_action: 'errors', errors });
         return;
@@ -101,8 +102,27 @@ export function updateTicketSubmission(deps: SlackDeps) {
   };
 }
 
-function fieldErrors(error: unknown, actorUserId: string): Record<string, string> | undefined {
-  if (error instanceof ValidationError) return updateErrorsToBlocks(error.fieldErrors());
+// The platform's words for an assignee who is not one of its agents.
+const NOT_AN_AGENT = /not an agent/i;
+
+async function fieldErrors(
+  deps: SlackDeps,
+  error: unknown,
+  actorUserId: string,
+  assigneeUserId: string | undefined,
+): Promise<Record<string, string> | undefined> {
+  if (error instanceof ValidationError) {
+    const fields = error.fieldErrors();
+    const refused = fields.assignee_email;
+    if (refused && assigneeUserId && NOT_AN_AGENT.test(refused)) {
+      // Named as Slack knows them; just looked up for their email, so no new request.
+      const person = await deps.people
+        .person(assigneeUserId)
+        .catch(() => ({ name: 'This person', pronouns: undefined }));
+      fields.assignee_email = notAnAgentError(person);
+    }
+    return updateErrorsToBlocks(fields);
+  }
   if (error instanceof PersonWithoutEmailError && error.userId !== actorUserId) {
     return {
       [UPDATE_FIELDS.assignee.block]:
