@@ -1,7 +1,9 @@
 /**
  * The Block Kit and view limits Slack enforces, so that a message or modal the real Slack would
  * refuse is refused by the double too. Each check yields a message in Slack's own format
- * (`[ERROR] ... [json-pointer:/blocks/0/text]`), as in `response_metadata.messages`.
+ * (`[ERROR] ... [json-pointer:/blocks/0/text]`), as in `response_metadata.messages`. Every
+ * length is counted in UTF-16 code units (JavaScript's `length`), the stricter reading of
+ * Slack's "characters": an emoji counts two.
  */
 import { isJsonObject, type JsonObject } from './block-kit.ts';
 
@@ -26,6 +28,25 @@ export const MAX_MESSAGE_BLOCKS = 50;
 export const MAX_VIEW_BLOCKS = 100;
 /** Slack refuses message text longer than this with `msg_too_long`. */
 export const MAX_MESSAGE_TEXT = 40_000;
+/**
+ * Slack answers `msg_blocks_too_long` well before 50 sections of 3,000: its maintainers saw
+ * it from about 12,000 characters of block text in one message (bolt-js issues 2509 and 2867;
+ * Slack documents no figure), the documented cumulative limit of markdown blocks too.
+ */
+export const MAX_MESSAGE_BLOCK_TEXT = 12_000;
+
+/** The text a message's blocks carry: every `text` string at any depth, in UTF-16 units. */
+export function blockTextLength(value: unknown): number {
+  if (Array.isArray(value)) {
+    return value.reduce((sum: number, item: unknown) => sum + blockTextLength(item), 0);
+  }
+  if (!isJsonObject(value)) return 0;
+  let sum = 0;
+  for (const [key, field] of Object.entries(value)) {
+    sum += key === 'text' && typeof field === 'string' ? field.length : blockTextLength(field);
+  }
+  return sum;
+}
 
 function tooLong(limit: number, pointer: string): string {
   return `[ERROR] must be less than ${limit + 1} characters [json-pointer:${pointer}]`;
@@ -57,16 +78,22 @@ function checkText(
   if (value.text.length > limit) problems.push(tooLong(limit, `${pointer}/text`));
 }
 
-function checkOptions(options: unknown, pointer: string, problems: string[]): void {
+function checkOptions(options: unknown, pointer: string, problems: string[], max = 100): void {
   if (!Array.isArray(options)) return;
-  if (options.length > 100) {
-    problems.push(`[ERROR] must provide no more than 100 items [json-pointer:${pointer}]`);
+  if (options.length > max) {
+    problems.push(`[ERROR] must provide no more than ${max} items [json-pointer:${pointer}]`);
   }
   options.forEach((option, i) => {
     if (!isJsonObject(option)) return;
     checkText(option.text, `${pointer}/${i}/text`, 75, false, problems);
+    if (option.description !== undefined) {
+      checkText(option.description, `${pointer}/${i}/description`, 75, false, problems);
+    }
     if (typeof option.value !== 'string') problems.push(missing('value', `${pointer}/${i}`));
     else if (option.value.length > 150) problems.push(tooLong(150, `${pointer}/${i}/value`));
+    if (typeof option.url === 'string' && option.url.length > 3000) {
+      problems.push(tooLong(3000, `${pointer}/${i}/url`));
+    }
   });
 }
 
@@ -96,6 +123,8 @@ function checkElement(
       problems.push(tooLong(3000, `${pointer}/url`));
     }
   }
+  if (isJsonObject(element.confirm)) checkConfirm(element.confirm, `${pointer}/confirm`, problems);
+  if (element.type === 'image') checkImage(element, pointer, problems);
   if (element.placeholder !== undefined) {
     checkText(element.placeholder, `${pointer}/placeholder`, 150, true, problems);
   }
@@ -105,19 +134,52 @@ function checkElement(
     }
     checkOptions(element.options, `${pointer}/options`, problems);
   }
-  if (
-    element.type === 'overflow' ||
-    element.type === 'checkboxes' ||
-    element.type === 'radio_buttons'
-  ) {
-    if (!Array.isArray(element.options)) problems.push(missing('options', pointer));
-    checkOptions(element.options, `${pointer}/options`, problems);
+  if (Array.isArray(element.option_groups)) {
+    if (element.option_groups.length > 100) {
+      problems.push(
+        `[ERROR] must provide no more than 100 items [json-pointer:${pointer}/option_groups]`,
+      );
+    }
+    element.option_groups.forEach((group, i) => {
+      if (!isJsonObject(group)) return;
+      checkText(group.label, `${pointer}/option_groups/${i}/label`, 75, true, problems);
+      checkOptions(group.options, `${pointer}/option_groups/${i}/options`, problems);
+    });
   }
-  if (element.type === 'plain_text_input' && typeof element.max_length === 'number') {
-    if (element.max_length > 3000) {
+  const optionLimits: Record<string, number> = { overflow: 5, checkboxes: 10, radio_buttons: 10 };
+  const optionLimit = optionLimits[element.type];
+  if (optionLimit !== undefined) {
+    if (!Array.isArray(element.options)) problems.push(missing('options', pointer));
+    checkOptions(element.options, `${pointer}/options`, problems, optionLimit);
+  }
+  if (element.type === 'plain_text_input') {
+    if (typeof element.max_length === 'number' && element.max_length > 3000) {
       problems.push(`[ERROR] must be no more than 3000 [json-pointer:${pointer}/max_length]`);
     }
+    if (typeof element.min_length === 'number' && element.min_length > 3000) {
+      problems.push(`[ERROR] must be no more than 3000 [json-pointer:${pointer}/min_length]`);
+    }
+    if (typeof element.initial_value === 'string' && element.initial_value.length > 3000) {
+      problems.push(tooLong(3000, `${pointer}/initial_value`));
+    }
   }
+}
+
+/** A confirmation dialog: title 100, text 300, confirm and deny 30. */
+function checkConfirm(confirm: JsonObject, pointer: string, problems: string[]): void {
+  checkText(confirm.title, `${pointer}/title`, 100, true, problems);
+  checkText(confirm.text, `${pointer}/text`, 300, false, problems);
+  checkText(confirm.confirm, `${pointer}/confirm`, 30, true, problems);
+  checkText(confirm.deny, `${pointer}/deny`, 30, true, problems);
+}
+
+/** An image block or element: its URL within 3,000, its alt text within 2,000. */
+function checkImage(image: JsonObject, pointer: string, problems: string[]): void {
+  if (typeof image.image_url === 'string' && image.image_url.length > 3000) {
+    problems.push(tooLong(3000, `${pointer}/image_url`));
+  }
+  if (typeof image.alt_text !== 'string') problems.push(missing('alt_text', pointer));
+  else if (image.alt_text.length > 2000) problems.push(tooLong(2000, `${pointer}/alt_text`));
 }
 
 function checkBlock(
@@ -188,8 +250,25 @@ function checkBlock(
           `[ERROR] must provide no more than 10 items [json-pointer:${pointer}/elements]`,
         );
       }
+      elements.forEach((element, i) => {
+        if (!isJsonObject(element)) return;
+        const at = `${pointer}/elements/${i}`;
+        if (element.type === 'image') checkImage(element, at, problems);
+        else checkText(element, at, 3000, false, problems);
+      });
       break;
     }
+    case 'image':
+      checkImage(block, pointer, problems);
+      if (block.title !== undefined)
+        checkText(block.title, `${pointer}/title`, 2000, true, problems);
+      break;
+    case 'markdown':
+      if (typeof block.text !== 'string') problems.push(missing('text', pointer));
+      else if (block.text.length > MAX_MESSAGE_BLOCK_TEXT) {
+        problems.push(tooLong(MAX_MESSAGE_BLOCK_TEXT, `${pointer}/text`));
+      }
+      break;
     case 'input': {
       checkText(block.label, `${pointer}/label`, 2000, true, problems);
       if (block.hint !== undefined) checkText(block.hint, `${pointer}/hint`, 2000, true, problems);

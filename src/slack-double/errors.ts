@@ -143,3 +143,28 @@ export class SocketAckTimeoutError extends SlackDoubleError {
     );
   }
 }
+
+/** Slack's Web API description (`../shared/slack/slack-api-specs.trimmed.json`) is not there. */
+export class ApiDescriptionMissingError extends SlackDoubleError {
+  constructor(path: string, cause: unknown) {
+    super(
+      'api_description_missing',
+      `the Slack double needs Slack's Web API description at ${path} (../shared beside the checkout)`,
+      { cause },
+    );
+  }
+}
+
+/** The app sent calls Slack's description does not know; listed when the double closes. */
+export class ContractViolationError extends SlackDoubleError {
+  /** One line per call: the method and what was wrong. */
+  readonly violations: readonly string[];
+
+  constructor(violations: readonly string[]) {
+    super(
+      'contract_violation',
+      `calls Slack's Web API description does not know:\n${violations.join('\n')}`,
+    );
+    this.violations = violations;
+  }
+}

@@ -7,14 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultWorkspaceSeed, type WorkspaceSeed } from './default-workspace.ts';
-import { DoubleClosedError, WaitTimeoutError } from './errors.ts';
+import { ContractViolationError, DoubleClosedError, WaitTimeoutError } from './errors.ts';
 import {
   applyResponseUrlPost,
   type ResponseUrlContext,
   type ResponseUrlEffect,
 } from './response-url.ts';
 import { SocketModeServer } from './socket-mode.ts';
-import type { ApiArgs, ApiResponse } from './web-api/args.ts';
+import { argumentProblem, type ContractProblem, methodProblem } from './web-api/api-description.ts';
+import { type ApiArgs, type ApiResponse, fail } from './web-api/args.ts';
 import { webApiMethods } from './web-api/method-table.ts';
 import { Workspace } from './workspace.ts';
 
@@ -40,6 +41,12 @@ export interface SlackDoubleOptions {
   appToken?: string;
   /** The bot token's scopes, sent as `x-oauth-scopes` on every Web API answer as Slack does; none by default. */
   oauthScopes?: readonly string[];
+  /**
+   * Whether `close` throws `ContractViolationError` when the app sent a call Slack's Web API
+   * description does not know (a method, an argument, a missing required one), even one whose
+   * refusal the app swallowed; true by default, so the test that sent it fails.
+   */
+  throwOnViolations?: boolean;
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -52,6 +59,8 @@ export interface RecordedCall {
   response: ApiResponse;
   /** True when the answer was a failure set up with `failNext`. */
   injected: boolean;
+  /** Set when Slack's description does not know the call (`unknown_method`, ...): what is wrong. */
+  violation?: string;
 }
 
 /** One POST the app made to a response_url. */
@@ -75,6 +84,8 @@ export interface InjectedFailure {
   status?: number;
   /** Seconds in the Retry-After header of a `ratelimited` answer; 1 by default. */
   retryAfterSec?: number;
+  /** Only calls whose arguments this accepts fail (e.g. the second part of a long message). */
+  when?: (args: ApiArgs) => boolean;
 }
 
 interface PendingFailure {
@@ -82,6 +93,7 @@ interface PendingFailure {
   status: number;
   retryAfterSec: number;
   remaining: number;
+  when: ((args: ApiArgs) => boolean) | undefined;
 }
 
 interface Waiter<T> {
@@ -141,6 +153,7 @@ export class SlackDouble {
   /** Socket Mode: the WebSocket side an app with an app-level token connects to. */
   readonly socketMode: SocketModeServer;
   readonly #oauthScopes: readonly string[] | undefined;
+  readonly #throwOnViolations: boolean;
   readonly #server: Server;
   readonly #maxResponseUrlUses: number;
   readonly #bodyLimit: number;
@@ -157,8 +170,10 @@ export class SlackDouble {
     maxResponseUrlUses: number,
     bodyLimit: number,
     socket: { appToken: string; oauthScopes: readonly string[] | undefined },
+    throwOnViolations: boolean,
   ) {
     this.workspace = workspace;
+    this.#throwOnViolations = throwOnViolations;
     this.socketMode = new SocketModeServer({ workspace, appToken: socket.appToken });
     this.#oauthScopes = socket.oauthScopes;
     this.#maxResponseUrlUses = maxResponseUrlUses;
@@ -184,6 +199,7 @@ export class SlackDouble {
       options.responseUrlMaxUses ?? 5,
       options.bodyLimitBytes ?? 5 * 1024 * 1024,
       { appToken: options.appToken ?? 'xapp-1-test-token', oauthScopes: options.oauthScopes },
+      options.throwOnViolations ?? true,
     );
     const server = double.#server;
     const host = options.host ?? '127.0.0.1';
@@ -208,6 +224,22 @@ export class SlackDouble {
   /** The Web API base for `clientOptions.slackApiUrl`; ends with `/api/`. */
   get apiUrl(): string {
     return `${this.#url}/api/`;
+  }
+
+  /**
+   * The calls Slack's Web API description does not know, one line each, and forgets them: for
+   * a test that sends such a call on purpose, so that `close` does not throw for it.
+   */
+  takeViolations(): string[] {
+    const lines = this.#violationLines();
+    for (const call of this.calls) delete call.violation;
+    return lines;
+  }
+
+  #violationLines(): string[] {
+    return this.calls.flatMap((call) =>
+      call.violation ? [`${call.method}: ${call.violation}`] : [],
+    );
   }
 
   /** The calls to one method, oldest first. */
@@ -287,6 +319,7 @@ export class SlackDouble {
       status: options.status ?? (error === 'ratelimited' ? 429 : 200),
       retryAfterSec: options.retryAfterSec ?? 1,
       remaining: Math.max(1, options.times ?? 1),
+      when: options.when,
     });
     this.#failures.set(method, queue);
   }
@@ -316,7 +349,11 @@ export class SlackDouble {
     return `${this.url}/response/${id}`;
   }
 
-  /** Stops the server and rejects whoever is still waiting. Safe to call twice. */
+  /**
+   * Stops the server and rejects whoever is still waiting. Safe to call twice. Then throws
+   * `ContractViolationError` when the app sent calls Slack's description does not know (unless
+   * started with `throwOnViolations: false`).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -333,6 +370,10 @@ export class SlackDouble {
       this.#server.close(() => resolve());
       this.#server.closeAllConnections();
     });
+    const violations = this.#violationLines();
+    if (this.#throwOnViolations && violations.length > 0) {
+      throw new ContractViolationError(violations);
+    }
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -362,7 +403,12 @@ export class SlackDouble {
       ...('args' in parsed ? parsed.args : {}),
     };
     const token = bearerToken(req) ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
-    const { status, response, injected, headers } = this.#answerApi(method, args, token, parsed);
+    const { status, response, injected, headers, violation } = this.#answerApi(
+      method,
+      args,
+      token,
+      parsed,
+    );
     const call: RecordedCall = {
       method,
       args,
@@ -370,6 +416,7 @@ export class SlackDouble {
       status,
       response,
       injected,
+      ...(violation ? { violation } : {}),
     };
     this.calls.push(call);
     send(res, status, response, headers);
@@ -382,7 +429,13 @@ export class SlackDouble {
     args: ApiArgs,
     token: string | undefined,
     parsed: ParsedBody,
-  ): { status: number; response: ApiResponse; injected: boolean; headers: Record<string, string> } {
+  ): {
+    status: number;
+    response: ApiResponse;
+    injected: boolean;
+    headers: Record<string, string>;
+    violation?: string;
+  } {
     const plain = (response: ApiResponse) => ({
       status: 200,
       response,
@@ -390,16 +443,33 @@ export class SlackDouble {
       headers: {},
     });
     if ('error' in parsed) return plain({ ok: false, error: parsed.error });
+    const refuse = (problem: ContractProblem) => ({
+      ...plain(fail(problem.error, [problem.message])),
+      violation: problem.message,
+    });
+    // Slack's own description (`web-api/api-description.ts`): a method it does not have, then
+    // the token, then the arguments (an unknown one, which Slack ignores, is refused so that
+    // the app's mistake shows).
+    const unknownMethod = methodProblem(method);
+    if (unknownMethod) return refuse(unknownMethod);
     const implementation = webApiMethods.get(method);
     // The one method that takes the app-level token rather than the bot token.
-    if (method === 'apps.connections.open') return plain(this.socketMode.open(token));
-    if (!implementation) return plain({ ok: false, error: 'unknown_method' });
+    if (method === 'apps.connections.open') {
+      const problem = argumentProblem(method, args);
+      return problem ? refuse(problem) : plain(this.socketMode.open(token));
+    }
+    if (!implementation) {
+      const gap = `[ERROR] the Slack double does not implement ${method}, which Slack has`;
+      return { ...plain(fail('unknown_method', [gap])), violation: gap };
+    }
     if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
     if (token !== this.workspace.botToken) return plain({ ok: false, error: 'invalid_auth' });
+    const argumentsWrong = argumentProblem(method, args);
+    if (argumentsWrong) return refuse(argumentsWrong);
     const scopes: Record<string, string> = this.#oauthScopes
       ? { 'x-oauth-scopes': this.#oauthScopes.join(',') }
       : {};
-    const failure = this.#takeFailure(method);
+    const failure = this.#takeFailure(method, args);
     if (failure) {
       return {
         status: failure.status,
@@ -411,12 +481,13 @@ export class SlackDouble {
     return { ...plain(implementation(this.workspace, args)), headers: scopes };
   }
 
-  #takeFailure(method: string): PendingFailure | undefined {
-    const queue = this.#failures.get(method);
-    const next = queue?.[0];
-    if (!queue || !next) return undefined;
+  #takeFailure(method: string, args: ApiArgs): PendingFailure | undefined {
+    const queue = this.#failures.get(method) ?? [];
+    const index = queue.findIndex((failure) => !failure.when || failure.when(args));
+    const next = queue[index];
+    if (!next) return undefined;
     next.remaining -= 1;
-    if (next.remaining <= 0) queue.shift();
+    if (next.remaining <= 0) queue.splice(index, 1);
     return next;
   }
 

@@ -55,9 +55,22 @@ describe('the Slack double server', () => {
     expect(await response.json()).toMatchObject({ ok: true, user: { id: ids.alice } });
   });
 
-  it('answers unknown_method to a method it does not implement', async () => {
+  it('answers unknown_method to a method Slack’s Web API does not have', async () => {
+    const answer = await callApi(double, 'chat.postMesage', { channel: ids.itHelp, text: 'x' });
+    expect(answer).toMatchObject({ ok: false, error: 'unknown_method' });
+    expect(double.takeViolations()).toEqual([
+      "chat.postMesage: [ERROR] Slack's Web API has no method chat.postMesage",
+    ]);
+  });
+
+  it('answers unknown_method, naming the gap, to a method Slack has and the double does not', async () => {
     const answer = await callApi(double, 'files.upload');
-    expect(answer).toEqual({ ok: false, error: 'unknown_method' });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: 'unknown_method',
+      response_metadata: { messages: [expect.stringContaining('does not implement files.upload')] },
+    });
+    expect(double.takeViolations()).toHaveLength(1);
   });
 
   it('answers auth.test with the team, the bot user and the bot id', async () => {

@@ -1,6 +1,12 @@
 /** `chat.*`: posting, updating and deleting messages, ephemeral messages and permalinks. */
 import { isJsonObject } from '../block-kit.ts';
-import { blocksProblems, MAX_MESSAGE_BLOCKS, MAX_MESSAGE_TEXT } from '../block-kit-validation.ts';
+import {
+  blocksProblems,
+  blockTextLength,
+  MAX_MESSAGE_BLOCK_TEXT,
+  MAX_MESSAGE_BLOCKS,
+  MAX_MESSAGE_TEXT,
+} from '../block-kit-validation.ts';
 import type { MessageMetadata, NewMessage, SlackMessage, Workspace } from '../workspace.ts';
 import {
   type ApiArgs,
@@ -22,7 +28,8 @@ type Content =
 
 /**
  * Reads `text`, `blocks` and `attachments` with Slack's checks: something to show is required
- * (`no_text`), text of at most 40,000 characters (`msg_too_long`), at most 50 valid blocks.
+ * (`no_text`), text of at most 40,000 characters (`msg_too_long`), at most 50 valid blocks
+ * carrying at most 12,000 characters of text together (`msg_blocks_too_long`).
  */
 export function messageContent(args: ApiArgs): Content {
   const text = typeof args.text === 'string' ? args.text : undefined;
@@ -53,6 +60,9 @@ export function messageContent(args: ApiArgs): Content {
   if (blocks !== undefined) {
     const problems = blocksProblems(blocks, '/blocks', MAX_MESSAGE_BLOCKS);
     if (problems.length > 0) return { failure: fail('invalid_blocks', problems) };
+    if (blockTextLength(blocks) > MAX_MESSAGE_BLOCK_TEXT) {
+      return { failure: fail('msg_blocks_too_long') };
+    }
   }
   const content: Content = { text: text ?? '' };
   if (hasBlocks) content.blocks = blocks;

@@ -58,6 +58,9 @@ describe('chat.* in the Slack double', () => {
   it('requires a channel', async () => {
     const answer = await callApi(double, 'chat.postMessage', { text: 'hi' });
     expect(answer.error).toBe('invalid_arguments');
+    expect(double.takeViolations()).toEqual([
+      expect.stringContaining('missing required field: channel'),
+    ]);
   });
 
   it('answers no_text when there is neither text nor blocks', async () => {

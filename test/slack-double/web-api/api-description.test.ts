@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContractViolationError } from '../../../src/slack-double/errors.ts';
+import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
+import { webApiDescription } from '../../../src/slack-double/web-api/api-description.ts';
+import { callApi } from '../call-api.ts';
+
+const ids = defaultIds;
+
+describe('Slack’s Web API description in the double', () => {
+  let double: SlackDouble;
+
+  beforeEach(async () => {
+    double = await startSlackDouble();
+  });
+
+  afterEach(async () => {
+    double.takeViolations();
+    await double.close();
+  });
+
+  it('reads every method Slack describes, with its required arguments and docs', () => {
+    const postMessage = webApiDescription().get('chat.postMessage');
+    expect(webApiDescription().size).toBeGreaterThan(170);
+    expect([...(postMessage?.required ?? [])]).toEqual(['channel', 'token']);
+    expect(postMessage?.docs).toBe('https://api.slack.com/methods/chat.postMessage');
+  });
+
+  it('answers invalid_arguments naming a required argument left out', async () => {
+    const answer = await callApi(double, 'users.lookupByEmail', {});
+    expect(answer).toEqual({
+      ok: false,
+      error: 'invalid_arguments',
+      response_metadata: {
+        messages: [
+          '[ERROR] missing required field: email (https://api.slack.com/methods/users.lookupByEmail)',
+        ],
+      },
+    });
+  });
+
+  it('counts the Authorization header as the token every method requires', async () => {
+    const answer = await callApi(double, 'users.lookupByEmail', { email: 'alice@acme.example' });
+    expect(answer.error).not.toBe('invalid_arguments');
+    expect(double.takeViolations()).toEqual([]);
+  });
+
+  it('answers unknown_argument naming an argument the method does not take', async () => {
+    const answer = await callApi(double, 'chat.postMessage', {
+      channel: ids.itHelp,
+      text: 'hi',
+      icon: ':wave:',
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: 'unknown_argument',
+      response_metadata: { messages: [expect.stringContaining('takes no argument icon')] },
+    });
+  });
+
+  it('throws on close, naming the call, when the app sent one Slack does not know', async () => {
+    const strict = await startSlackDouble();
+    await callApi(strict, 'chat.update', { channel: ids.itHelp, ts: '1.2', text: 'x', mrkdwn: 1 });
+    const closing = await strict.close().catch((error: unknown) => error);
+    expect(closing).toBeInstanceOf(ContractViolationError);
+    expect((closing as ContractViolationError).violations).toEqual([
+      'chat.update: [ERROR] chat.update takes no argument mrkdwn (https://api.slack.com/methods/chat.update)',
+    ]);
+  });
+
+  it('accepts message metadata, which Slack added after its description was written', async () => {
+    const answer = await callApi(double, 'chat.postMessage', {
+      channel: ids.itHelp,
+      text: 'hi',
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: 'IT-1' } },
+    });
+    expect(answer.ok).toBe(true);
+    expect(double.takeViolations()).toEqual([]);
+  });
+
+  it('accepts the team_id Bolt’s client adds to every call', async () => {
+    const answer = await callApi(double, 'users.info', { user: ids.alice, team_id: ids.team });
+    expect(answer.ok).toBe(true);
+  });
+});
