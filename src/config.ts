@@ -4,6 +4,7 @@
  * at the first Slack request.
  */
 
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { CodedError } from './coded-error.ts';
 
@@ -173,9 +174,14 @@ const envSchema = z.object({
     for (const pair of pairs) {
       const match = /^([CGD][A-Z0-9]+)=([a-z0-9][a-z0-9_-]*)$/i.exec(pair);
       if (!match) {
+        const channel = pair.split('=')[0]?.trim() ?? '';
+        // A name (#it-help, it-help) is the usual slip: Slack's API knows channels by id only.
+        const named = pair.includes('=') && !/^[CGD][A-Z0-9]+$/i.test(channel);
         ctx.addIssue({
           code: 'custom',
-          message: `has "${pair}": write channel id=desk slug pairs, e.g. C0123ABCD=it,C0456EFGH=hr`,
+          message: named
+            ? `has "${pair}": "${channel}" is a channel name, not its id; use the id (C0123ABCD: click the channel's name, it is at the bottom of About), e.g. C0123ABCD=it`
+            : `has "${pair}": write channel id=desk slug pairs, e.g. C0123ABCD=it,C0456EFGH=hr`,
         });
         continue;
       }
@@ -328,4 +334,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.APP_ROLE,
     log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },
   };
+}
+
+/**
+ * Reads a `.env` file in the working directory into `process.env` when there is one; a variable
+ * already set in the environment wins over it. Used instead of Node's --env-file-if-exists,
+ * which tells everyone without a .env ".env not found", as though something were wrong.
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
 }

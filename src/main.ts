@@ -2,7 +2,7 @@
  * The process: configuration, logger, the app built by the runtime, signals. Nothing here
  * decides behaviour; the same runtime builds the app for the sandbox and the tests.
  */
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { createLogger } from './logger.ts';
 import { handleShutdownSignals } from './ops/shutdown.ts';
 import { isPortInUse, portInUseLine } from './port-in-use.ts';
@@ -17,6 +17,7 @@ const CONFIG_HELP = [
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

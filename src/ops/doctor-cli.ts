@@ -2,9 +2,11 @@
  * `npm run doctor`: checks the configured Slack app, platform and Redis, prints what to fix, and
  * exits 0 only when every check passed. `--json` prints the report as one JSON object instead.
  */
+import { loadDotEnv } from '../config.ts';
 import { scrubSecrets } from '../logger.ts';
 import { formatReport, runDoctor } from './doctor.ts';
 
+loadDotEnv();
 const env = process.env;
 const report = await runDoctor({ env });
 const secrets = [

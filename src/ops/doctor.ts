@@ -55,6 +55,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const checks: DoctorCheck[] = [checkConfiguration(options.env)];
   const slackApi = ensureSlash(env.SLACK_API_URL ?? SLACK_API);
+  // Slack's Web API is never on this machine: a loopback one is the Slack double, a local run.
+  const local = isLoopback(slackApi);
 
   const token = await checkBotToken(env.SLACK_BOT_TOKEN, slackApi, timeoutMs);
   checks.push(token.check);
@@ -65,11 +67,23 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       env.SLACK_SIGNING_SECRET,
       env.SLACK_APP_TOKEN !== undefined,
       env.APP_ROLE?.toLowerCase() === 'worker',
+      local,
     ),
   );
-  checks.push(...(await checkPlatform(env, timeoutMs)));
+  checks.push(
+    await checkAgentEmails(
+      env.AGENT_EMAILS,
+      env.SLACK_BOT_TOKEN,
+      token.check.status,
+      slackApi,
+      timeoutMs,
+    ),
+  );
+  const platform = await checkPlatform(env, timeoutMs);
+  checks.push(...platform.checks);
+  checks.push(checkChannelDesks(env.CHANNEL_DESKS, platform.deskSlugs));
   checks.push(checkWebhookSecret(env.SERVICE_DESK_WEBHOOK_SECRET));
-  checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs));
+  checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs, local));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
 }
 
@@ -121,6 +135,7 @@ async function slackCall(
   method: string,
   token: string,
   timeoutMs: number,
+  args: Record<string, string> = {},
 ): Promise<SlackAnswer> {
   const response = await request(`${apiUrl}${method}`, {
     method: 'POST',
@@ -128,7 +143,7 @@ async function slackCall(
       authorization: `Bearer ${token}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
-    body: '',
+    body: new URLSearchParams(args).toString(),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
@@ -268,6 +283,7 @@ function checkSigningSecret(
   secret: string | undefined,
   socketMode: boolean,
   worker: boolean,
+  local: boolean,
 ): DoctorCheck {
   const name = 'Slack signing secret';
   if (socketMode) {
@@ -279,7 +295,16 @@ function checkSigningSecret(
   const fix =
     'copy the Signing Secret from Basic Information > App Credentials into SLACK_SIGNING_SECRET';
   if (!secret) return { name, status: 'fail', summary: 'not set (HTTP mode needs it)', fix };
-  // Slack's are 32 hexadecimal characters; anything else is most likely a pasted wrong value.
+  // Slack's are 32 hexadecimal characters; anything else is most likely a pasted wrong value,
+  // except against the Slack double, whose secret (double-signing-secret) is its own.
+  if (!/^[0-9a-f]{32}$/.test(secret) && local) {
+    return {
+      name,
+      status: 'pass',
+      summary:
+        "set; not shaped like Slack's (32 hexadecimal characters), as expected for the Slack double's",
+    };
+  }
   if (!/^[0-9a-f]{32}$/.test(secret)) {
     return {
       name,
@@ -316,10 +341,24 @@ function checkWebhookSecret(secret: string | undefined): DoctorCheck {
   };
 }
 
+/** The platform's checks, and the desks List desks gave (undefined when it did not answer). */
+interface PlatformChecks {
+  checks: DoctorCheck[];
+  deskSlugs: ReadonlySet<string> | undefined;
+}
+
 async function checkPlatform(
   env: Record<string, string | undefined>,
   timeoutMs: number,
-): Promise<DoctorCheck[]> {
+): Promise<PlatformChecks> {
+  const [read, access, deskSlugs] = await platformChecks(env, timeoutMs);
+  return { checks: [read, access], deskSlugs };
+}
+
+async function platformChecks(
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+): Promise<[DoctorCheck, DoctorCheck, ReadonlySet<string>?]> {
   const read = 'Service-desk platform';
   const access = 'Service-desk key access';
   const url = env.SERVICE_DESK_URL;
@@ -367,8 +406,10 @@ async function checkPlatform(
   }
   try {
     let readCheck: DoctorCheck;
+    let deskSlugs: Set<string>;
     try {
       const desks = await client.listDesks();
+      deskSlugs = new Set(desks.items.map((desk) => desk.slug));
       readCheck = {
         name: read,
         status: 'pass',
@@ -380,7 +421,7 @@ async function checkPlatform(
         skipAccess,
       ];
     }
-    return [readCheck, await checkWriteAccess(client, access)];
+    return [readCheck, await checkWriteAccess(client, access), deskSlugs];
   } finally {
     await client.close();
   }
@@ -452,8 +493,17 @@ async function checkRedis(
   url: string | undefined,
   cluster: string | undefined,
   timeoutMs: number,
+  local: boolean,
 ): Promise<DoctorCheck> {
   const name = 'Redis';
+  if (!url && local) {
+    return {
+      name,
+      status: 'skip',
+      summary:
+        'REDIS_URL not set: the embedded in-memory store, fine for this local run (one process); production sets REDIS_URL',
+    };
+  }
   if (!url) {
     return {
       name,
@@ -497,6 +547,128 @@ async function checkRedis(
     };
   } finally {
     redis.disconnect();
+  }
+}
+
+/** A channel id as Slack writes it: C… (public), G… (private, older ones), D… (a DM). */
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+
+function checkChannelDesks(
+  raw: string | undefined,
+  deskSlugs: ReadonlySet<string> | undefined,
+): DoctorCheck {
+  const name = 'Channel desks';
+  if (!raw)
+    return {
+      name,
+      status: 'skip',
+      summary: 'CHANNEL_DESKS not set: no channel files to a desk of its own',
+    };
+  const pairs = raw
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return {
+        channel: (at < 0 ? pair : pair.slice(0, at)).trim(),
+        desk: (at < 0 ? '' : pair.slice(at + 1)).trim(),
+      };
+    });
+  const names = pairs.filter((p) => !CHANNEL_ID.test(p.channel.toUpperCase()));
+  if (names.length > 0) {
+    return {
+      name,
+      status: 'fail',
+      summary: `CHANNEL_DESKS names ${names.map((p) => `"${p.channel}"`).join(', ')}, not a channel id (C… or G…)`,
+      fix: "use each channel's id: in Slack, click the channel's name; the id is at the bottom of About (C0123ABCD)",
+    };
+  }
+  if (!deskSlugs) {
+    return { name, status: 'skip', summary: 'the platform did not answer List desks' };
+  }
+  const unknown = pairs.filter((p) => !deskSlugs.has(p.desk));
+  if (unknown.length > 0) {
+    return {
+      name,
+      status: 'fail',
+      summary: `the platform has no desk ${unknown.map((p) => `"${p.desk}"`).join(', ')} (CHANNEL_DESKS, for ${unknown.map((p) => p.channel).join(', ')})`,
+      fix: `use a desk slug the platform lists: ${[...deskSlugs].sort().join(', ') || '(none)'}`,
+    };
+  }
+  return {
+    name,
+    status: 'pass',
+    summary: `${pairs.length} channel(s), each to a desk the platform has`,
+  };
+}
+
+async function checkAgentEmails(
+  raw: string | undefined,
+  token: string | undefined,
+  tokenStatus: CheckStatus,
+  apiUrl: string,
+  timeoutMs: number,
+): Promise<DoctorCheck> {
+  const name = 'Agent emails';
+  const emails = (raw ?? '')
+    .split(',')
+    .map((email) => email.trim())
+    .filter(Boolean);
+  if (emails.length === 0) return { name, status: 'skip', summary: 'AGENT_EMAILS not set' };
+  if (tokenStatus !== 'pass' || !token)
+    return { name, status: 'skip', summary: 'the bot token did not pass' };
+  const unmatched: string[] = [];
+  try {
+    for (const email of emails) {
+      const { body } = await withTimeout(
+        'Slack users.lookupByEmail',
+        timeoutMs,
+        slackCall(apiUrl, 'users.lookupByEmail', token, timeoutMs, { email }),
+      );
+      if (body.ok) continue;
+      if (body.error === 'users_not_found') {
+        unmatched.push(email);
+        continue;
+      }
+      return {
+        name,
+        status: 'warn',
+        summary: `users.lookupByEmail answered ${String(body.error)}; the emails were not checked`,
+        fix:
+          body.error === 'missing_scope'
+            ? 'add the users:read.email scope (OAuth & Permissions) and reinstall the app'
+            : 'see https://api.slack.com/methods/users.lookupByEmail',
+      };
+    }
+  } catch (error) {
+    return {
+      name,
+      status: 'warn',
+      summary: `could not ask Slack: ${describe(error)}; the emails were not checked`,
+    };
+  }
+  if (unmatched.length > 0) {
+    return {
+      name,
+      status: 'warn',
+      summary: `no Slack user has ${unmatched.join(', ')}: they will not act as agents`,
+      fix: "write each agent's email as their Slack profile shows it (AGENT_EMAILS, comma-separated)",
+    };
+  }
+  return {
+    name,
+    status: 'pass',
+    summary: `each of the ${emails.length} email(s) is a Slack user's`,
+  };
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@
  * message says why), 4 Redis failed or did not answer.
  */
 import { z } from 'zod';
+import { loadDotEnv } from '../config.ts';
 import { scrubSecrets } from '../logger.ts';
 import type { DeadLetter, JsonValue, Outbox } from '../store/index.ts';
 import { createRedisStores, migrateRedisKeys } from '../store/index.ts';
@@ -279,4 +280,5 @@ async function main(args: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
 }
 
+loadDotEnv();
 process.exitCode = await main(process.argv.slice(2), process.env);

@@ -5,6 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { readManifestScopes } from '../ops/manifest-scopes.ts';
 import { isPortInUse, portInUseLine } from '../port-in-use.ts';
 import { CONSOLE_HELP, type ConsoleCommand, parseConsoleLine } from './console-commands.ts';
 import { defaultIds } from './default-workspace.ts';
@@ -89,7 +90,13 @@ async function run(): Promise<void> {
   }
   let double: SlackDouble;
   try {
-    double = await startSlackDouble({ port: opts.port, host: opts.host });
+    // The token's scopes are manifest.yml's, as an installed app's are, so `npm run doctor`
+    // has them to compare.
+    double = await startSlackDouble({
+      port: opts.port,
+      host: opts.host,
+      oauthScopes: await readManifestScopes(),
+    });
   } catch (error) {
     if (!isPortInUse(error)) throw error;
     console.error(

@@ -1,5 +1,8 @@
 /** The doctor's verdicts against the emulator, the Slack double and a real Redis. */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
@@ -165,6 +168,133 @@ describe('npm run doctor', () => {
       expect(out).not.toContain(defaultIds.botToken);
       expect(out).not.toContain(SECRET);
       expect(out).not.toContain('sd_acme_wrong');
+    }
+  });
+
+  it('fails CHANNEL_DESKS naming a desk the platform does not have, listing the ones it has', async () => {
+    const report = await runDoctor({
+      env: {
+        ...goodEnv(),
+        CHANNEL_DESKS: `${defaultIds.itHelp}=it,${defaultIds.general}=helpdesk`,
+      },
+      timeoutMs: 3_000,
+    });
+    const desks = check(report, 'Channel desks');
+    expect(desks.status).toBe('fail');
+    expect(desks.summary).toBe(
+      `the platform has no desk "helpdesk" (CHANNEL_DESKS, for ${defaultIds.general})`,
+    );
+    expect(desks.fix).toMatch(/^use a desk slug the platform lists: .*\bit\b/);
+    expect(report.ok).toBe(false);
+  });
+
+  it('fails CHANNEL_DESKS that names a channel where its id belongs', async () => {
+    const report = await runDoctor({
+      env: { ...goodEnv(), CHANNEL_DESKS: '#it-help=it' },
+      timeoutMs: 3_000,
+    });
+    expect(check(report, 'Channel desks')).toMatchObject({
+      status: 'fail',
+      summary: 'CHANNEL_DESKS names "#it-help", not a channel id (C… or G…)',
+    });
+    expect(check(report, 'Configuration').summary).toContain('"#it-help" is a channel name');
+  });
+
+  it('passes CHANNEL_DESKS whose channels are ids and whose desks the platform has', async () => {
+    const report = await runDoctor({
+      env: { ...goodEnv(), CHANNEL_DESKS: `${defaultIds.itHelp}=it` },
+      timeoutMs: 3_000,
+    });
+    expect(check(report, 'Channel desks').status).toBe('pass');
+  });
+
+  it('warns for AGENT_EMAILS that no Slack user has, naming them', async () => {
+    const report = await runDoctor({
+      env: { ...goodEnv(), AGENT_EMAILS: 'sam.rivera@acme.example,nobody@acme.example' },
+      timeoutMs: 3_000,
+    });
+    expect(check(report, 'Agent emails')).toMatchObject({
+      status: 'warn',
+      summary: 'no Slack user has nobody@acme.example: they will not act as agents',
+    });
+    expect(report.ok).toBe(true);
+  });
+
+  it("passes AGENT_EMAILS that are each a Slack user's", async () => {
+    const report = await runDoctor({
+      env: { ...goodEnv(), AGENT_EMAILS: 'sam.rivera@acme.example' },
+      timeoutMs: 3_000,
+    });
+    expect(check(report, 'Agent emails').status).toBe('pass');
+  });
+});
+
+describe("npm run doctor in the README's local set-up", () => {
+  const root = new URL('../../', import.meta.url).pathname;
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  /** Starts a CLI as a person would (stdin open, for the console) and returns the URL it prints. */
+  async function startCli(script: string, args: string[]): Promise<string> {
+    const child = spawn(process.execPath, [join(root, script), ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${script} printed no URL: ${output}`)),
+        10_000,
+      );
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += String(chunk);
+        const url = /listening on (http:\/\/[\d.:]+)/.exec(output)?.[1];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      });
+    });
+  }
+
+  it('shows no warning and no failure against the emulator and the Slack double, and no .env line', {
+    timeout: 30_000,
+  }, async () => {
+    const emulatorUrl = await startCli('src/emulator/cli.ts', ['--port', '0']);
+    const doubleUrl = await startCli('src/slack-double/cli.ts', [
+      '--port',
+      '0',
+      '--app',
+      'http://127.0.0.1:9/slack/events',
+    ]);
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'sds-doctor-'));
+    try {
+      for (const entry of ['src', 'scripts', 'node_modules', 'manifest.yml'])
+        symlinkSync(join(root, entry), join(dir, entry));
+      // Terminal 3's variables, as the README writes them; no .env, no REDIS_URL.
+      const { stdout, stderr } = await run('sh', ['-c', scripts.doctor ?? ''], {
+        cwd: dir,
+        env: {
+          PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+          SLACK_BOT_TOKEN: defaultIds.botToken,
+          SLACK_SIGNING_SECRET: 'double-signing-secret',
+          SLACK_API_URL: `${doubleUrl}/api/`,
+          SERVICE_DESK_URL: emulatorUrl,
+          SERVICE_DESK_API_KEY: 'sd_acme_rw',
+          AGENT_EMAILS: 'sam.rivera@acme.example',
+        },
+      });
+      expect(stdout).toContain('Every check passed.');
+      expect(stdout.split('\n').filter((line) => /^\[(warn|FAIL)\]/.test(line))).toEqual([]);
+      expect(stdout).toMatch(/\[ok {2}\] Slack scopes: all \d+ scopes of manifest.yml granted/);
+      expect(stderr).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

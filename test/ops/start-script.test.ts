@@ -93,6 +93,17 @@ describe('npm start', () => {
     expect(output).toContain('servicedesk-slack listening on');
   });
 
+  it('says nothing of a .env that is not there', async () => {
+    const env = Object.fromEntries(
+      DOT_ENV.split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('=', 2) as [string, string]),
+    );
+    const { output } = await start({ ...env, LOG_LEVEL: 'info' }, 'listening on');
+    expect(output).toContain('servicedesk-slack listening on');
+    expect(output).not.toContain('.env');
+  });
+
   it('lets a variable set in the environment win over the same one in .env', async () => {
     writeFileSync(join(dir, '.env'), DOT_ENV);
     const { code, output } = await start({ PORT: 'abc' });
