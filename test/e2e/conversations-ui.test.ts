@@ -8,7 +8,7 @@ import { buildRequesterNotice } from '../../src/slack/builders/ticket-message-bu
 import { defaultIds } from '../../src/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
-const { alice, bob, agent, itHelp } = defaultIds;
+const { alice, bob, agent, itHelp, general } = defaultIds;
 
 describe('conversations: the Slack side', () => {
   let stack: Stack;
@@ -233,6 +233,67 @@ describe('conversations: the Slack side', () => {
       'the private card refreshed',
     );
     expect(ticket(filed.ticketId).assignee_email).toBe('sam.rivera@acme.example');
+  });
+
+  it('puts only the requester’s own buttons on the card in their direct message, before and after they use one', async () => {
+    const modal = await modalOpenedBy(stack, bob, () =>
+      stack.driver.slashCommand({ userId: bob, channelId: general, text: '' }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: bob,
+      values: { title_input: 'Headphones crackle' },
+    });
+    const dm = workspace().openIm(bob);
+    const card = await eventually(
+      () =>
+        workspace()
+          .messages(dm)
+          .find((m) => blocksOf(m).includes('Headphones crackle')),
+      5_000,
+      'the card in the DM',
+    );
+    expect(blocksOf(card)).toContain('"action_id":"mark_resolved"');
+    expect(blocksOf(card)).not.toContain('"action_id":"open_update_modal"');
+    expect(blocksOf(card)).not.toContain('"action_id":"assign_to_me"');
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'mark_resolved',
+      channelId: dm,
+      messageTs: card.ts,
+    });
+    const refreshed = await eventually(
+      () => {
+        const now = workspace().message(dm, card.ts);
+        return blocksOf(now).includes('"action_id":"reopen_ticket"') ? now : undefined;
+      },
+      5_000,
+      'the card offering Reopen',
+    );
+    expect(blocksOf(refreshed)).not.toContain('"action_id":"open_update_modal"');
+    expect(blocksOf(refreshed)).not.toContain('"action_id":"assign_to_me"');
+  });
+
+  it('puts only an agent’s buttons on the card in their direct message', async () => {
+    const modal = await modalOpenedBy(stack, agent, () =>
+      stack.driver.slashCommand({ userId: agent, channelId: general, text: '' }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: agent,
+      values: { title_input: 'Agent laptop needs a new SSD' },
+    });
+    const dm = workspace().openIm(agent);
+    const card = await eventually(
+      () =>
+        workspace()
+          .messages(dm)
+          .find((m) => blocksOf(m).includes('Agent laptop needs a new SSD')),
+      5_000,
+      'the card in the DM',
+    );
+    expect(blocksOf(card)).toContain('"action_id":"open_update_modal"');
+    expect(blocksOf(card)).toContain('"action_id":"mark_resolved"');
   });
 
   it('keeps a change made while the platform is down and makes it once it is back', async () => {

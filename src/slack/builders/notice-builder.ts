@@ -1,18 +1,28 @@
 /** Short messages the app posts about a person's request: filed, delayed, failed. */
 import type { KnownBlock } from '@slack/types';
 import type { Ticket } from '../../contract/schemas.ts';
+import type { CardAudience } from './card-actions-builder.ts';
 import { blockTextLength, LIMITS, md, quotedSections, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { buildTicketCard, type SlackMessage } from './ticket-card-builder.ts';
 
 /** The confirmation in a thread that a ticket exists and the thread now feeds it. */
 export function buildLinkedThreadNotice(
   ticket: Ticket,
-  options: { dashboardUrl?: string | undefined; filedBy?: string | undefined },
+  options: {
+    dashboardUrl?: string | undefined;
+    filedBy?: string | undefined;
+    /** Who sees it (default everyone): one person in a DM gets only their buttons. */
+    audience?: CardAudience;
+  },
 ): SlackMessage {
   const id = safeMrkdwn(ticket.id, 40);
   const by = options.filedBy ? ` by <@${options.filedBy}>` : '';
   const lead = `:ticket: Ticket *${id}* was filed${by}. Replies in this thread go to the ticket, and the service desk's answers will appear here.`;
-  const card = buildTicketCard(ticket, { dashboardUrl: options.dashboardUrl, lead });
+  const card = buildTicketCard(ticket, {
+    dashboardUrl: options.dashboardUrl,
+    lead,
+    ...(options.audience ? { audience: options.audience } : {}),
+  });
   return {
     text: `Ticket ${id} was filed. Replies in this thread go to the ticket.`,
     blocks: card.blocks,

@@ -11,10 +11,8 @@ import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
 import { postToResponseUrl } from '../posting/private-notice.ts';
+import { isDirectMessage } from './card-audience.ts';
 import type { CardRef } from './card-ref.ts';
-
-// A direct message with the app is seen by one person: its card can be tailored to them.
-const isDirectMessage = (channel: string) => channel.startsWith('D');
 
 /**
  * Refreshes the message a change came from; never throws. `changed` says whether the click

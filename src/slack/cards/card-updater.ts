@@ -22,6 +22,7 @@ import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { postMetadata, type ThreadMessage, TICKET_EVENT_TYPE } from '../posting/post-metadata.ts';
 import { readThread } from '../threads/thread-reader.ts';
+import { audienceShownBy, isDirectMessage } from './card-audience.ts';
 import { cardLead, isCard } from './card-ref.ts';
 
 /** A pino-compatible logger. */
@@ -272,8 +273,9 @@ export class CardUpdater {
       const message = buildTicketCard(ticket, {
         dashboardUrl: this.#dashboardUrl,
         ...(lead ? { lead } : {}),
-        // As the card was posted: everyone in the conversation may act, each click is checked.
-        audience: 'everyone',
+        // As the card was posted: in a channel everyone may act, each click checked; in a DM
+        // only its person, whose buttons the card already carries.
+        audience: isDirectMessage(thread.channel) ? audienceShownBy(card.blocks ?? []) : 'everyone',
       });
       if (holds(card.blocks, message.blocks)) continue;
       await this.#client.chat.update({

@@ -18,6 +18,7 @@ import {
   buildLinkedThreadNotice,
 } from '../builders/notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
   AppNotInChannelError,
@@ -29,6 +30,7 @@ import {
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { assertLeaseLeft } from '../outbox/lease-guard.ts';
 import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
+import { audienceOf } from '../people/ticket-access.ts';
 import { ticketMetadata } from '../posting/post-metadata.ts';
 import {
   appIsIn,
@@ -165,14 +167,22 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       const posted = await deps.client.chat.postMessage({
         channel,
         thread_ts: threadTs,
-        ...buildLinkedThreadNotice(ticket, { dashboardUrl, filedBy: payload.actorUserId }),
+        ...buildLinkedThreadNotice(ticket, {
+          dashboardUrl,
+          filedBy: payload.actorUserId,
+          audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+        }),
         metadata: ticketMetadata(ticket.id),
       });
       return { channel, ts: posted.ts as string, threadTs };
     }
     const posted = await deps.client.chat.postMessage({
       channel,
-      ...buildTicketCard(ticket, { dashboardUrl, lead: filedLead(payload.actorUserId, ticket.id) }),
+      ...buildTicketCard(ticket, {
+        dashboardUrl,
+        lead: filedLead(payload.actorUserId, ticket.id),
+        audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+      }),
       metadata: ticketMetadata(ticket.id),
     });
     // A user id as the channel posts into the app's DM with them; the thread is the posted one.
@@ -241,6 +251,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         const card = buildTicketCard(ticket, {
           dashboardUrl: deps.settings.dashboardUrl,
           lead: buildElsewhereLead(ticket.id, asked, payload.reply.kind === 'thread'),
+          // Their DM: only their own buttons.
+          audience: await audienceOf(deps, payload.actorUserId, ticket),
         });
         const dm = await sendDm(deps.client, payload.actorUserId, card, ticketMetadata(ticket.id));
         placed = { ...dm, threadTs: dm.ts, insteadOf: asked };

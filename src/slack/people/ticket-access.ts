@@ -54,7 +54,7 @@ export interface Actor {
 }
 
 /** Looks the person up: email and agent standing. */
-export async function actorOf(deps: IntentDeps, userId: string): Promise<Actor> {
+export async function actorOf(deps: Pick<IntentDeps, 'people'>, userId: string): Promise<Actor> {
   const person = await deps.people.person(userId);
   return { userId, email: person.email, isAgent: await deps.people.isAgent(userId) };
 }
@@ -67,7 +67,7 @@ export function isRequester(actor: Pick<Actor, 'email'>, ticket: Pick<Ticket, 'r
 
 /** The buttons one person should see on a ticket's card. */
 export async function audienceOf(
-  deps: IntentDeps,
+  deps: Pick<IntentDeps, 'people'>,
   userId: string,
   ticket: Ticket,
 ): Promise<CardAudience> {

@@ -113,6 +113,35 @@ describe('card updater, against the Slack double', () => {
     ]);
   });
 
+  it('keeps only the requester’s buttons on a card in their direct message with the app', async () => {
+    const dm = double.workspace.openIm(ids.alice);
+    const posted = await client.chat.postMessage({
+      channel: dm,
+      ...buildTicketCard(filed, { lead: LEAD, audience: { isAgent: false, isRequester: true } }),
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: filed.id } },
+    });
+    updater.request({ channel: dm, threadTs: posted.ts as string }, resolved);
+    await updater.idle();
+    const now = double.workspace.message(dm, posted.ts as string);
+    expect(JSON.stringify(now?.blocks)).toContain(statusField('resolved'));
+    expect(actionIds(now?.blocks)).toEqual([ACTIONS.reopenTicket]);
+  });
+
+  it('keeps only an agent’s buttons on a card in their direct message, whatever the status', async () => {
+    const dm = double.workspace.openIm(ids.agent);
+    const posted = await client.chat.postMessage({
+      channel: dm,
+      ...buildTicketCard(filed, { lead: LEAD, audience: { isAgent: true, isRequester: false } }),
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: filed.id } },
+    });
+    updater.request({ channel: dm, threadTs: posted.ts as string }, resolved);
+    await updater.idle();
+    expect(actionIds(double.workspace.message(dm, posted.ts as string)?.blocks)).toEqual([
+      ACTIONS.openUpdate,
+      ACTIONS.assignToMe,
+    ]);
+  });
+
   it('leaves a closed ticket’s card with no buttons at all', async () => {
     const card = await postCard(resolved);
     updater.request(card.thread, { ...resolved, status: 'closed', updated_at: at(3) });

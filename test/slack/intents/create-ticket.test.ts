@@ -50,7 +50,10 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
     ),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
-    people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
+    people: {
+      person: async () => ({ email: 'alice@acme.example', isBot: false }),
+      isAgent: async () => false,
+    },
     mirror: undefined,
   } as unknown as IntentDeps;
 }
