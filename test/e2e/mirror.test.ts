@@ -302,6 +302,50 @@ describe('the mirror', () => {
     ).toHaveLength(1);
   });
 
+  it('brings a 23,000-character agent message into the thread as numbered parts, each once and in order, nothing cut, with Slack answering 429 between parts', async () => {
+    const t = await fileTicket(bob, 'Parts: the VPN drops every hour');
+    const body = Array.from({ length: 900 }, (_, i) => `Step ${i + 1}: check the tunnel`)
+      .join('\n')
+      .padEnd(23_000, '.');
+    // The second part's first post is refused, once it is sent: the first part is in by then.
+    stack.double.failNext('chat.postMessage', 'ratelimited', {
+      retryAfterSec: 2,
+      when: (args) => String(args.metadata ?? '').includes('"part":2'),
+    });
+    const message = stack.emulator.model.addAgentReply('acme', t.ticketId, {
+      agentEmail: SAM,
+      body,
+    });
+    const partsOf = () =>
+      threadOf(t.dm, t.threadTs).filter((m) => metadataOf(m).message_id === message.id);
+    await eventually(() => partsOf().length >= 3 || undefined, 30_000, 'three parts in the thread');
+    // Every replica goes on polling the ticket; nothing may be posted again.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const parts = partsOf();
+    expect(parts.map((m) => m.metadata?.event_payload)).toEqual(
+      [1, 2, 3].map((part) => ({
+        ticket_id: t.ticketId,
+        message_id: message.id,
+        part,
+        parts: 3,
+      })),
+    );
+    expect(parts.map((m) => JSON.stringify(m.blocks?.[0]))).toEqual([
+      expect.stringContaining('(1/3)'),
+      expect.stringContaining('(2/3)'),
+      expect.stringContaining('(3/3)'),
+    ]);
+    const shown = parts
+      .flatMap((m) => (m.blocks ?? []) as { type: string; text?: { text: string } }[])
+      .filter((block) => block.type === 'section')
+      .map((block) => block.text?.text ?? '')
+      .join('');
+    expect(shown).toBe(body);
+    const refused = postsOf(message.id).filter((call) => call.injected);
+    expect(refused).toHaveLength(1);
+    expect(postsOf(message.id).filter((call) => !call.injected)).toHaveLength(3);
+  });
+
   it('loses nothing while the platform is down for a whole minute, and keeps the order', async () => {
     const t = await fileTicket(bob, 'Conference room screen stays black');
     stack.emulator.setFaults({ down: true });
