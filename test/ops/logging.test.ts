@@ -92,6 +92,39 @@ describe('logs', () => {
     }
   });
 
+  it('logs a refusal the person was told about at info, without a stack', async () => {
+    const logs: string[] = [];
+    stack = await startOpsStack({ logs });
+    const current = stack;
+    const dm = current.double.workspace.openIm(alice);
+    const sent = await current.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'VPN drops',
+    });
+    const ticketId = await eventually(
+      () => current.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    current.emulator.model.updateTicket('acme', ticketId, { status: 'closed' });
+    await current.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'It drops again',
+      threadTs: sent.ts,
+    });
+    const refused = await eventually(
+      () => parsed(logs).find((l) => l.msg === 'outbox entry refused; the person is told why'),
+      5_000,
+      'the refusal line',
+    );
+    expect(refused).toMatchObject({ level: 30, kind: 'add_message', ticket_id: ticketId });
+    expect(refused.err).toBeUndefined();
+    expect(JSON.stringify(refused)).not.toContain('    at ');
+    expect(parsed(logs).filter((l) => Number(l.level) >= 40)).toEqual([]);
+  });
+
   it('names the channel and thread on the retry lines of a ticket not yet filed', async () => {
     const logs: string[] = [];
     stack = await startOpsStack({ logs });

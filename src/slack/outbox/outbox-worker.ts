@@ -11,7 +11,7 @@ import { backoffMs } from '../../backoff.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../app/background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
-import { isExpected, isTransient, retryAtOf } from './transient-errors.ts';
+import { isExpected, isRefusal, isTransient, retryAtOf } from './transient-errors.ts';
 
 /** What a handler learns about the person waiting on an entry. */
 export interface FailureContext {
@@ -276,7 +276,12 @@ export class OutboxWorker {
       return;
     }
     await this.#outbox.fail(entry, describe(error));
-    log.warn({ err: error }, 'outbox entry failed for good');
+    if (handler && isRefusal(error)) {
+      const { code, message } = error as Error & { code?: unknown };
+      log.info({ code, reason: message }, 'outbox entry refused; the person is told why');
+    } else {
+      log.warn({ err: error }, 'outbox entry failed for good');
+    }
     if (handler) await this.#tell(() => handler.failed(entry, error, context), entry);
     this.#settle(entry.deliveryKey, { state: 'failed', error });
   }

@@ -5,7 +5,13 @@
  */
 import { isRetryableError, isServiceDeskError } from '../../servicedesk/index.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
-import { LeaseRunningOutError, SlackAppError } from '../errors.ts';
+import {
+  ChangeRefusedError,
+  ClosedTicketError,
+  LeaseRunningOutError,
+  PersonWithoutEmailError,
+  SlackAppError,
+} from '../errors.ts';
 
 // Slack platform errors that say "not now" rather than "never".
 const TRANSIENT_SLACK_ERRORS = new Set([
@@ -61,4 +67,27 @@ export function isExpected(error: unknown): boolean {
     typeof code === 'string' &&
     (code.startsWith('slack_webapi_') || code.startsWith('mirror_budget_'))
   );
+}
+
+// The platform's answers about the request itself (not the key, not the platform's health).
+const PLATFORM_REFUSALS = new Set([
+  'servicedesk_bad_request',
+  'servicedesk_not_found',
+  'servicedesk_validation',
+]);
+
+/**
+ * Whether a failure is a refusal of what the person asked (not allowed, closed, not found, a
+ * field the platform rejected): the person is told why, and there is nothing for an operator to
+ * fix, so it is logged at info without a stack. A refused key or Slack error stays a warning.
+ */
+export function isRefusal(error: unknown): boolean {
+  if (
+    error instanceof ChangeRefusedError ||
+    error instanceof ClosedTicketError ||
+    error instanceof PersonWithoutEmailError
+  )
+    return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return isServiceDeskError(error) && typeof code === 'string' && PLATFORM_REFUSALS.has(code);
 }
