@@ -18,7 +18,12 @@ import {
   NotFoundError,
   type Ticket,
 } from '../servicedesk/index.ts';
-import { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from '../store/mirror-rules.ts';
+import {
+  initialMirrorState,
+  ownMessageIdMark,
+  ownMessageTextMark,
+  reopenAnnouncedMark,
+} from '../store/mirror-rules.ts';
 import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
@@ -327,8 +332,12 @@ export class MirrorWorker {
 
     // The activity gives the true order of messages and changes; messages it does not name
     // (a messages-only poll) follow in their own order.
+    // The message the entry before this one added: a reopening right after it is its doing.
+    let justAdded: string | undefined;
     for (const entry of entries) {
       state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(entry.created_at));
+      const addedBefore = justAdded;
+      justAdded = entry.type === 'message_added' ? (entry.to ?? undefined) : undefined;
       if (entry.type === 'message_added') {
         const message = entry.to ? byId.get(entry.to) : undefined;
         if (message && !handled.has(message.id)) {
@@ -340,7 +349,8 @@ export class MirrorWorker {
       } else if (entry.type === 'created') {
         if (entry.to) state.status ??= entry.to;
       } else if (CHANGE_TYPES.has(entry.type)) {
-        await this.#mirrorChange(ticketId, entry, threads, state, ticketOnce);
+        const told = await this.#reopenAlreadyTold(ticketId, entry, addedBefore);
+        await this.#mirrorChange(ticketId, entry, threads, state, ticketOnce, told);
         cardChanged = true;
       }
     }
@@ -419,15 +429,29 @@ export class MirrorWorker {
     return true;
   }
 
+  /**
+   * Whether this change reopened the ticket because of a reply from Slack that the Slack side
+   * already announced in its thread ("reply reopened IT-19"), so one line says it, not two.
+   */
+  async #reopenAlreadyTold(
+    ticketId: string,
+    entry: Activity,
+    addedBefore: string | undefined,
+  ): Promise<boolean> {
+    if (entry.type !== 'status_changed' || entry.to !== 'open' || !addedBefore) return false;
+    return this.#stores.mirror.isOwn(ticketId, [reopenAnnouncedMark(addedBefore)]);
+  }
+
   async #mirrorChange(
     ticketId: string,
     entry: Activity,
     threads: Thread[],
     state: MirrorState,
     ticketOnce: () => Promise<Ticket>,
+    alreadyTold = false,
   ): Promise<void> {
     const createdAt = timeOf(entry.created_at);
-    for (const thread of threads) {
+    for (const thread of alreadyTold ? [] : threads) {
       await this.#post(ticketId, entry.id, 'change', createdAt, thread, () =>
         this.#poster.postChange(thread, { ticketId, activity: entry }),
       );

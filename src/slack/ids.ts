@@ -32,6 +32,8 @@ export const ACTIONS = {
   // The private prompt after a reply to a closed ticket.
   closedReplyNewTicket: 'closed_reply_new_ticket',
   closedReplyDismiss: 'closed_reply_dismiss',
+  // The private prompt after a colleague's reply that would reopen someone else's ticket.
+  fileAsOwnTicket: 'file_as_own_ticket',
   // App Home's (and the closed-ticket notice's) "New ticket" button.
   newTicket: 'new_ticket_button',
 } as const;

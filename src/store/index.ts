@@ -2,7 +2,12 @@
 export * from './errors.ts';
 export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
-export { initialMirrorState, ownMessageIdMark, ownMessageTextMark } from './mirror-rules.ts';
+export {
+  initialMirrorState,
+  ownMessageIdMark,
+  ownMessageTextMark,
+  reopenAnnouncedMark,
+} from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';
 export type { RedisMigrationReport } from './redis-migrate.ts';
 export { migrateRedisKeys } from './redis-migrate.ts';

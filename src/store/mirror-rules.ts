@@ -11,6 +11,14 @@ import type { MirrorState } from './types.ts';
  */
 export const OWN_MESSAGES_TTL_MS = 30 * 86_400_000;
 
+/**
+ * The mark of a message from Slack whose reopening of its ticket the thread was already told
+ * (in the app's own words, at once): the mirror then posts no second line for that change.
+ */
+export function reopenAnnouncedMark(messageId: string): string {
+  return `reopened-by:${messageId}`;
+}
+
 /** The mark of a platform message id in the own-messages set. */
 export function ownMessageIdMark(messageId: string): string {
   return `id:${messageId}`;

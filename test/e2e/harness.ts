@@ -90,6 +90,11 @@ export interface StackOptions {
   webhookSecret?: string;
   /** The Redis every replica uses (default REDIS_URL, else the local one). */
   redisUrl?: string;
+  /**
+   * Runs the one replica on the in-memory stores, as the embedded default does with no
+   * REDIS_URL: no Redis at all, so no second replica either.
+   */
+  embedded?: boolean;
   /** Runs the mirror in every replica (off by default: its posts would join other tests' threads). */
   mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
   /** Runs the change feed in every replica, with these options. */
@@ -171,8 +176,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       AGENT_EMAILS: 'sam.rivera@acme.example',
       CHANNEL_DESKS: `${defaultIds.itHelp}=${ROUTED_DESK}`,
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: prefix,
+      ...(options.embedded ? {} : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }),
       APP_ROLE: role,
       PORT: '0',
       SERVICE_DESK_RATE_PER_MINUTE: String(budget?.perMinute ?? 100_000),
@@ -205,6 +209,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       healRecheckMs: 100,
     });
     const { slack, stores } = runtime;
+    // Undefined when embedded; no test of an embedded stack reaches for it.
     const redis = runtime.redis as Redis;
     const port = await runtime.start();
     const driver = new SlackDriver({
@@ -222,7 +227,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       async stop() {
         if (stopped) return;
         stopped = true;
-        await runtime.stop().catch(() => redis.disconnect());
+        await runtime.stop().catch(() => redis?.disconnect());
         await driver.close();
       },
     };

@@ -106,6 +106,13 @@ export function buildFilingAsOwn(reply: ClosedReply): SlackMessage {
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
 
+/** Said when Slack could not open the person's direct messages: the prompt stays for a retry. */
+export function buildSlackBusyNotice(): SlackMessage {
+  const text =
+    ':hourglass_flowing_sand: Slack did not answer just now, so nothing was filed yet. Your words are still in the message above: click *File as my own ticket* again in a moment.';
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
 /** What replaces the prompt once the person chose to file the reply. */
 export function buildFilingFromPrompt(reply: ClosedReply): SlackMessage {
   const text = `:hourglass_flowing_sand: Filing your reply as a new ticket. It will be confirmed in this thread, and the thread will then follow the new ticket instead of ${safeMrkdwn(reply.ticketId, 40)}.`;

@@ -23,7 +23,7 @@ import {
   announceReopen,
   isClosedRefusal,
   lastKnownStatus,
-  promptClosedReply,
+  promptReplyAsTicket,
   refuseIfKnownClosed,
   refuseReopenByOthers,
 } from '../tickets/closed-ticket-rules.ts';
@@ -68,7 +68,7 @@ export async function addReply(
   const before = await lastKnownStatus(deps, payload.ticketId);
   refuseIfKnownClosed(payload.ticketId, before);
   const email = await deps.people.email(payload.userId);
-  await refuseReopenByOthers(deps, payload, before, email);
+  const checked = await refuseReopenByOthers(deps, payload, before, email);
   await rememberOwnText(deps, payload.ticketId, email, payload.body);
   const message = await deps.serviceDesk.addMessage(
     payload.ticketId,
@@ -85,7 +85,7 @@ export async function addReply(
     'thread reply added to ticket',
   );
   await afterSlackWrite(deps, payload.ticketId, message.id);
-  if (options.announceReopen !== false) await announceReopen(deps, payload, before, email);
+  if (options.announceReopen !== false) await announceReopen(deps, payload, checked, email, message.id);
   return { ticketId: payload.ticketId, messageId: message.id };
 }
 
@@ -161,7 +161,12 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
       }
       // Closed is final: offer a new ticket with the reply instead of a bare failure.
       if (await isClosedRefusal(deps, payload.ticketId, error)) {
-        await promptClosedReply(deps, payload);
+        await promptReplyAsTicket(deps, payload, 'closed');
+        return;
+      }
+      // Someone else's resolved ticket: their problem may well be their own ticket.
+      if (error instanceof ChangeRefusedError && error.reason === 'reopen_not_allowed') {
+        await promptReplyAsTicket(deps, payload, 'others');
         return;
       }
       // Refused by the app's own rules: why, privately, with their words.

@@ -6,8 +6,12 @@
  * else the mirror's record) where they can, so an ordinary reply costs no request beyond the add.
  */
 import { BadRequestError } from '../../servicedesk/index.ts';
+import { reopenAnnouncedMark } from '../../store/index.ts';
 import { buildReopenedByReply } from '../builders/change-notice-builder.ts';
-import { buildClosedTicketPrompt } from '../builders/closed-ticket-prompt-builder.ts';
+import {
+  buildClosedTicketPrompt,
+  buildOthersTicketPrompt,
+} from '../builders/closed-ticket-prompt-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, ClosedTicketError } from '../errors.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
@@ -53,25 +57,30 @@ export async function lastKnownStatus(
  * Refuses a reply that would reopen a resolved ticket when its writer is neither the ticket's
  * requester nor an agent: the platform reopens for any non-agent's message, and the app keeps
  * the rule its Reopen button keeps. Colleagues adding details to an open ticket are welcome.
- * Costs a platform read only for such a writer when the ticket's status is not known.
+ * A record that does not know the requester (the mirror learned the status from the platform,
+ * not from a read of the ticket) never makes the writer a stranger: the ticket is read then, as
+ * when nothing is known. Returns what is known of the ticket after the check, for the reopen
+ * notice.
  */
 export async function refuseReopenByOthers(
   deps: IntentDeps,
   reply: Pick<ThreadReply, 'ticketId' | 'userId'>,
   known: KnownTicket | undefined,
   writerEmail: string,
-): Promise<void> {
-  if (known && known.status !== 'resolved') return;
-  if (known?.requesterEmail === writerEmail.toLowerCase()) return;
-  if (await deps.people.isAgent(reply.userId)) return;
-  let ticket = known;
-  if (!ticket) {
-    const fresh = await deps.serviceDesk.getTicket(reply.ticketId, { priority: 'interactive' });
-    deps.statuses.remember(fresh);
-    ticket = deps.statuses.get(reply.ticketId);
-  }
-  if (ticket?.status === 'resolved' && ticket.requesterEmail !== writerEmail.toLowerCase())
+): Promise<KnownTicket | undefined> {
+  const writer = writerEmail.toLowerCase();
+  if (known && known.status !== 'resolved') return known;
+  if (known?.requesterEmail === writer) return known;
+  if (await deps.people.isAgent(reply.userId)) return known;
+  if (known?.requesterEmail !== undefined)
     throw new ChangeRefusedError(reply.ticketId, 'reopen_not_allowed');
+  const fresh = await deps.serviceDesk.getTicket(reply.ticketId, { priority: 'interactive' });
+  deps.statuses.remember(fresh);
+  const requester = fresh.requester_email?.toLowerCase();
+  // A ticket with no requester at all is nobody's to guard: the platform's own rule decides.
+  if (fresh.status === 'resolved' && requester !== undefined && requester !== writer)
+    throw new ChangeRefusedError(reply.ticketId, 'reopen_not_allowed');
+  return deps.statuses.get(reply.ticketId);
 }
 
 /** Refuses at once a reply to a ticket known to be closed: the platform would only say 400. */
@@ -99,12 +108,25 @@ export async function isClosedRefusal(
   }
 }
 
-/** Offers the person who replied to file their reply as a new ticket (only they see it). */
-export async function promptClosedReply(deps: IntentDeps, reply: ThreadReply): Promise<void> {
-  const prompt = buildClosedTicketPrompt(
-    { ticketId: reply.ticketId, channel: reply.channel, ts: reply.ts, threadTs: reply.threadTs },
-    reply.body,
-  );
+/**
+ * Offers the person who replied to file their reply as a ticket (only they see it): a new one
+ * for a closed ticket, their own for someone else's resolved one.
+ */
+export async function promptReplyAsTicket(
+  deps: IntentDeps,
+  reply: ThreadReply,
+  kind: 'closed' | 'others',
+): Promise<void> {
+  const about = {
+    ticketId: reply.ticketId,
+    channel: reply.channel,
+    ts: reply.ts,
+    threadTs: reply.threadTs,
+  };
+  const prompt =
+    kind === 'closed'
+      ? buildClosedTicketPrompt(about, reply.body)
+      : buildOthersTicketPrompt(about, reply.body);
   await tellPrivately(
     deps.client,
     { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
@@ -122,10 +144,13 @@ export async function announceReopen(
   reply: ThreadReply,
   before: KnownTicket | undefined,
   writerEmail: string,
+  messageId: string,
 ): Promise<void> {
   if (before?.status !== 'resolved' || before.requesterEmail !== writerEmail.toLowerCase()) return;
   deps.statuses.setStatus(reply.ticketId, 'open');
   try {
+    // Before the post: a look in between must not announce the change a second time.
+    await deps.stores.mirror.rememberOwn(reply.ticketId, [reopenAnnouncedMark(messageId)]);
     await deps.client.chat.postMessage({
       channel: reply.channel,
       thread_ts: reply.threadTs,

@@ -71,13 +71,16 @@ export class TicketStatusMemo {
     this.#trim();
   }
 
-  /** Records a status change this process made or observed. */
-  setStatus(ticketId: string, status: string): void {
+  /**
+   * Records a status change this process made or observed, with the requester when the source
+   * knows it (else the one already known; else unknown, which never makes anyone a stranger).
+   */
+  setStatus(ticketId: string, status: string, requesterEmail?: string | null): void {
     const known = this.get(ticketId);
     this.remember({
       id: ticketId,
       status,
-      requester_email: known?.requesterEmail ?? null,
+      requester_email: requesterEmail ?? known?.requesterEmail ?? null,
     });
   }
 

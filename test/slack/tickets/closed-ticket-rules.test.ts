@@ -1,10 +1,11 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { SlackDeps } from '../../../src/slack/deps.ts';
-import { ClosedTicketError } from '../../../src/slack/errors.ts';
+import { ChangeRefusedError, ClosedTicketError } from '../../../src/slack/errors.ts';
 import {
   lastKnownStatus,
   refuseIfKnownClosed,
+  refuseReopenByOthers,
 } from '../../../src/slack/tickets/closed-ticket-rules.ts';
 import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
 import type { MirrorState } from '../../../src/store/types.ts';
@@ -59,5 +60,60 @@ describe('last known status of a ticket', () => {
       refuseIfKnownClosed('IT-1', { status: 'closed', requesterEmail: undefined, at: 0 }),
     ).toThrow(ClosedTicketError);
     expect(() => refuseIfKnownClosed('IT-1', undefined)).not.toThrow();
+  });
+});
+
+describe('who may reopen a resolved ticket by replying', () => {
+  const ALICE = 'alice@acme.example';
+  const BOB = 'bob@acme.example';
+  function depsReading(memo: TicketStatusMemo, requester: string | null) {
+    const reads: string[] = [];
+    const deps = {
+      statuses: memo,
+      people: { isAgent: async () => false },
+      serviceDesk: {
+        getTicket: async (id: string) => {
+          reads.push(id);
+          return { id, status: 'resolved', requester_email: requester };
+        },
+      },
+    } as unknown as SlackDeps;
+    return { deps, reads };
+  }
+  const reply = { ticketId: 'IT-7', userId: 'U1' };
+  const resolvedUnknownRequester = { status: 'resolved', requesterEmail: undefined, at: NOW };
+
+  it('reads the ticket when the record does not know the requester, and lets the requester through', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps, reads } = depsReading(memo, ALICE);
+    const known = await refuseReopenByOthers(deps, reply, resolvedUnknownRequester, ALICE);
+    expect(reads).toEqual(['IT-7']);
+    expect(known).toMatchObject({ status: 'resolved', requesterEmail: ALICE });
+  });
+
+  it('refuses a colleague once the ticket read names someone else as the requester', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps } = depsReading(memo, ALICE);
+    await expect(
+      refuseReopenByOthers(deps, reply, resolvedUnknownRequester, BOB),
+    ).rejects.toBeInstanceOf(ChangeRefusedError);
+  });
+
+  it('refuses a colleague without a platform request when the record knows the requester', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps, reads } = depsReading(memo, ALICE);
+    const known = { status: 'resolved', requesterEmail: ALICE, at: NOW };
+    await expect(refuseReopenByOthers(deps, reply, known, BOB)).rejects.toBeInstanceOf(
+      ChangeRefusedError,
+    );
+    expect(reads).toEqual([]);
+  });
+
+  it('lets anyone write on a resolved ticket that has no requester at all', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps } = depsReading(memo, null);
+    await expect(
+      refuseReopenByOthers(deps, reply, resolvedUnknownRequester, BOB),
+    ).resolves.toMatchObject({ status: 'resolved' });
   });
 });

@@ -1,15 +1,20 @@
 /**
- * "Open a new ticket with this text" on the closed-ticket prompt: files the reply as a new
- * ticket (keyed by the message, as a 🎫 reaction on it would be, so a second click files
- * nothing new), confirms in the thread and links the thread to the new ticket, since that is
- * where the conversation now continues. Only the reply's author may: the prompt was theirs.
- * The reply is read from Slack now and its words go into the outbox entry, so they are kept
- * however long the platform takes.
+ * The prompts' filing buttons: a reply that could not be added becomes a ticket of its own,
+ * keyed by the message (as a 🎫 reaction on it would be, so a second click files nothing new).
+ * - "Open a new ticket with this text" (the ticket is closed): confirms in the thread and links
+ *   the thread to the new ticket, since that is where the conversation now continues.
+ * - "File as my own ticket" (a colleague's reply on someone else's resolved ticket): the card
+ *   goes to the colleague's direct messages, and the thread stays with the original ticket,
+ *   which the new one's description links to.
+ * Only the reply's author may: the prompt was theirs. The reply is read from Slack now and its
+ * words go into the outbox entry, so they are kept however long the platform takes.
  */
 import type { WebClient } from '@slack/web-api';
 import {
   buildAlreadyFiled,
+  buildFilingAsOwn,
   buildFilingFromPrompt,
+  buildSlackBusyNotice,
   type ClosedReply,
   parseClosedReply,
 } from '../../builders/closed-ticket-prompt-builder.ts';
@@ -18,6 +23,7 @@ import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { messageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
+import { openDm } from '../../posting/slack-posting.ts';
 import {
   messageBody,
   type PersonMessage,
@@ -26,8 +32,11 @@ import {
 } from '../../tickets/message-text.ts';
 import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
-/** Builds the handler of the prompt's "Open a new ticket" button. */
-export function closedReplyNewTicket(deps: SlackDeps) {
+/** Why the reply could not be added: its ticket is closed, or it is someone else's. */
+export type ReplyPromptKind = 'closed' | 'others';
+
+/** Builds the handler of a prompt's filing button. */
+export function closedReplyNewTicket(deps: SlackDeps, kind: ReplyPromptKind = 'closed') {
   return async ({ ack, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = parseClosedReply(clickOf(body).value);
@@ -37,25 +46,55 @@ export function closedReplyNewTicket(deps: SlackDeps) {
       await tellClicker(deps, body, buildRefusal('not_visible', reply.ticketId));
       return;
     }
-    const permalink = await deps.client.chat
-      .getPermalink({ channel: reply.channel, message_ts: reply.ts })
-      .then((r) => r.permalink)
-      .catch(() => undefined);
+    const permalinkOf = (ts: string) =>
+      deps.client.chat
+        .getPermalink({ channel: reply.channel, message_ts: ts })
+        .then((r) => r.permalink)
+        .catch(() => undefined);
     const text = slackToPlain(message.text ?? '').trim();
-    const payload: CreateTicketPayload = {
-      actorUserId: body.user.id,
-      requesterUserIds: [body.user.id],
-      ticket: {
-        title: titleFromText(text) || `Follow-up to ${reply.ticketId}`,
-        description: [
-          messageBody({ ...message, channel: reply.channel }),
-          `— Follow-up to ${reply.ticketId}, which is closed.${permalink ? ` From Slack: ${permalink}` : ''}`,
-        ]
-          .filter(Boolean)
-          .join('\n\n'),
-      },
-      reply: { kind: 'thread', channel: reply.channel, threadTs: reply.threadTs },
-    };
+    const words = messageBody({ ...message, channel: reply.channel });
+    let payload: CreateTicketPayload;
+    if (kind === 'closed') {
+      const permalink = await permalinkOf(reply.ts);
+      payload = {
+        actorUserId: body.user.id,
+        requesterUserIds: [body.user.id],
+        ticket: {
+          title: titleFromText(text) || `Follow-up to ${reply.ticketId}`,
+          description: [
+            words,
+            `— Follow-up to ${reply.ticketId}, which is closed.${permalink ? ` From Slack: ${permalink}` : ''}`,
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+        },
+        reply: { kind: 'thread', channel: reply.channel, threadTs: reply.threadTs },
+      };
+    } else {
+      const dm = await openDm(deps.client, body.user.id).catch(() => undefined);
+      if (!dm) {
+        // The prompt stays as it is, their words in it, for a click once Slack answers again.
+        await tellClicker(deps, body, buildSlackBusyNotice());
+        return;
+      }
+      // The original ticket's thread, which its agents and its requester follow.
+      const original = await permalinkOf(reply.threadTs);
+      payload = {
+        actorUserId: body.user.id,
+        requesterUserIds: [body.user.id],
+        ticket: {
+          title: titleFromText(text) || `Same problem as ${reply.ticketId}`,
+          description: [
+            words,
+            `— Filed from a reply on ${reply.ticketId} (someone else’s request, resolved), which looks like the same problem.${original ? ` ${reply.ticketId} in Slack: ${original}` : ''}`,
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+        },
+        // The card in the person's DM: the thread stays with the ticket it belongs to.
+        reply: { kind: 'card', channel: dm },
+      };
+    }
     const outcome = await enqueueIntent(
       deps,
       messageKey(reply.channel, reply.ts),
@@ -65,7 +104,9 @@ export function closedReplyNewTicket(deps: SlackDeps) {
     const answer =
       !outcome.enqueued && outcome.state === 'done'
         ? buildAlreadyFiled((outcome.result as { ticketId?: string } | undefined)?.ticketId)
-        : buildFilingFromPrompt(reply);
+        : kind === 'closed'
+          ? buildFilingFromPrompt(reply)
+          : buildFilingAsOwn(reply);
     if (body.response_url) await respond({ replace_original: true, ...answer });
     else await tellClicker(deps, body, answer);
   };

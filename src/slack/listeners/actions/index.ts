@@ -19,7 +19,8 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.markResolved, requesterStatusChange(deps, 'resolve'));
   app.action(ACTIONS.reopenTicket, requesterStatusChange(deps, 'reopen'));
   app.action(ACTIONS.talkToPerson, talkToPerson(deps));
-  app.action(ACTIONS.closedReplyNewTicket, closedReplyNewTicket(deps));
+  app.action(ACTIONS.closedReplyNewTicket, closedReplyNewTicket(deps, 'closed'));
+  app.action(ACTIONS.fileAsOwnTicket, closedReplyNewTicket(deps, 'others'));
   app.action(ACTIONS.closedReplyDismiss, closedReplyDismiss);
   app.action(ACTIONS.newTicket, newTicketButton(deps));
 }
