@@ -673,6 +673,52 @@ describe('conversations: the Slack side', () => {
     );
   });
 
+  it('keeps a colleague’s prompt and files nothing when Slack cannot open their DM, and files it on the next click', async () => {
+    const filed = await fileInItHelp('Scanner sends blank pages');
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'My scans come out blank as well',
+      threadTs: filed.threadTs,
+    });
+    const prompt = await eventually(
+      () =>
+        workspace()
+          .ephemerals({ user: bob })
+          .find((e) => JSON.stringify(e.blocks).includes('scans come out blank')),
+      5_000,
+      'the private prompt',
+    );
+    stack.double.failNext('conversations.open', 'internal_error', { status: 500, times: 2 });
+    const click = () =>
+      stack.driver.blockAction({
+        userId: bob,
+        actionId: 'file_as_own_ticket',
+        channelId: itHelp,
+        messageTs: prompt.ts,
+      });
+    await click();
+    await eventually(
+      () => ephemeralFor(bob, 'Slack did not answer just now'),
+      5_000,
+      'the person told',
+    );
+    expect(JSON.stringify(workspace().ephemeral(prompt.ts)?.blocks)).toContain(
+      'File as my own ticket',
+    );
+    expect(ticketsOf(stack, 'bob@acme.example').some((t) => t.title.startsWith('My scans'))).toBe(
+      false,
+    );
+    await click();
+    await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title.startsWith('My scans')),
+      5_000,
+      'bob’s own ticket',
+    );
+  });
+
   it('adds "Talk to a person" as the requester’s message and tells the thread; a stranger is refused', async () => {
     const filed = await fileInItHelp('How do I reset my PIN?');
     const ai = await postAiAnswer(filed, 'AI: open Settings > PIN');
