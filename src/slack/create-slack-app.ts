@@ -43,6 +43,7 @@ import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
+import { RequesterNotices } from './threads/requester-notices.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
@@ -160,6 +161,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       client: background,
       cards,
       dashboardUrl: options.settings.dashboardUrl,
+      notices: new RequesterNotices(background, options.stores.claims),
       onStatus: (ticketId, status) => statuses.setStatus(ticketId, status),
     }),
   );

@@ -27,6 +27,7 @@ import {
 import type { CardUpdater } from '../cards/card-updater.ts';
 import { type PostPart, postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
 import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
+import type { RequesterNotices } from './requester-notices.ts';
 import { readThread } from './thread-reader.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
@@ -48,6 +49,8 @@ export interface SlackMirrorPosterOptions {
   onStatus?: (ticketId: string, status: string, requesterEmail?: string | null) => void;
   /** The dashboard base: a message too long for a post links to its ticket's page there. */
   dashboardUrl?: string | undefined;
+  /** Keeps the requester's "resolved" notices, whose Reopen goes once the ticket reopens. */
+  notices?: RequesterNotices | undefined;
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -67,6 +70,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #cards: CardUpdater;
   readonly #dashboardUrl: string | undefined;
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
+  readonly #notices: RequesterNotices | undefined;
   readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
@@ -74,6 +78,7 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#cards = options.cards;
     this.#onStatus = options.onStatus;
     this.#dashboardUrl = options.dashboardUrl;
+    this.#notices = options.notices;
   }
 
   messageParts(ticketId: string, message: Message): number {
@@ -162,8 +167,9 @@ export class SlackMirrorPoster implements MirrorPoster {
     }
     if (!userId) return 'gone';
     const message = buildRequesterNotice(notice.ticketId, notice.status, notice.ticket?.title);
+    let posted: { channel: string; ts: string };
     try {
-      await sendDm(
+      posted = await sendDm(
         this.#client,
         userId,
         message,
@@ -173,12 +179,18 @@ export class SlackMirrorPoster implements MirrorPoster {
       if (isConversationUnavailable(error)) return 'gone';
       throw deferredIfLimited(error);
     }
+    if (notice.status === 'resolved') {
+      // The notice is sent: failing here would send it again. Unkept, it only keeps its button.
+      await this.#notices?.record(notice.ticketId, posted).catch(() => undefined);
+    }
     return 'posted';
   }
 
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
     this.#onStatus?.(ticket.id, ticket.status, ticket.requester_email);
     this.#cards.request(thread, ticket);
+    // The requester's notice is a view of the ticket too: its Reopen goes once it is open.
+    await this.#notices?.refresh(ticket);
   }
 
   async findPosted(
