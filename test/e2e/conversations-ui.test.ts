@@ -856,6 +856,39 @@ describe('conversations: the Slack side', () => {
     expect(ticket(filed.ticketId).status).toBe('in_progress');
   });
 
+  it('still takes the button off a stale notice when Slack answers 429 to saying the ticket is already open', async () => {
+    const filed = await fileInItHelp('Desk phone has no dial tone');
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'resolved' });
+    const dm = workspace().openIm(alice);
+    const notice = await stack.app.slack.deps.client.chat.postMessage({
+      channel: dm,
+      ...buildRequesterNotice(filed.ticketId, 'resolved', 'Desk phone has no dial tone'),
+    });
+    stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'open' });
+    const inDm = (args: Record<string, unknown>) => args.channel === dm;
+    stack.double.failNext('chat.postEphemeral', 'ratelimited', { when: inDm });
+    stack.double.failNext('chat.postMessage', 'ratelimited', { when: inDm });
+    await stack.driver.blockAction({
+      userId: alice,
+      actionId: 'reopen_ticket',
+      channelId: dm,
+      messageTs: notice.ts as string,
+    });
+    const updated = await eventually(
+      () => {
+        const message = workspace().message(dm, notice.ts as string);
+        return blocksOf(message).includes('reopen_ticket') ? undefined : message;
+      },
+      5_000,
+      'the notice without its button',
+    );
+    expect(blocksOf(updated)).toContain(`${filed.ticketId} was reopened`);
+    expect(
+      stack.double.callsTo('chat.postEphemeral').some((c) => c.injected && c.args.channel === dm),
+    ).toBe(true);
+    expect(ticket(filed.ticketId).status).toBe('open');
+  });
+
   it('lists the person’s open tickets in App Home, whose New ticket button opens the create modal', async () => {
     const open = await fileInItHelp('Keyboard light stays off');
     const closed = await fileInItHelp('Old laptop return');
