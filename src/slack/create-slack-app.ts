@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { AppRole } from '../config.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
+import { PERSON_ASKED_MARK } from '../store/index.ts';
 import type { Stores } from '../store/types.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger } from './app/bolt-logger.ts';
@@ -162,7 +163,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       cards,
       dashboardUrl: options.settings.dashboardUrl,
       notices: new RequesterNotices(background, options.stores.claims),
-      onStatus: (ticketId, status) => statuses.setStatus(ticketId, status),
+      personAsked: (ticketId) => options.stores.mirror.isOwn(ticketId, [PERSON_ASKED_MARK]),
+      onStatus: (ticketId, status, requesterEmail) =>
+        statuses.setStatus(ticketId, status, requesterEmail),
     }),
   );
   // Intents run under an outbox lease: their Slack calls go through the bounded background

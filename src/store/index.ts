@@ -6,6 +6,7 @@ export {
   initialMirrorState,
   ownMessageIdMark,
   ownMessageTextMark,
+  PERSON_ASKED_MARK,
   reopenAnnouncedMark,
 } from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';

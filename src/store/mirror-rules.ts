@@ -19,6 +19,9 @@ export function reopenAnnouncedMark(messageId: string): string {
   return `reopened-by:${messageId}`;
 }
 
+/** The mark that the ticket's requester asked for a person from Slack ("Talk to a person"). */
+export const PERSON_ASKED_MARK = 'person-asked';
+
 /** The mark of a platform message id in the own-messages set. */
 export function ownMessageIdMark(messageId: string): string {
   return `id:${messageId}`;

@@ -113,6 +113,44 @@ describe('the mirror', () => {
     });
   });
 
+  it('offers no second “Talk to a person” on the AI’s hand-off after the requester asked for one', async () => {
+    const t = await fileTicket(bob, 'How do I set up MFA with the authenticator app?');
+    const answer = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', t.ticketId)
+          .find((m) => m.author.type === 'ai_agent'),
+      10_000,
+      'the AI agent’s answer on the platform',
+    );
+    const post = await eventually(
+      () => postOf(t.dm, t.threadTs, answer.id),
+      15_000,
+      'the answer in the thread',
+    );
+    expect(actionIds(post)).toContain('talk_to_person');
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'talk_to_person',
+      channelId: t.dm,
+      messageTs: post.ts,
+    });
+    const handOff = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', t.ticketId)
+          .find((m) => m.author.type === 'ai_agent' && m.body.includes('passed this to')),
+      10_000,
+      'the AI’s hand-off on the platform',
+    );
+    const handOffPost = await eventually(
+      () => postOf(t.dm, t.threadTs, handOff.id),
+      15_000,
+      'the hand-off in the thread',
+    );
+    expect(actionIds(handOffPost)).not.toContain('talk_to_person');
+  });
+
   it('does not echo a reply written in the thread back into it', async () => {
     const t = await fileTicket(alice, 'Docking station flickers at my desk');
     await stack.driver.userPosts({

@@ -103,12 +103,15 @@ function groupSections(
  * A ticket message as posted in its thread, as one post or, when its text is more than one
  * Slack message carries, as numbered parts ("(1/3)") to be posted in order, each within
  * `LIMITS.messageBlockText` of block text; nothing is cut below `MAX_PARTS` parts. `wholeAt`
- * is the ticket's page on the platform.
+ * is the ticket's page on the platform. An AI answer offers "Talk to a person" unless
+ * `offerPerson` is false (the requester asked for one already). The parts are the same either
+ * way, so a count taken without knowing it still holds.
  */
 export function buildTicketMessageParts(
   ticketId: string,
   message: Message,
   wholeAt?: string,
+  options: { offerPerson?: boolean } = {},
 ): SlackMessage[] {
   const who = author(message);
   const isAi = message.author.type === 'ai_agent';
@@ -168,7 +171,11 @@ export function buildTicketMessageParts(
       ...partSections.map((text): KnownBlock => ({ type: 'section', text: md(text) })),
     ];
     if (isLast && left > 0) blocks.push({ type: 'context', elements: [md(notShown(left))] });
-    if (isLast) blocks.push(...tail);
+    if (isLast) {
+      const offered =
+        options.offerPerson === false ? tail.filter((b) => b.type !== 'actions') : tail;
+      blocks.push(...offered);
+    }
     // The fallback (notifications, screen readers) is cut with an ellipsis: the blocks hold
     // the whole part.
     return { text: safeMrkdwn(`${label}${numbered}: ${raw}`, LIMITS.messageText), blocks };

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
+import { PERSON_ASKED_MARK } from '../../store/index.ts';
 import { buildPersonRequested, personRequestBody } from '../builders/change-notice-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
@@ -75,6 +76,8 @@ function requestHumanRunner(deps: IntentDeps): IntentRunner<RequestHumanPayload>
       // Same delivery key, so the platform's idempotency makes a retry add nothing new. The
       // platform reopens a resolved ticket for its requester's message: said in this line, not
       // as "her reply reopened it", which would hide that she asked for a person.
+      // Before the add: the AI's answer to it must not offer a person a second time.
+      await deps.stores.mirror.rememberOwn(ticket.id, [PERSON_ASKED_MARK]);
       const added = await addReply(deps, entry.deliveryKey, message, { announceReopen: false });
       const reopens = ticket.status === 'resolved' && isRequester(actor, ticket);
       if (reopens) deps.statuses.setStatus(ticket.id, 'open');

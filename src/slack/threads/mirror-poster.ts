@@ -49,6 +49,11 @@ export interface SlackMirrorPosterOptions {
   onStatus?: (ticketId: string, status: string, requesterEmail?: string | null) => void;
   /** The dashboard base: a message too long for a post links to its ticket's page there. */
   dashboardUrl?: string | undefined;
+  /**
+   * Whether the ticket's requester asked for a person from Slack already: the AI's later
+   * messages (its "I've passed this to the team") then offer no second "Talk to a person".
+   */
+  personAsked?: (ticketId: string) => Promise<boolean>;
   /** Keeps the requester's "resolved" notices, whose Reopen goes once the ticket reopens. */
   notices?: RequesterNotices | undefined;
 }
@@ -71,6 +76,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #dashboardUrl: string | undefined;
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
   readonly #notices: RequesterNotices | undefined;
+  readonly #personAsked: SlackMirrorPosterOptions['personAsked'];
   readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
@@ -79,19 +85,22 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#onStatus = options.onStatus;
     this.#dashboardUrl = options.dashboardUrl;
     this.#notices = options.notices;
+    this.#personAsked = options.personAsked;
   }
 
   messageParts(ticketId: string, message: Message): number {
     return this.#messageParts(ticketId, message).length;
   }
 
-  postMessage(
+  async postMessage(
     thread: Thread,
     ticketId: string,
     message: Message,
     part?: number,
   ): Promise<PostOutcome> {
-    const parts = this.#messageParts(ticketId, message);
+    const offerPerson =
+      message.author.type !== 'ai_agent' || !(await this.#personAsked?.(ticketId));
+    const parts = this.#messageParts(ticketId, message, offerPerson);
     const index = part ?? 0;
     const post = parts[index];
     if (!post)
@@ -100,8 +109,10 @@ export class SlackMirrorPoster implements MirrorPoster {
     return this.#post(thread, post, ticketId, message.id, numbered);
   }
 
-  #messageParts(ticketId: string, message: Message): SlackMessage[] {
-    return buildTicketMessageParts(ticketId, message, ticketPageUrl(ticketId, this.#dashboardUrl));
+  #messageParts(ticketId: string, message: Message, offerPerson = true): SlackMessage[] {
+    return buildTicketMessageParts(ticketId, message, ticketPageUrl(ticketId, this.#dashboardUrl), {
+      offerPerson,
+    });
   }
 
   async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {

@@ -158,6 +158,19 @@ describe('ticket message builder', () => {
     expect(allText(parts.at(-1))).toContain('Sources:');
   });
 
+  it('offers no person on an AI message once the requester asked for one, in as many parts', () => {
+    const ai = message({
+      body: 'x '.repeat(12_000),
+      author: { type: 'ai_agent', name: 'AI Agent', email: null },
+      sources: [{ title: 'Docks', url: 'https://kb.acme.example/docks' }],
+    });
+    const offered = buildTicketMessageParts('IT-12', ai);
+    const notOffered = buildTicketMessageParts('IT-12', ai, undefined, { offerPerson: false });
+    expect(notOffered).toHaveLength(offered.length);
+    expect(notOffered.flatMap((part) => part.blocks).some((b) => b.type === 'actions')).toBe(false);
+    expect(allText(notOffered.at(-1))).toContain('Sources:');
+  });
+
   it('says a message too long for ten posts was cut, how much, and links to the whole', () => {
     const body = '🙂'.repeat(20_000) + 'x'.repeat(100_000);
     const parts = buildTicketMessageParts(
