@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { blockTextLength, LIMITS } from '../../../src/slack/builders/mrkdwn.ts';
 import {
   buildDelayedNotice,
   buildFailureNotice,
@@ -34,5 +35,12 @@ describe('failure notice', () => {
       .join('');
     expect(quoted).toBe(words);
     expect(notice.blocks?.length).toBeLessThanOrEqual(50);
+  });
+
+  it('keeps a message of 40,000 characters within what one Slack message carries, saying how much is not shown', () => {
+    const words = 'word '.repeat(8_000);
+    const notice = buildFailureNotice(':warning: failed', words);
+    expect(blockTextLength(notice.blocks)).toBeLessThanOrEqual(LIMITS.messageBlockText);
+    expect(JSON.stringify(notice.blocks.at(-1))).toMatch(/more characters, not shown/);
   });
 });
