@@ -198,6 +198,8 @@ export const updateTicketInputSchema = z.object({
   priority: z.enum(TICKET_PRIORITIES).optional(),
   assignee_email: z.string().nullable().optional(),
   team: z.string().nullable().optional(),
+  /** The employee the change is recorded as (its activity's actor); without it, the key. */
+  actor_email: z.string().optional(),
 });
 /** Body of Update a ticket. */
 export type UpdateTicketInput = z.infer<typeof updateTicketInputSchema>;

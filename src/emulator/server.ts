@@ -279,8 +279,15 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
     }));
   },
   updateTicket: (model, ctx) => {
-    const input = parseBody(updateTicketInputSchema, ctx.body);
-    return ok(model.updateTicket(ctx.tenant, ctx.ticketId, input));
+    const { actor_email: actorEmail, ...change } = parseBody(updateTicketInputSchema, ctx.body);
+    return ok(
+      model.updateTicket(
+        ctx.tenant,
+        ctx.ticketId,
+        change,
+        actorEmail?.trim().toLowerCase() || 'api',
+      ),
+    );
   },
   listActivity: (model, ctx) => {
     const range = readQuery(ctx, (query) => query.offset());

@@ -23,6 +23,7 @@ import {
   ownMessageIdMark,
   ownMessageTextMark,
   reopenAnnouncedMark,
+  slackChangeMark,
 } from '../store/mirror-rules.ts';
 import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
@@ -451,9 +452,16 @@ export class MirrorWorker {
     alreadyTold = false,
   ): Promise<void> {
     const createdAt = timeOf(entry.created_at);
+    const fromSlack =
+      !alreadyTold &&
+      threads.length > 0 &&
+      !!entry.actor?.includes('@') &&
+      (await this.#stores.mirror.isOwn(ticketId, [
+        slackChangeMark(entry.type, entry.from, entry.to, entry.actor ?? ''),
+      ]));
     for (const thread of alreadyTold ? [] : threads) {
       await this.#post(ticketId, entry.id, 'change', createdAt, thread, () =>
-        this.#poster.postChange(thread, { ticketId, activity: entry }),
+        this.#poster.postChange(thread, { ticketId, activity: entry, fromSlack }),
       );
     }
     if (entry.type !== 'status_changed' || !entry.to) return;

@@ -39,6 +39,8 @@ export interface TicketChange {
   ticketId: string;
   /** The activity entry it comes from (its id names the post). */
   activity: Activity;
+  /** Made from Slack by the app for its actor (the line says so). */
+  fromSlack?: boolean;
 }
 
 /** The requester is told their ticket was resolved or closed. */

@@ -8,6 +8,7 @@ export {
   ownMessageTextMark,
   PERSON_ASKED_MARK,
   reopenAnnouncedMark,
+  slackChangeMark,
 } from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';
 export type { RedisMigrationReport } from './redis-migrate.ts';

@@ -19,6 +19,23 @@ export function reopenAnnouncedMark(messageId: string): string {
   return `reopened-by:${messageId}`;
 }
 
+/**
+ * The mark of a change made from Slack, by what it changed (the activity type, from and to) and
+ * who made it: the mirror's line for it then says "from Slack". A change is named by its values
+ * because the app never learns its activity id.
+ */
+export function slackChangeMark(
+  type: string,
+  from: string | null | undefined,
+  to: string | null | undefined,
+  actorEmail: string,
+): string {
+  const digest = createHash('sha256')
+    .update([type, from ?? '', to ?? '', actorEmail].map((v) => v.trim().toLowerCase()).join('\n'))
+    .digest('hex');
+  return `change:${digest.slice(0, 32)}`;
+}
+
 /** The mark that the ticket's requester asked for a person from Slack ("Talk to a person"). */
 export const PERSON_ASKED_MARK = 'person-asked';
 

@@ -92,6 +92,21 @@ describe('emulator ticket lifecycle', () => {
     ]);
   });
 
+  it('records a change as the employee actor_email names, and never stores actor_email', async () => {
+    const ticket = await newTicket();
+    const response = await call<Ticket>(emu, 'updateTicket', {
+      ticketId: ticket.id,
+      body: { status: 'resolved', actor_email: 'Ana.Lima@acme.example' },
+    });
+    expect(response.body.status).toBe('resolved');
+    expect(response.body).not.toHaveProperty('actor_email');
+    expect((await activityOf(ticket.id)).at(-1)).toMatchObject({
+      type: 'status_changed',
+      to: 'resolved',
+      actor: 'ana.lima@acme.example',
+    });
+  });
+
   it('assigns an agent and unassigns with null', async () => {
     const ticket = await newTicket();
     const assigned = await call<Ticket>(emu, 'updateTicket', {

@@ -76,6 +76,18 @@ describe.each(['a', 'b'] as const)('client against the emulator, variant %s', (v
     expect(page.items).toHaveLength(1);
   });
 
+  it('updates a ticket as the person actor_email names, who its activity then shows', async () => {
+    const created = await client.createTicket({ title: 'Recorded as a person' });
+    await client.updateTicket(created.id, {
+      priority: 'urgent',
+      actor_email: 'sam.rivera@acme.example',
+    });
+    const activity = await collect(client.iterateActivity(created.id));
+    expect(activity.find((a) => a.type === 'priority_changed')?.actor).toBe(
+      'sam.rivera@acme.example',
+    );
+  });
+
   it('adds messages and lists them oldest first, with the author type decided by email', async () => {
     const created = await client.createTicket({ title: 'Chat' });
     await client.addMessage(created.id, { body: 'first', author_email: 'ana.lima@acme.example' });

@@ -191,11 +191,15 @@ function personName(email: string, names: PeopleNames): string {
   return names[email.toLowerCase()]?.trim() || email;
 }
 
-function actorSuffix(actor: string | null | undefined, names: PeopleNames): string {
-  // `api` is the app's own key (the platform's PATCH names no author), `system` its rules.
+function actorSuffix(
+  actor: string | null | undefined,
+  names: PeopleNames,
+  fromSlack: boolean,
+): string {
+  // `api` is the app's own key (a PATCH that names no actor), `system` the platform's rules.
   if (!actor || actor === 'api' || actor === 'system') return '';
   if (actor === 'ai_agent') return ' by the AI agent';
-  return ` by ${safeMrkdwn(personName(actor, names), 200)}`;
+  return ` by ${safeMrkdwn(personName(actor, names), 200)}${fromSlack ? ', from Slack' : ''}`;
 }
 
 function value(raw: string | null | undefined, label: (v: string) => string): string {
@@ -224,18 +228,22 @@ const CHANGE_LINES = {
   (id: string, change: Activity, names: PeopleNames) => string
 >;
 
-/** A status, priority or assignee change as one line, naming by `names` whom it has by email. */
+/**
+ * A status, priority or assignee change as one line, naming by `names` whom it has by email;
+ * `fromSlack` says the person made it in Slack ("by Sam Rivera, from Slack").
+ */
 export function buildTicketChangeLine(
   ticketId: string,
   change: Activity,
   names: PeopleNames = {},
+  options: { fromSlack?: boolean } = {},
 ): SlackMessage {
   const id = safeMrkdwn(ticketId, 40);
   const lineOf =
     CHANGE_LINES[change.type as ChangeActivityType] ??
     ((_id: string, entry: Activity) =>
       `:information_source: *${_id}* ${safeMrkdwn(entry.type, 60)}`);
-  const line = `${lineOf(id, change, names)}${actorSuffix(change.actor, names)}`;
+  const line = `${lineOf(id, change, names)}${actorSuffix(change.actor, names, options.fromSlack === true)}`;
   const block: ContextBlock = {
     type: 'context',
     elements: [md(truncate(line, LIMITS.contextText))],

@@ -85,7 +85,8 @@ export async function addReply(
     'thread reply added to ticket',
   );
   await afterSlackWrite(deps, payload.ticketId, message.id);
-  if (options.announceReopen !== false) await announceReopen(deps, payload, checked, email, message.id);
+  if (options.announceReopen !== false)
+    await announceReopen(deps, payload, checked, email, message.id);
   return { ticketId: payload.ticketId, messageId: message.id };
 }
 

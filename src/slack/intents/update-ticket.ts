@@ -10,7 +10,9 @@ import {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
   type Ticket,
+  type UpdateTicketInput,
 } from '../../servicedesk/index.ts';
+import { slackChangeMark } from '../../store/index.ts';
 import type { JsonValue } from '../../store/types.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
@@ -148,7 +150,12 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
       }
       let updated = ticket;
       if (decision.outcome === 'change') {
-        updated = await deps.serviceDesk.updateTicket(ticket.id, decision.input, {
+        // Recorded on the platform as the person, and known to the mirror as made from Slack.
+        const input = actor.email
+          ? { ...decision.input, actor_email: actor.email }
+          : decision.input;
+        if (actor.email) await rememberSlackChanges(deps, ticket, decision.input, actor.email);
+        updated = await deps.serviceDesk.updateTicket(ticket.id, input, {
           priority: 'interactive',
         });
         deps.statuses.remember(updated);
@@ -209,4 +216,26 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
       return { ticket_id: payload.ticketId, request: payload.request.kind };
     },
   };
+}
+
+/**
+ * Marks each change about to be made as made from Slack, before it is made: a look right after
+ * the write must already know it, to say so in the thread.
+ */
+async function rememberSlackChanges(
+  deps: Pick<IntentDeps, 'stores'>,
+  ticket: Ticket,
+  input: UpdateTicketInput,
+  actorEmail: string,
+): Promise<void> {
+  const marks: string[] = [];
+  if (input.status !== undefined)
+    marks.push(slackChangeMark('status_changed', ticket.status, input.status, actorEmail));
+  if (input.priority !== undefined)
+    marks.push(slackChangeMark('priority_changed', ticket.priority, input.priority, actorEmail));
+  if (input.assignee_email !== undefined)
+    marks.push(
+      slackChangeMark('assigned', ticket.assignee_email, input.assignee_email, actorEmail),
+    );
+  if (marks.length > 0) await deps.stores.mirror.rememberOwn(ticket.id, marks);
 }

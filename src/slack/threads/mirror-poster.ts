@@ -122,7 +122,9 @@ export class SlackMirrorPoster implements MirrorPoster {
     }
     return this.#post(
       thread,
-      buildTicketChangeLine(change.ticketId, activity, await this.#namesIn(activity)),
+      buildTicketChangeLine(change.ticketId, activity, await this.#namesIn(activity), {
+        fromSlack: change.fromSlack === true,
+      }),
       change.ticketId,
       activity.id,
     );
