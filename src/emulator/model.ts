@@ -281,6 +281,11 @@ export class EmulatorModel {
     state.employeesByEmail.set(employee.email.toLowerCase(), employee);
   }
 
+  /** Gives a tenant an asset (the sandbox uses it to give its Slack people their devices). */
+  addAsset(tenant: string, asset: Asset): void {
+    this.#tenant(tenant).setup.assets.push({ ...asset });
+  }
+
   /** The employee with this email (case-insensitive), if any. */
   findEmployee(tenant: string, email: string): Employee | undefined {
     return this.#tenant(tenant).employeesByEmail.get(email.toLowerCase());

@@ -264,8 +264,24 @@ function addSlackPeopleToPlatform(double: SlackDouble, model: EmulatorModel): vo
       department: null,
       role: AGENT_EMAILS.has(email) ? 'agent' : 'employee',
     });
+    // Everyone has a device, so the create form's "Affected device" has something to offer.
+    SANDBOX_DEVICES.forEach(([name, type], index) => {
+      model.addAsset(SANDBOX_TENANT, {
+        id: `ast_slack_${user.id}_${index + 1}`,
+        name,
+        type,
+        serial_number: `SN-${user.id.slice(-4).toUpperCase()}-${index + 1}`,
+        assigned_to_email: email,
+      });
+    });
   }
 }
+
+/** The devices each Slack person the sandbox adds to the platform is given. */
+const SANDBOX_DEVICES: readonly (readonly [string, string])[] = [
+  ['MacBook Pro 14"', 'laptop'],
+  ['Dell UltraSharp 27"', 'monitor'],
+];
 
 async function openStores(redisUrl: string | undefined, logger: Logger) {
   if (!redisUrl) {

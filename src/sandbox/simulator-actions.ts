@@ -305,6 +305,7 @@ export class SimulatorActions {
   }
 
   async #command(userId: string, channelId: string, command: string, text: string) {
+    if (command === '/invite') return this.#invite(userId, channelId, text);
     const known = this.#o.profile.commands.some((c) => c.command === command);
     if (!known) {
       return {
@@ -333,6 +334,65 @@ export class SimulatorActions {
       this.#o.notify(`${command} failed with the error "${code}"`, userId);
       return { ok: true as const };
     }
+  }
+
+  /**
+   * Slack's own /invite (no app hears the command): adds the person or app named to the
+   * channel, and the channel shows that they joined.
+   */
+  #invite(userId: string, channelId: string, text: string): ActionResult {
+    const workspace = this.#o.double.workspace;
+    const channel = workspace.conversation(channelId);
+    if (!channel || channel.isIm || channel.isMpim) {
+      return { ok: false, error: '/invite adds people and apps to a channel: use it in one.' };
+    }
+    if (!workspace.isMember(channelId, userId)) {
+      return { ok: false, error: 'You are not in this conversation.' };
+    }
+    const invitee = this.#invitee(text);
+    if (!invitee) {
+      return {
+        ok: false,
+        error: text
+          ? `No one here is called ${text}. Try /invite @${this.#o.profile.name}.`
+          : `Say whom to invite, e.g. /invite @${this.#o.profile.name}.`,
+      };
+    }
+    if (!workspace.addMember(channelId, invitee.id)) {
+      return { ok: false, error: `${invitee.label} is already in #${channel.name}.` };
+    }
+    workspace.postMessage(channelId, {
+      user: invitee.id,
+      subtype: 'channel_join',
+      text: `<@${invitee.id}> has joined the channel`,
+    });
+    return { ok: true };
+  }
+
+  /** Whom an /invite's text names: `@Service Desk`, `@bob`, `Bob Baker` or `<@U0BOB>`. */
+  #invitee(text: string): { id: string; label: string } | undefined {
+    const workspace = this.#o.double.workspace;
+    const wanted = text
+      .trim()
+      .replace(/^<@([A-Z0-9]+)(\|[^>]*)?>$/, '$1')
+      .replace(/^@/, '')
+      .toLowerCase();
+    if (!wanted) return undefined;
+    const app = this.#o.profile.name;
+    if (wanted === app.toLowerCase() || wanted === workspace.botUserId.toLowerCase()) {
+      return { id: workspace.botUserId, label: app };
+    }
+    const user = workspace
+      .users()
+      .find(
+        (u) =>
+          !u.deleted &&
+          !u.is_bot &&
+          [u.id, u.name, u.real_name, u.profile.display_name]
+            .filter((name): name is string => typeof name === 'string' && name !== '')
+            .some((name) => name.toLowerCase() === wanted),
+      );
+    return user ? { id: user.id, label: user.real_name || user.name } : undefined;
   }
 
   async #interaction(

@@ -318,6 +318,17 @@ export class Workspace {
     return this.#conversations.get(channelId)?.members.includes(userId) ?? false;
   }
 
+  /**
+   * Adds a user (a person, or the app's bot) to a channel, as Slack's /invite does; false when
+   * there is no such channel or they were already in it.
+   */
+  addMember(channelId: string, userId: string): boolean {
+    const conversation = this.#conversations.get(channelId);
+    if (!conversation || conversation.members.includes(userId)) return false;
+    conversation.members.push(userId);
+    return true;
+  }
+
   /** The DM between the bot and the user, made on first use; its `D...` id never changes. */
   openIm(userId: string): string {
     const id = `D${userId.replace(/^[UW]/, '')}`;

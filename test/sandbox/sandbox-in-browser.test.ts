@@ -537,3 +537,113 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await page.getByRole('dialog', { name: 'New ticket' }).getByLabel('Title').waitFor();
   });
 });
+
+describe.skipIf(!hasChromium)('the sandbox in a browser: people, their devices and /invite', () => {
+  // A sandbox of its own: /invite changes who is in #general, which the tests above rely on.
+  let sandbox: RunningSandbox;
+  let browser: TestBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ aiDelayMs: 400 });
+    browser = await launchBrowser();
+  }, 40_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+  }, 20_000);
+
+  beforeEach(async () => {
+    page = await browser.context.newPage();
+    await page.goto(sandbox.url);
+    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  /** Saves a screenshot under /tmp for a person to look at (SANDBOX_SCREENSHOTS for the README). */
+  const look = (name: string) => page.screenshot({ path: `/tmp/sandbox-${name}.png` });
+
+  it('offers each demo person their own devices in the create form’s Affected device', async () => {
+    for (const [who, email] of [
+      [/Alice Archer/, 'alice@acme.example'],
+      [/Bob Baker/, 'bob@acme.example'],
+    ] as const) {
+      await actAs(page, who);
+      const { composer, modal } = regions(page);
+      await composer.fill('/ticket Docking station');
+      await composer.press('Enter');
+      const device = page.getByRole('dialog', { name: 'New ticket' }).getByLabel('Affected device');
+      await device.waitFor();
+      const offered = await device.locator('option').allTextContents();
+      const theirs = sandbox.emulator.model
+        .listAssets('acme', { offset: 0, limit: 100, withTotal: false, assignedToEmail: email })
+        .items.map((asset) => asset.name);
+      expect(theirs.length).toBeGreaterThan(0);
+      for (const name of theirs) expect(offered.join('\n')).toContain(name);
+      await look('affected-device');
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'hidden' });
+    }
+  });
+
+  it('keeps an open form’s typed words and the open thread when You are switches and back', async () => {
+    const title = `Keyboard sticks ${randomBytes(3).toString('hex')}`;
+    const card = await fileTicketWithCommand(page, title);
+    await card.getByRole('button', { name: 'Reply in thread' }).click();
+    const { composer, thread, modal } = regions(page);
+    await thread.waitFor();
+    await composer.fill('/ticket Second screen');
+    await composer.press('Enter');
+    const form = page.getByRole('dialog', { name: 'New ticket' });
+    await form.getByLabel('Desk').waitFor();
+    await form.getByLabel('Description').fill('The left one flickers when it warms up.');
+    await actAs(page, /Sam Rivera/);
+    await modal.waitFor({ state: 'hidden' });
+    await thread.getByText(title).first().waitFor();
+    await look('switched-to-agent');
+    await actAs(page, /Alice Archer/);
+    await form.getByLabel('Desk').waitFor();
+    expect(await form.getByLabel('Title').inputValue()).toBe('Second screen');
+    expect(await form.getByLabel('Description').inputValue()).toBe(
+      'The left one flickers when it warms up.',
+    );
+    await look('back-as-requester');
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    expect(await thread.isVisible()).toBe(true);
+  });
+
+  it('adds the app to a channel when /invite @Service Desk is typed there, as Slack does', async () => {
+    await page.getByRole('button', { name: 'Channel general' }).click();
+    const { composer, messages } = regions(page);
+    expect(sandbox.double.workspace.isMember(defaultIds.general, defaultIds.bot)).toBe(false);
+    await composer.fill('/invite @Service Desk');
+    await composer.press('Enter');
+    await messages.getByText(/Service Desk.*has joined the channel/).waitFor();
+    expect(sandbox.double.workspace.isMember(defaultIds.general, defaultIds.bot)).toBe(true);
+    await look('invited');
+    // Now a member, the app files a 🎫'd message in #general with its card in the thread.
+    const words = `Projector in the big room is dim ${randomBytes(3).toString('hex')}`;
+    await composer.fill(words);
+    await composer.press('Enter');
+    const message = messageWith(messages, words);
+    await message.getByRole('button', { name: 'Add reaction' }).click();
+    await message.getByRole('menuitem', { name: 'React with :ticket:' }).click();
+    await eventually(
+      () =>
+        sandbox.double.workspace
+          .thread(
+            defaultIds.general,
+            sandbox.double.workspace.messages(defaultIds.general).find((m) => m.text === words)
+              ?.ts ?? '',
+          )
+          ?.some((m) => m.text.includes('was filed')),
+      10_000,
+      'the card in the thread in #general',
+    );
+  });
+});

@@ -4,6 +4,10 @@
  * footer. What the person typed survives a views.update; required inputs are checked before
  * submitting as Slack's client does; the app's field errors are shown under their blocks; and
  * closing tells the app when it asked (view_closed).
+ *
+ * The dialog is opened non-modally over an inert Slack page, so the simulator's own "You are"
+ * stays in reach: becoming someone else hides the form, which waits, typed words and all, in
+ * its person's Slack (see `modal.drafts`).
  */
 import { blockCtx } from './block-context.js';
 import { renderBlocks } from './block-kit.js';
@@ -27,7 +31,7 @@ export function renderModal() {
   if (!top) {
     modal.key = '';
     modal.viewId = '';
-    if (modalDialog.open) modalDialog.close();
+    if (modalDialog.open) closeDialog(modalDialog);
     return;
   }
   const key = `${state.me}:${top.id}:${top.hash}:${stack.length}`;
@@ -38,6 +42,9 @@ export function renderModal() {
   if (modal.viewId === top.id) {
     for (const [fieldId, field] of modal.fields) kept.set(fieldId, field.read());
   } else {
+    // Back as the person whose form this is: what they had typed before the switch.
+    for (const [fieldId, value] of modal.drafts.get(top.id) ?? []) kept.set(fieldId, value);
+    modal.drafts.delete(top.id);
     modal.errors = {};
     modal.message = '';
   }
@@ -45,7 +52,7 @@ export function renderModal() {
   modal.key = key;
   modal.viewId = top.id;
   drawModal(top, stack, kept);
-  if (!modalDialog.open) modalDialog.showModal();
+  if (!modalDialog.open) openDialog(modalDialog);
   if (firstOpen) {
     /** @type {HTMLElement | null} */
     const first = modalDialog.querySelector(
@@ -198,7 +205,7 @@ async function submitModal(event, view) {
   if (result.outcome === 'closed' || result.outcome === 'clear') {
     modal.key = '';
     modal.viewId = '';
-    dialog().close();
+    closeDialog(dialog());
     byId('composer-input').focus();
     return;
   }
@@ -214,14 +221,40 @@ function closeView(viewId) {
   if (stack[0]?.id === viewId) {
     modal.key = '';
     modal.viewId = '';
-    dialog().close();
+    closeDialog(dialog());
   }
   void actOrTell({ type: 'closeView', as: state.me, viewId });
 }
 
+/**
+ * Shows the dialog over the Slack page, which it makes inert, as a modal would, but not the
+ * simulator's top bar.
+ * @param {HTMLDialogElement} modalDialog
+ */
+function openDialog(modalDialog) {
+  byId('layout').inert = true;
+  byId('modal-scrim').hidden = false;
+  modalDialog.show();
+}
+
+/**
+ * Hides the dialog and gives the Slack page back. Done here, not on the dialog's close event,
+ * which comes a task later: after a switch of person, maybe after their own form opened.
+ * @param {HTMLDialogElement} modalDialog
+ */
+function closeDialog(modalDialog) {
+  modalDialog.close();
+  byId('layout').inert = false;
+  byId('modal-scrim').hidden = true;
+}
+
 export function setUpModal() {
-  dialog().addEventListener('cancel', (event) => {
-    // Escape closes the whole stack, telling the app if it asked (view_closed).
+  const modalDialog = dialog();
+  // Escape closes the whole stack, telling the app if it asked (view_closed), wherever the
+  // focus is (a redraw can leave it on the page); a confirmation on top takes its own Escape.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !modalDialog.open) return;
+    if (byId('confirm', HTMLDialogElement).open) return;
     event.preventDefault();
     const root = state.snapshot?.modals[0];
     if (root) closeView(root.id);

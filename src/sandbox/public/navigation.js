@@ -9,16 +9,27 @@ import { byId, byKey } from './dom.js';
 import { conversation, saveLocation } from './names.js';
 import { currentSnapshot, drawn, modal, redraw, state } from './state.js';
 
+/** @import { FieldValue } from './block-kit-fields.js' */
+
 /**
  * Becomes another person: their view is fetched, and on the app its tab is opened for them.
+ * What was typed in an open form is kept for when the visitor is its person again, and the
+ * open thread stays open wherever the new person can see it too (a channel's, not a DM's).
  * @param {string} userId
  */
 export function chooseIdentity(userId) {
+  if (userId === state.me) return;
+  if (modal.viewId) {
+    /** @type {Map<string, FieldValue>} */
+    const typed = new Map();
+    for (const [fieldId, field] of modal.fields) typed.set(fieldId, field.read());
+    modal.drafts.set(modal.viewId, typed);
+  }
   state.me = userId;
-  state.thread = null;
   modal.key = '';
   drawn.conversation = '';
   drawn.home = '';
+  drawn.thread = '';
   saveLocation();
   void refresh().then(() => {
     if (state.place === 'app') openAppTab(state.appTab);

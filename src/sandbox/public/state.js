@@ -11,7 +11,7 @@
  * ones that draw it.
  */
 /** @import { SimulatorSnapshot } from '../simulator-state.ts' */
-/** @import { Field } from './block-kit-fields.js' */
+/** @import { Field, FieldValue } from './block-kit-fields.js' */
 /** @import { PlatformDrawn } from './platform.js' */
 
 /**
@@ -88,6 +88,8 @@ export const drawn = {
  * @property {Record<string, string>} errors Errors shown under its blocks, by block id.
  * @property {string} message An error for the whole view.
  * @property {boolean} busy Whether a submission is on its way.
+ * @property {Map<string, Map<string, FieldValue>>} drafts What was typed in forms left open
+ *   when the visitor became someone else, by view id: Slack keeps a person's open modal.
  */
 
 /** @type {ModalState} */
@@ -98,6 +100,7 @@ export const modal = {
   errors: {},
   message: '',
   busy: false,
+  drafts: new Map(),
 };
 
 /**
