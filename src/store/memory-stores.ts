@@ -4,6 +4,7 @@
  */
 import { MemoryRateBudget } from './memory-budget.ts';
 import { MemoryClaimStore } from './memory-claims.ts';
+import { MemoryFairShareStore } from './memory-fair-share.ts';
 import { MemoryChangeFeedStore } from './memory-feed.ts';
 import { MemoryThreadLinks } from './memory-links.ts';
 import { MemoryMirrorStore } from './memory-mirror.ts';
@@ -36,5 +37,6 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     schedule: new MemoryPollSchedule(now),
     mirror: new MemoryMirrorStore(now),
     feed: new MemoryChangeFeedStore(),
+    fairShare: new MemoryFairShareStore(now),
   };
 }

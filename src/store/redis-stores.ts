@@ -48,6 +48,11 @@
  *                                                 retry | leased|token|expiresAt
  *   <p>mirror:{<ticketId>}:own             set    id:<messageId> and text:<digest> of messages
  *                                                 the app added from Slack (PEXPIRE 30 days)
+ *   <p>fair:{<person>}                     hash   at (ms), t1, t2... tokens left in each of the
+ *                                                 person's fair-share buckets (PEXPIRE: until
+ *                                                 the slowest bucket is full again)
+ *   <p>read:{<key>}                        string JSON {value, keptAt, expiresAt}: a read kept
+ *                                                 for people a short time (PX its time to live)
  *
  * Every key a script touches is passed to it in KEYS, never built inside it (Redis's rule, which
  * proxies and Redis-compatible servers enforce), and all of one script's keys share one tag, so
@@ -69,6 +74,8 @@ import { resolveBudgetLimits } from './rate-budget-rules.ts';
 import type { BudgetKeys } from './redis-budget.ts';
 import { RedisRateBudget } from './redis-budget.ts';
 import { RedisClaimStore } from './redis-claims.ts';
+import type { FairShareKeys } from './redis-fair-share.ts';
+import { RedisFairShareStore } from './redis-fair-share.ts';
 import type { FeedKeys } from './redis-feed.ts';
 import { RedisChangeFeedStore } from './redis-feed.ts';
 import type { LinkKeys } from './redis-links.ts';
@@ -106,6 +113,7 @@ export interface RedisKeys {
   schedule: ScheduleKeys;
   mirror: MirrorKeys;
   feed: FeedKeys;
+  fairShare: FairShareKeys;
 }
 
 /** The key layout above, for one prefix. */
@@ -143,6 +151,10 @@ export function redisKeys(prefix: string): RedisKeys {
       own: (ticketId) => `${prefix}mirror:{${ticketId}}:own`,
     },
     feed: { state: `${feed}state`, facts: `${feed}facts` },
+    fairShare: {
+      person: (person) => `${prefix}fair:{${person}}`,
+      read: (key) => `${prefix}read:{${key}}`,
+    },
   };
 }
 
@@ -171,5 +183,6 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     schedule: new RedisPollSchedule(redis, keys.schedule, now),
     mirror: new RedisMirrorStore(redis, keys.mirror, now),
     feed: new RedisChangeFeedStore(redis, keys.feed),
+    fairShare: new RedisFairShareStore(redis, keys.fairShare, now),
   };
 }

@@ -433,6 +433,40 @@ export interface ChangeFeedStore {
   forgetFacts(ticketIds: readonly string[]): Promise<void>;
 }
 
+/**
+ * One bucket of a person's fair share: holds up to `capacity` reads (the burst) and gains one
+ * every `refillEveryMs` (the steady rate).
+ */
+export interface FairShareBucket {
+  capacity: number;
+  refillEveryMs: number;
+}
+
+/** The answer to a person's take: one read may go now, or not before `retryAt`. */
+export type FairShareGrant = { granted: true } | { granted: false; retryAt: number };
+
+/** A value kept for a short time, and when it was kept. */
+export interface KeptRead {
+  value: JsonValue;
+  /** When it was kept (ms since the epoch). */
+  keptAt: number;
+}
+
+/**
+ * People's share of the platform, shared by every replica: a token bucket per person (one or
+ * more buckets, all of which must hold a token) and a short cache of what was read for people,
+ * so one person's burst is slowed before it spends everyone's budget and a repeated read is
+ * not paid for twice.
+ */
+export interface FairShareStore {
+  /** Takes one read from each of the person's buckets, or none when any is empty. */
+  take(person: string, buckets: readonly FairShareBucket[]): Promise<FairShareGrant>;
+  /** What was kept under the key, if it has not expired. */
+  recall(key: string): Promise<KeptRead | undefined>;
+  /** Keeps the value under the key for `ttlMs`, replacing what was kept. */
+  keep(key: string, value: JsonValue, ttlMs: number): Promise<void>;
+}
+
 /** The stores one backend provides. */
 export interface Stores {
   claims: ClaimStore;
@@ -442,6 +476,7 @@ export interface Stores {
   schedule: PollSchedule;
   mirror: MirrorStore;
   feed: ChangeFeedStore;
+  fairShare: FairShareStore;
 }
 
 /** How many dead letters a backend keeps unless told otherwise. */

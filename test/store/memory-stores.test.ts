@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../src/store/memory-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
 import { fakeClock } from './contract/harness.ts';
@@ -27,6 +28,7 @@ describe('in-memory stores', () => {
   describeScheduleContract(backend);
   describeMirrorContract(backend);
   describeFeedContract(backend);
+  describeFairShareContract(backend);
 
   it('forgets a ticket’s mirror memory once the grace period has passed', async () => {
     const clock = fakeClock();

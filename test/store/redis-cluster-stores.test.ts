@@ -8,6 +8,7 @@ import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { redisKeys } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
@@ -70,5 +71,6 @@ describe.skipIf(!availability.available && !required)('Redis Cluster stores', ()
   describeScheduleContract(bed.backend);
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
+  describeFairShareContract(bed.backend);
   describeRedisContract(bed);
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
@@ -35,6 +36,7 @@ describe('Redis stores', () => {
   describeScheduleContract(bed.backend);
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
+  describeFairShareContract(bed.backend);
   describeRedisContract(bed);
 
   describe('key layout', () => {
