@@ -201,6 +201,58 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await screenshot(page, '04-ai-answer');
   }, 40_000);
 
+  it('reopens a ticket the AI agent resolved when its requester answers “still broken” in the thread', async () => {
+    const title = unique('I forgot my password and I am locked out');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    await eventually(
+      () => sandbox.emulator.model.getTicket('acme', ticket.id).status === 'resolved',
+      15_000,
+      'the AI agent to resolve the request',
+    );
+    await card
+      .getByRole('button', { name: /repl(y|ies)/ })
+      .first()
+      .click();
+    const { thread, threadMessages } = regions(page);
+    await messageWith(threadMessages, 'Reply here if you still need help').waitFor({
+      timeout: 30_000,
+    });
+    const reply = thread.getByRole('textbox', { name: 'Reply in thread' });
+    await reply.fill('Still broken: the reset link says my account is locked.');
+    await reply.press('Enter');
+    await messageWith(threadMessages, 'reply reopened').waitFor({ timeout: 15_000 });
+    const added = await eventually(
+      () =>
+        sandbox.emulator.model
+          .listMessages('acme', ticket.id)
+          .find((m) => m.body.includes('the reset link says my account is locked')),
+      10_000,
+      'the reply on the ticket',
+    );
+    expect(added.author.type).toBe('requester');
+    expect(sandbox.emulator.model.getTicket('acme', ticket.id).status).not.toBe('resolved');
+    expect(await page.getByText('only its requester or a service-desk agent').count()).toBe(0);
+    // The card follows the ticket: no longer new, nor resolved.
+    const statusShown = () => {
+      const shown = sandbox.double.workspace
+        .messages(defaultIds.itHelp)
+        .map((m) => JSON.stringify(m.blocks ?? []))
+        .find((blocks) => blocks.includes('*Status*') && blocks.includes(ticket.id));
+      return shown?.match(/\*Status\*\\n([^"]*)"/)?.[1];
+    };
+    await eventually(
+      () => {
+        const status = statusShown();
+        return status !== undefined && !/New|Resolved/.test(status);
+      },
+      20_000,
+      'the card to follow the ticket',
+    );
+    await page.waitForTimeout(500);
+    await screenshot(page, '07-reopened-by-reply');
+  }, 60_000);
+
   it('shows a human agent’s reply from the platform in the ticket’s thread', async () => {
     const title = unique('Keyboard missing keys');
     const card = await fileTicketWithCommand(page, title);
