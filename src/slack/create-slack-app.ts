@@ -15,6 +15,7 @@ import {
   type Middleware,
   type Receiver,
   type ReceiverEvent,
+  ReceiverMultipleAckError,
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
@@ -23,9 +24,11 @@ import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import { PERSON_ASKED_MARK } from '../store/index.ts';
 import type { Stores } from '../store/types.ts';
+import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger } from './app/bolt-logger.ts';
 import { guardRequestBodies, type RequestBodyGuardOptions } from './app/request-body-guard.ts';
+import { sortRequest } from './app/request-shapes.ts';
 import { serveRoutes } from './app/route-server.ts';
 import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
 import { CardUpdater } from './cards/card-updater.ts';
@@ -41,6 +44,7 @@ import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
+import { type PeopleReadMetrics, PeopleReads } from './people/fair-share.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
@@ -68,6 +72,8 @@ export interface SlackAppOptions {
   routes?: CustomRoute[];
   /** Global Bolt middleware run before every listener (request metrics). */
   middleware?: Middleware<AnyMiddlewareArgs>[];
+  /** Where people's refused reads, budget waits and answers are counted (metrics). */
+  peopleMetrics?: PeopleReadMetrics;
   /** Told of each request that fails the signature check (HTTP mode; see the guard). */
   onSignatureFailure?: RequestBodyGuardOptions['onSignatureFailure'];
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
@@ -179,6 +185,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     people,
     statuses,
     desks: new DeskCatalog(options.serviceDesk),
+    reads: new PeopleReads({
+      store: options.stores.fairShare,
+      serviceDesk: options.serviceDesk,
+      logger: logger.child({ component: 'fair-share' }),
+      metrics: options.peopleMetrics,
+      known: (ticketId) => knownTicketStatus({ statuses, stores: options.stores }, ticketId),
+    }),
     healWindow: new HealWindow({
       claims: options.stores.claims,
       ...(options.healRecheckMs !== undefined ? { recheckMs: options.healRecheckMs } : {}),
@@ -195,6 +208,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const tasks = new BackgroundTasks(report);
   const deps: SlackDeps = { ...intentDeps, client: app.client, tasks, worker };
 
+  // First, so that it finishes last and answers what no listener did.
+  app.use(answerUnhandled(logger));
   for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);
   registerShortcuts(app, deps);
@@ -267,7 +282,7 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
       },
     });
     const init = socket.init.bind(socket);
-    socket.init = (app: App) => init(holdAcks(app));
+    socket.init = (app: App) => init(holdAcks(app, options.logger));
     return socket;
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
@@ -281,11 +296,11 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiv
     // the guard answers 400 to a body that is not an object, which Bolt would leave hanging.
     processBeforeResponse: true,
   });
-  guardRequestBodies(
-    receiver,
-    SLACK_EVENTS_PATH,
-    options.onSignatureFailure ? { onSignatureFailure: options.onSignatureFailure } : {},
-  );
+  guardRequestBodies(receiver, SLACK_EVENTS_PATH, {
+    signingSecret: options.signingSecret,
+    logger: options.logger,
+    ...(options.onSignatureFailure ? { onSignatureFailure: options.onSignatureFailure } : {}),
+  });
   return receiver;
 }
 
@@ -308,16 +323,30 @@ async function listening(server: Server | undefined): Promise<Server | undefined
  * Socket Mode's acks held until the listeners are done, as `processBeforeResponse` does over
  * HTTP: Bolt acks an event before its listeners run, which would tell Slack an intent was
  * taken before it is stored. Held, a failure leaves the envelope unacked and Slack redelivers.
+ * An envelope of a shape the app does not route is acked at once, as over HTTP (the guard).
  */
-function holdAcks(app: App): App {
+function holdAcks(app: App, logger: Logger): App {
   return new Proxy(app, {
     get(target, property, receiver) {
       if (property !== 'processEvent') return Reflect.get(target, property, receiver);
       return async (event: ReceiverEvent) => {
+        const verdict = sortRequest(event.body);
+        if (verdict.kind !== 'route') {
+          logger.debug(
+            verdict.kind === 'unhandled'
+              ? { payload_type: verdict.type, fields: verdict.fields }
+              : {},
+            'ignored a Socket Mode envelope of a type or shape the app does not handle',
+          );
+          await event.ack();
+          return;
+        }
         let held: { body: Parameters<ReceiverEvent['ack']>[0] } | undefined;
         await target.processEvent({
           ...event,
           ack: async (body) => {
+            // As Bolt's HTTP ack does: the first answer stands (see answer-unhandled.ts).
+            if (held) throw new ReceiverMultipleAckError();
             held = { body };
           },
         });

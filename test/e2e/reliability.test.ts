@@ -1,7 +1,15 @@
 /** No duplicates, nothing lost: retries, double clicks, replicas, outages, restarts, refusals. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../src/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
+import { slackSignature } from '../../src/slack-double/request-signing.ts';
+import {
+  eventually,
+  modalOpenedBy,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+  ticketsOf,
+} from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 
@@ -242,5 +250,239 @@ describe('reliability', () => {
     const all = stack.logs.join('\n');
     for (const secret of [defaultIds.botToken, 'sd_acme_rw', 'e2e-signing-secret'])
       expect(all).not.toContain(secret);
+  });
+});
+
+describe('signed requests the app does not handle', () => {
+  let stack: Stack;
+  afterEach(async () => {
+    await stack.close();
+  });
+
+  const team = { id: 'T0DOUBLE', domain: 'acme' };
+  const user = { id: alice, team_id: team.id };
+  const form = (payload: unknown) => `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const command = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const FORM = 'application/x-www-form-urlencoded';
+  const event = (inner: unknown) =>
+    JSON.stringify({
+      type: 'event_callback',
+      team_id: team.id,
+      api_app_id: 'A0DOUBLE',
+      event_id: `Ev${Math.random().toString(36).slice(2)}`,
+      event_time: 1,
+      event: inner,
+    });
+
+  // Each a signed request of a shape the app does not act on: what Slack must not deliver again.
+  const cases: { name: string; body: string; contentType?: string; status: number }[] = [
+    { name: 'an event_callback whose event is null', body: event(null), status: 200 },
+    { name: 'an event_callback without an event', body: '{"type":"event_callback"}', status: 200 },
+    {
+      name: 'a message event whose user is null',
+      body: event({ type: 'message', channel: itHelp, user: null, text: 'x', ts: '1.1' }),
+      status: 200,
+    },
+    {
+      name: 'a message event whose channel is null',
+      body: event({ type: 'message', channel: null, user: alice, text: 'x', ts: '1.2' }),
+      status: 200,
+    },
+    {
+      name: 'a reaction_added on a message with no channel',
+      body: event({
+        type: 'reaction_added',
+        user: alice,
+        reaction: 'ticket',
+        item: { type: 'message' },
+      }),
+      status: 200,
+    },
+    {
+      name: 'a reaction_added whose user is null',
+      body: event({
+        type: 'reaction_added',
+        user: null,
+        reaction: 'ticket',
+        item: { type: 'message', channel: itHelp, ts: '1.3' },
+      }),
+      status: 200,
+    },
+    {
+      name: 'an event of an unknown envelope type',
+      body: '{"type":"a_type_slack_may_add_one_day","team_id":"T0DOUBLE"}',
+      status: 200,
+    },
+    { name: 'a JSON object that is no Slack payload', body: '{"hello":"world"}', status: 400 },
+    {
+      name: 'block_actions whose actions are null',
+      body: form({ type: 'block_actions', user, team, actions: null }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'block_actions with no action',
+      body: form({ type: 'block_actions', user, team, actions: [] }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'block_actions whose user is null',
+      body: form({
+        type: 'block_actions',
+        user: null,
+        team,
+        actions: [{ type: 'button', action_id: 'mark_resolved', value: 'IT-1', action_ts: '1.4' }],
+      }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'block_actions of an action the app never renders',
+      body: form({
+        type: 'block_actions',
+        user,
+        team,
+        actions: [{ type: 'button', action_id: 'not_ours', value: 'x', action_ts: '1.5' }],
+      }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'a view_submission whose view is null',
+      body: form({ type: 'view_submission', user, team, view: null }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'a view_closed whose view is null',
+      body: form({ type: 'view_closed', user, team, view: null }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'a view_submission of a view the app never opens',
+      body: form({
+        type: 'view_submission',
+        user,
+        team,
+        view: { id: 'V1', callback_id: 'not_ours', state: { values: {} } },
+      }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'a shortcut whose user is null',
+      body: form({
+        type: 'shortcut',
+        user: null,
+        team,
+        callback_id: 'new_ticket',
+        trigger_id: 't',
+      }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'an interaction of an unknown type',
+      body: form({ type: 'an_interaction_slack_may_add', user, team }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'an interaction payload that is no Slack payload',
+      body: form({ hello: 'world' }),
+      contentType: FORM,
+      status: 400,
+    },
+    {
+      name: 'a /ticket command with no user_id',
+      body: command({ command: '/ticket', text: 'help', team_id: team.id, channel_id: itHelp }),
+      contentType: FORM,
+      status: 200,
+    },
+    {
+      name: 'a slash command the app does not have',
+      body: command({
+        command: '/not-ours',
+        text: '',
+        team_id: team.id,
+        channel_id: itHelp,
+        user_id: alice,
+      }),
+      contentType: FORM,
+      status: 200,
+    },
+  ];
+
+  it('answers each at once with 200, or 400 when it is no Slack payload, and queues nothing', async () => {
+    stack = await startStack();
+    const answers = [];
+    for (const c of cases) {
+      const answer = await stack.driver.sendRaw({
+        body: c.body,
+        contentType: c.contentType ?? 'application/json',
+      });
+      answers.push({ name: c.name, status: answer.status, fast: answer.ackMs < 1_000 });
+    }
+    expect(answers).toEqual(cases.map((c) => ({ name: c.name, status: c.status, fast: true })));
+    expect((await stack.app.stores.outbox.stats()).depth).toBe(0);
+    // Noted at debug, never louder: anyone who can sign could otherwise fill the log.
+    expect(stack.logs.filter((l) => /"level":(40|50)/.test(l))).toEqual([]);
+    const noted = stack.logs.filter((l) =>
+      /does not handle|no listener handles|does not have the shape|not a Slack payload/.test(l),
+    );
+    // Each noted once.
+    expect(noted).toHaveLength(cases.length);
+    expect(noted.every((l) => l.includes('"level":20'))).toBe(true);
+  });
+
+  it('refuses such a request unsigned or wrongly signed, as it refuses any other', async () => {
+    stack = await startStack();
+    const body = event(null);
+    const unsigned = await stack.driver.sendRaw({ body, unsigned: true });
+    const bad = await stack.driver.sendRaw({ body, badSignature: true });
+    const notSlack = await stack.driver.sendRaw({ body: '{"hello":"world"}', badSignature: true });
+    expect([unsigned.status, bad.status, notSlack.status]).toEqual([401, 401, 401]);
+  });
+});
+
+describe('request timestamps', () => {
+  let stack: Stack;
+  afterEach(async () => {
+    await stack.close();
+  });
+
+  it('refuses a request signed more than five minutes in the future, as it refuses a stale one', async () => {
+    stack = await startStack();
+    const form = new URLSearchParams({
+      command: '/ticket',
+      text: 'help',
+      team_id: 'T0DOUBLE',
+      channel_id: itHelp,
+      user_id: alice,
+      trigger_id: 'trigger-ahead',
+    }).toString();
+    const ahead = Math.floor(Date.now() / 1000) + 6 * 60;
+    const answer = await stack.driver.sendRaw({
+      body: form,
+      contentType: 'application/x-www-form-urlencoded',
+      headers: {
+        'x-slack-request-timestamp': String(ahead),
+        'x-slack-signature': slackSignature(SIGNING_SECRET, ahead, form),
+      },
+    });
+    expect(answer.status).toBe(401);
+    // A little ahead is a clock a little off, and still accepted.
+    const near = Math.floor(Date.now() / 1000) + 60;
+    const accepted = await stack.driver.sendRaw({
+      body: form,
+      contentType: 'application/x-www-form-urlencoded',
+      headers: {
+        'x-slack-request-timestamp': String(near),
+        'x-slack-signature': slackSignature(SIGNING_SECRET, near, form),
+      },
+    });
+    expect(accepted.status).toBe(200);
   });
 });

@@ -1,0 +1,117 @@
+/**
+ * The outer shapes of the requests the app hands to Bolt: what Bolt itself reads of a body
+ * before any middleware runs (an event's `channel`, `user` and `item`, an action list, a view,
+ * the user of an interaction) and what every listener of its kind reads first. Bolt dereferences
+ * these without checking them, so a signed body with `event: null` or `actions: null` would
+ * throw inside Bolt and be answered 500, which Slack delivers again and again. A body that
+ * fails here is answered at once instead (see `request-body-guard.ts`). Unknown fields pass;
+ * what each listener reads beyond this is checked where it enters (`event-shapes.ts`).
+ */
+import { z } from 'zod';
+
+const id = z.string().min(1);
+const notNull = z.custom<unknown>((value) => value !== null);
+const withId = z.looseObject({ id });
+// Slack sends `team: null` and `enterprise: null` for an org-wide install.
+const team = withId.nullable().optional();
+const user = z.looseObject({ id, team_id: z.string().optional() });
+
+const eventEnvelope = z.looseObject({
+  type: z.literal('event_callback'),
+  authorizations: z.array(z.looseObject({})).optional(),
+  // Bolt looks into these for the conversation and the user (`'id' in channel`, `user.id`,
+  // `'channel' in item`), which throws on null; their types are the listeners' to check.
+  event: z.looseObject({
+    type: id,
+    channel: z.union([z.string(), z.looseObject({})]).optional(),
+    user: notNull.optional(),
+    item: z.looseObject({}).optional(),
+    subteam: z.looseObject({}).optional(),
+  }),
+});
+
+const blockActions = z.looseObject({
+  type: z.literal('block_actions'),
+  user,
+  team,
+  channel: withId.optional(),
+  actions: z.array(z.looseObject({ action_id: id })).min(1),
+});
+
+const view = z.looseObject({ id, callback_id: z.string() });
+
+const viewSubmission = z.looseObject({
+  type: z.literal('view_submission'),
+  user,
+  team,
+  view: view.extend({ state: z.looseObject({ values: z.record(z.string(), z.unknown()) }) }),
+});
+
+const viewClosed = z.looseObject({ type: z.literal('view_closed'), user, team, view });
+
+const shortcut = z.looseObject({
+  type: z.literal('shortcut'),
+  user,
+  team,
+  callback_id: z.string(),
+  trigger_id: z.string(),
+});
+
+const messageAction = z.looseObject({
+  type: z.literal('message_action'),
+  user,
+  team,
+  callback_id: z.string(),
+  trigger_id: z.string(),
+  channel: withId,
+  message: z.looseObject({}),
+});
+
+const slashCommand = z.looseObject({
+  command: z.string().startsWith('/'),
+  user_id: id,
+  channel_id: id,
+  text: z.string(),
+});
+
+/** The payload types Bolt routes to listeners, each with the shape it must have. */
+const ROUTED = new Map<string, z.ZodType>([
+  ['event_callback', eventEnvelope],
+  ['block_actions', blockActions],
+  ['view_submission', viewSubmission],
+  ['view_closed', viewClosed],
+  ['shortcut', shortcut],
+  ['message_action', messageAction],
+]);
+
+/** What the receiver does with a parsed body: hand it to Bolt, answer it at once, or refuse it. */
+export type RequestVerdict =
+  | { kind: 'route' }
+  | { kind: 'unhandled'; type: string; fields: string[] }
+  | { kind: 'not_slack' };
+
+/**
+ * Sorts a parsed request body: a body of a type the app routes and of its shape goes to Bolt
+ * (as do Slack's `url_verification` and `ssl_check`, which Bolt answers itself); a Slack payload
+ * of another type or shape is `unhandled`, with the fields that were wrong (never their values);
+ * anything else, without a `type` or `command`, is not a Slack payload.
+ */
+export function sortRequest(body: unknown): RequestVerdict {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { kind: 'not_slack' };
+  const fields = body as Record<string, unknown>;
+  if (fields.ssl_check !== undefined || fields.type === 'url_verification')
+    return { kind: 'route' };
+  const isCommand = fields.command !== undefined && fields.type === undefined;
+  if (!isCommand && typeof fields.type !== 'string') return { kind: 'not_slack' };
+  const type = isCommand ? 'slash_command' : (fields.type as string);
+  const shape = isCommand ? slashCommand : ROUTED.get(type);
+  if (!shape) return { kind: 'unhandled', type, fields: ['type'] };
+  const checked = shape.safeParse(body);
+  if (checked.success) return { kind: 'route' };
+  return {
+    kind: 'unhandled',
+    type,
+    fields: [...new Set(checked.error.issues.map((issue) => issue.path.join('.')))],
+  };
+}
