@@ -96,12 +96,13 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       : createMemoryStores({ budget }));
 
   // Every request of every replica inside the platform's limits, with a reserve for people.
+  let metrics: AppMetrics | undefined;
   const budgetHooks = createBudgetHooks({
     budget: stores.budget,
     logger: logger.child({ component: 'rate-budget' }),
+    onInteractiveDelayed: (waitedMs) => metrics?.observeBudgetWait(waitedMs / 1000, 'granted'),
   });
   let readiness: Readiness | undefined;
-  let metrics: AppMetrics | undefined;
   const serviceDesk = new ServiceDeskClient({
     baseUrl: config.serviceDesk.url,
     apiKey: config.serviceDesk.apiKey,
@@ -188,6 +189,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     routes: [...opsRoutes({ readiness: ready, registry: appMetrics.registry }), ...webhookRoutes],
     middleware: [slackRequestMetrics(appMetrics)],
     onSignatureFailure: (reason) => signatureFailures.record(reason),
+    peopleMetrics: appMetrics,
     ...(parts.worker ? { worker: parts.worker } : {}),
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(mirror === false

@@ -67,6 +67,19 @@ export interface MirrorMetrics {
   countWebhook(outcome: string): void;
 }
 
+/** Why a person's request did not reach the platform: their own share, or the shared budget. */
+export type PeopleRefusalReason = 'fair_share' | 'budget';
+
+/** What people's reads report (the Slack side's fair share feeds it). */
+export interface PeopleMetrics {
+  /** A person's request the platform was not asked for, why, and what it was (lookup, mine...). */
+  countPeopleRefusal(reason: PeopleRefusalReason, request: string): void;
+  /** Seconds a person's request waited on the shared budget, and whether it then went. */
+  observeBudgetWait(seconds: number, outcome: 'granted' | 'refused'): void;
+  /** One answer to a person by where it came from: platform, cache (shared) or known (aged). */
+  countPeopleAnswer(source: string, request: string): void;
+}
+
 /** Values read at scrape time; each is optional and bounded so a scrape never hangs. */
 export interface MetricsSources {
   /** The outbox's depth and oldest age (`stores.outbox.stats()`). */
@@ -91,7 +104,8 @@ export interface AppMetrics
     SignatureFailureMetrics,
     PlatformMetrics,
     RateBudgetMetrics,
-    MirrorMetrics {
+    MirrorMetrics,
+    PeopleMetrics {
   readonly registry: Registry;
 }
 
@@ -99,6 +113,9 @@ const PREFIX = 'servicedesk_slack_';
 
 /** Slack waits 3 s for an ack; the buckets resolve the 25 ms target and the 3 s limit. */
 const ACK_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
+
+/** A person waits on the budget up to 10 s (the interactive wait); most waits are short. */
+const BUDGET_WAIT_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15];
 
 /** Mirror latency runs from seconds (hot tickets) to many minutes (quiet ones). */
 const MIRROR_BUCKETS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
@@ -236,8 +253,41 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     registers,
   });
 
+  const peopleRefusals = new Counter({
+    name: `${PREFIX}people_refusals_total`,
+    help: 'People’s requests (lookup, mine, home, update) answered without asking the platform, by reason: fair_share (the person’s own share was spent) or budget (the shared rate budget, or the platform’s 429). Each was told when to try again.',
+    labelNames: ['reason', 'request'] as const,
+    registers,
+  });
+  // At 0 from the start, so an alert on its rate has a series before the first refusal.
+  for (const reason of ['fair_share', 'budget'] as const)
+    for (const request of ['lookup', 'mine', 'home', 'update'])
+      peopleRefusals.inc({ reason, request }, 0);
+  const budgetWait = new Histogram({
+    name: `${PREFIX}people_budget_wait_seconds`,
+    help: 'Time a person’s request waited on the shared rate budget before it went (granted) or was refused (refused).',
+    labelNames: ['outcome'] as const,
+    buckets: BUDGET_WAIT_BUCKETS,
+    registers,
+  });
+  const peopleAnswers = new Counter({
+    name: `${PREFIX}people_answers_total`,
+    help: 'Answers to people’s reads by source: platform (a request), cache (read for anyone in the last seconds), known (an earlier read or status, shown with its age).',
+    labelNames: ['source', 'request'] as const,
+    registers,
+  });
+
   return {
     registry,
+    countPeopleRefusal(reason, request) {
+      peopleRefusals.inc({ reason, request });
+    },
+    observeBudgetWait(seconds, outcome) {
+      budgetWait.observe({ outcome }, Math.max(0, seconds));
+    },
+    countPeopleAnswer(source, request) {
+      peopleAnswers.inc({ source, request });
+    },
     countWebhook(outcome) {
       webhooks.inc({ outcome });
       if (outcome === 'scheduled' || outcome === 'unlinked' || outcome === 'duplicate')

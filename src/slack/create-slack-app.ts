@@ -44,7 +44,7 @@ import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
-import { type PeopleReadMetrics, PeopleReads } from './people/fair-share.ts';
+import { knownTicketStatus, type PeopleReadMetrics, PeopleReads } from './people/fair-share.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';

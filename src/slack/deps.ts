@@ -6,6 +6,7 @@ import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import type { BackgroundTasks } from './app/background-tasks.ts';
 import type { OutboxWorker } from './outbox/outbox-worker.ts';
+import type { PeopleReads } from './people/fair-share.ts';
 import type { PeopleDirectory } from './people/people-directory.ts';
 import type { HealWindow } from './threads/heal-window.ts';
 import type { DeskCatalog } from './tickets/desk-catalog.ts';
@@ -39,6 +40,8 @@ export interface SlackDeps {
   /** Last seen ticket statuses: spares a platform request per thread reply. */
   statuses: TicketStatusMemo;
   desks: DeskCatalog;
+  /** People's reads of the platform: their fair share, a short shared cache, busy answers. */
+  reads: PeopleReads;
   tasks: BackgroundTasks;
   worker: OutboxWorker;
   /** Whether thread links may have been lost with the store, so any unknown thread is looked up. */

@@ -244,8 +244,9 @@ describe('/ticket', () => {
   });
 
   it('offers to file the words as a new ticket when words read as an ID find nothing', async () => {
+    // Bob: Alice has used her burst of lookups (her fair share) in the tests above.
     const command = await stack.driver.slashCommand({
-      userId: alice,
+      userId: bob,
       channelId: itHelp,
       text: 'wifi 5',
     });

@@ -2,6 +2,7 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Ticket } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
+import { ageText, type BusyReason, busyLine } from './busy-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
@@ -11,7 +12,14 @@ export const HOME_LIST_MAX = 40;
 
 /** What App Home shows below its button. */
 export type AppHomeState =
-  | { kind: 'tickets'; tickets: readonly Ticket[] }
+  | {
+      kind: 'tickets';
+      tickets: readonly Ticket[];
+      /** Shown from an earlier read because the platform could not be asked now. */
+      asOf?: { ageMs: number; reason: BusyReason; retryInMs: number };
+    }
+  /** The platform could not be asked now (the person's share or the shared budget). */
+  | { kind: 'busy'; reason: BusyReason; retryInMs: number }
   /** The platform did not answer: the button still works. */
   | { kind: 'unavailable' }
   /** The person's Slack profile has no email, so the platform cannot find their tickets. */
@@ -47,6 +55,13 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
         ':hourglass_flowing_sand: The service desk is not answering right now, so your tickets cannot be shown. Open this tab again in a minute.',
       ),
     });
+  } else if (state.kind === 'busy') {
+    blocks.push({
+      type: 'section',
+      text: md(
+        `${busyLine(state.reason, state.retryInMs)} Your tickets show when you open this tab again then.`,
+      ),
+    });
   } else if (state.kind === 'no_email') {
     blocks.push({
       type: 'section',
@@ -54,7 +69,27 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
         'Your Slack profile has no email address, so the service desk cannot find your tickets. Please ask your Slack admin to add one.',
       ),
     });
-  } else if (state.tickets.length === 0) {
+  } else {
+    blocks.push(...listBlocks(state, dashboardUrl));
+  }
+  return { type: 'home', blocks };
+}
+
+function listBlocks(
+  state: Extract<AppHomeState, { kind: 'tickets' }>,
+  dashboardUrl: string | undefined,
+): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  if (state.asOf) {
+    const { ageMs, reason, retryInMs } = state.asOf;
+    blocks.push({
+      type: 'context',
+      elements: [
+        md(`As the app last read them, ${ageText(ageMs)}. ${busyLine(reason, retryInMs)}`),
+      ],
+    });
+  }
+  if (state.tickets.length === 0) {
     blocks.push({ type: 'section', text: md('You have no open tickets.') });
   } else {
     const shown = state.tickets.slice(0, HOME_LIST_MAX);
@@ -72,7 +107,7 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
       });
     }
   }
-  return { type: 'home', blocks };
+  return blocks;
 }
 
 function ticketLine(ticket: Ticket, dashboardUrl: string | undefined): KnownBlock {

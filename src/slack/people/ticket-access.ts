@@ -16,30 +16,59 @@ import {
   type UpdateTicketInput,
 } from '../../servicedesk/index.ts';
 import type { CardAudience } from '../builders/card-actions-builder.ts';
-import type { IntentDeps } from '../deps.ts';
+import type { IntentDeps, SlackDeps } from '../deps.ts';
 import type { RefusalReason } from '../errors.ts';
+import type { PeopleRequest, PersonRead } from './fair-share.ts';
 
-/** The ticket if it exists and the person may see it, else undefined. */
-export async function findVisibleTicket(
-  deps: IntentDeps,
+/**
+ * The ticket for a person, through their fair share and the short shared cache: undefined when
+ * it does not exist or they may not see it, and when the platform cannot be asked now, why,
+ * when to try again and the earlier read if they may see it. The check runs for this person on
+ * every answer, cached or not: the cache is everyone's.
+ */
+export async function readVisibleTicket(
+  deps: Pick<SlackDeps, 'people' | 'reads' | 'statuses'>,
   userId: string,
   rawId: string,
-): Promise<Ticket | undefined> {
+  request: PeopleRequest,
+): Promise<PersonRead<Ticket | undefined>> {
   const id = normaliseTicketId(rawId);
-  if (!id) return undefined;
-  let ticket: Ticket;
+  // Not an ID at all: nothing to read, and nothing to spend on it.
+  if (!id) return { kind: 'read', value: undefined, source: 'cache' };
+  let read: PersonRead<Ticket>;
   try {
-    ticket = await deps.serviceDesk.getTicket(id, { priority: 'interactive' });
+    read = await deps.reads.ticket(userId, id, request);
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof NotFoundError)
+      return { kind: 'read', value: undefined, source: 'platform' };
     throw error;
   }
-  deps.statuses.remember(ticket);
-  return (await maySee(deps, userId, ticket)) ? ticket : undefined;
+  if (read.kind === 'busy') {
+    const kept = read.kept && (await maySee(deps, userId, read.kept.value)) ? read.kept : undefined;
+    return { ...read, kept };
+  }
+  if (read.source === 'platform') deps.statuses.remember(read.value);
+  const visible = (await maySee(deps, userId, read.value)) ? read.value : undefined;
+  return { ...read, value: visible };
+}
+
+/** Whether the person may see a ticket the app only knows the status and requester of. */
+export async function maySeeKnown(
+  deps: Pick<IntentDeps, 'people'>,
+  userId: string,
+  known: { requesterEmail: string | undefined },
+): Promise<boolean> {
+  const person = await deps.people.person(userId);
+  if (isRequester(person, { requester_email: known.requesterEmail ?? null })) return true;
+  return deps.people.isAgent(userId);
 }
 
 /** Whether the person may see the ticket. */
-export async function maySee(deps: IntentDeps, userId: string, ticket: Ticket): Promise<boolean> {
+export async function maySee(
+  deps: Pick<IntentDeps, 'people'>,
+  userId: string,
+  ticket: Ticket,
+): Promise<boolean> {
   const person = await deps.people.person(userId);
   if (isRequester(person, ticket)) return true;
   return deps.people.isAgent(userId);

@@ -1,10 +1,12 @@
 /**
  * The card's "Update" button (agents only): opens the update modal at once, while the trigger
  * id is valid, and fills it in with the ticket as it is now. A non-agent's click, crafted or
- * not, is refused privately and opens nothing.
+ * not, is refused privately and opens nothing. When the platform cannot be asked now, the form
+ * says so and when to try again.
  */
 import type { BlockAction } from '@slack/bolt';
-import { NotFoundError, type Ticket } from '../../../servicedesk/index.ts';
+import { isServiceDeskError, NotFoundError, type Ticket } from '../../../servicedesk/index.ts';
+import { busyLine } from '../../builders/busy-builder.ts';
 import { buildStatusModal } from '../../builders/create-modal-builder.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
@@ -60,8 +62,18 @@ async function fillUpdateModal(
 ): Promise<void> {
   let ticket: Ticket;
   try {
-    ticket = await deps.serviceDesk.getTicket(metadata.ticketId, { priority: 'interactive' });
+    const read = await deps.reads.ticket(body.user.id, metadata.ticketId, 'update', {
+      fresh: true,
+    });
+    if (read.kind === 'busy') {
+      const text = busyLine(read.reason, read.retryAt - deps.reads.now());
+      await deps.client.views.update({ view_id: viewId, view: buildStatusModal('Update', text) });
+      return;
+    }
+    ticket = read.value;
   } catch (error) {
+    // Anything but the platform's own failure is a bug, for app.error.
+    if (!isServiceDeskError(error)) throw error;
     const text =
       error instanceof NotFoundError
         ? buildRefusal('not_visible', metadata.ticketId).text

@@ -1,18 +1,31 @@
 /**
  * `/ticket`: with nothing or words, the create modal; with an ID, that ticket's card; `mine`,
  * the person's open tickets; `help`, what the app does. Answers that need the platform are
- * given after the ack, privately, through the command's response_url.
+ * given after the ack, privately, through the command's response_url: read within the person's
+ * fair share, and when the platform cannot be asked now, what the app knew with its age, or
+ * when to try again; never nothing.
  */
 import type { AllMiddlewareArgs, RespondFn, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { isServiceDeskError, type Ticket, ticketIdFromText } from '../../../servicedesk/index.ts';
+import {
+  isServiceDeskError,
+  normaliseTicketId,
+  type Ticket,
+  ticketIdFromText,
+} from '../../../servicedesk/index.ts';
+import {
+  buildBusy,
+  buildKnownCard,
+  buildKnownList,
+  buildKnownStatus,
+} from '../../builders/busy-builder.ts';
 import { TITLE_MAX } from '../../builders/create-modal-builder.ts';
 import { buildHelp } from '../../builders/help-builder.ts';
 import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
-import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
 import { buildTicketList, buildTicketNotFound } from '../../builders/ticket-list-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
-import { audienceOf, findVisibleTicket } from '../../people/ticket-access.ts';
+import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
+import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -79,8 +92,15 @@ async function answerLookup(
   typed: string,
   respond: RespondFn,
 ): Promise<void> {
-  const ticket = await withPlatform(deps, respond, () => findVisibleTicket(deps, userId, ticketId));
-  if (ticket === null) return;
+  const read = await withPlatform(deps, respond, () =>
+    readVisibleTicket(deps, userId, ticketId, 'lookup'),
+  );
+  if (read === null) return;
+  if (read.kind === 'busy') {
+    await respond(ephemeral(await busyAnswer(deps, userId, ticketId, read)));
+    return;
+  }
+  const ticket = read.value;
   if (!ticket) {
     await respond(ephemeral(buildTicketNotFound(ticketId, typed)));
     return;
@@ -92,27 +112,76 @@ async function answerLookup(
   );
 }
 
+/**
+ * What to say when the platform could not be asked for the person: the ticket as it was last
+ * read (if they may see it), else its last known status (if they may see it), with its age;
+ * else only that it is busy and when to try again. A ticket they may not see is never hinted at.
+ */
+async function busyAnswer(
+  deps: SlackDeps,
+  userId: string,
+  ticketId: string,
+  busy: Extract<PersonRead<Ticket | undefined>, { kind: 'busy' }>,
+) {
+  const now = deps.reads.now();
+  const retryInMs = busy.retryAt - now;
+  const kept = busy.kept?.value;
+  const known = await knownTicketStatus(deps, ticketId);
+  const keptAt = busy.kept?.keptAt ?? 0;
+  if (kept && keptAt >= (known?.at ?? 0)) {
+    deps.reads.answeredFromKnown('lookup');
+    const audience = await audienceOf(deps, userId, kept);
+    return buildKnownCard(kept, now - keptAt, busy.reason, retryInMs, {
+      dashboardUrl: deps.settings.dashboardUrl,
+      audience,
+    });
+  }
+  if (known && (await maySeeKnown(deps, userId, known))) {
+    deps.reads.answeredFromKnown('lookup');
+    const id = normaliseTicketId(ticketId) ?? ticketId;
+    return buildKnownStatus(
+      { ticketId: id, status: known.status, ageMs: now - known.at },
+      busy.reason,
+      retryInMs,
+    );
+  }
+  return buildBusy(busy.reason, retryInMs);
+}
+
 async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): Promise<void> {
-  const tickets = await withPlatform(deps, respond, async () => {
+  const read = await withPlatform(deps, respond, async () => {
     const email = (await deps.people.person(userId)).email;
     if (!email) return undefined;
-    const open: Ticket[] = [];
-    for await (const t of deps.serviceDesk.iterateTickets(
-      { requester_email: email },
-      { maxItems: 500, priority: 'interactive' },
-    )) {
-      if (!DONE_STATUSES.has(t.status)) open.push(t);
-    }
-    return open.reverse();
+    return deps.reads.openRequested(userId, email, 'mine', (t) => deps.statuses.remember(t));
   });
-  if (tickets === null) return;
-  if (tickets === undefined) {
+  if (read === null) return;
+  if (read === undefined) {
     const text =
       'Your Slack profile has no email address, so the service desk cannot find your tickets.';
     await respond(ephemeral({ text }));
     return;
   }
-  await respond(ephemeral(buildTicketList(tickets, deps.settings.dashboardUrl)));
+  if (read.kind === 'busy') {
+    const retryInMs = read.retryAt - deps.reads.now();
+    if (!read.kept) {
+      await respond(ephemeral(buildBusy(read.reason, retryInMs)));
+      return;
+    }
+    deps.reads.answeredFromKnown('mine');
+    const ageMs = deps.reads.now() - read.kept.keptAt;
+    await respond(
+      ephemeral(
+        buildKnownList(
+          buildTicketList(read.kept.value, deps.settings.dashboardUrl),
+          ageMs,
+          read.reason,
+          retryInMs,
+        ),
+      ),
+    );
+    return;
+  }
+  await respond(ephemeral(buildTicketList(read.value, deps.settings.dashboardUrl)));
 }
 
 /**

@@ -2,12 +2,13 @@
  * App Home: when a person opens the app's Home tab, it is published with their open tickets
  * and a "New ticket" button. The event is answered at once and the list is read afterwards;
  * a person flicking between tabs is served from the last publish for a few seconds, because
- * each refresh costs platform requests from the shared budget.
+ * each refresh costs platform requests from the shared budget. A refresh is read within the
+ * person's fair share; when the platform cannot be asked, Home shows the list last read with its
+ * age, or says when to look again.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { isServiceDeskError, type Ticket } from '../../../servicedesk/index.ts';
+import { isServiceDeskError } from '../../../servicedesk/index.ts';
 import { type AppHomeState, buildAppHome } from '../../builders/app-home-builder.ts';
-import { DONE_STATUSES } from '../../builders/ticket-labels.ts';
 import type { SlackDeps } from '../../deps.ts';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
@@ -55,20 +56,22 @@ export async function publishAppHome(deps: SlackDeps, userId: string): Promise<v
 async function homeState(deps: SlackDeps, userId: string): Promise<AppHomeState> {
   const email = (await deps.people.person(userId)).email;
   if (!email) return { kind: 'no_email' };
-  const open: Ticket[] = [];
+  let read: Awaited<ReturnType<SlackDeps['reads']['openRequested']>>;
   try {
-    for await (const ticket of deps.serviceDesk.iterateTickets(
-      { requester_email: email },
-      { maxItems: 500, priority: 'interactive' },
-    )) {
-      deps.statuses.remember(ticket);
-      if (!DONE_STATUSES.has(ticket.status)) open.push(ticket);
-    }
+    read = await deps.reads.openRequested(userId, email, 'home', (t) => deps.statuses.remember(t));
   } catch (error) {
     if (!isServiceDeskError(error)) throw error;
     deps.logger.warn({ err: error, user: userId }, 'App Home could not read the tickets');
     return { kind: 'unavailable' };
   }
-  // The platform lists oldest first; the newest matter most.
-  return { kind: 'tickets', tickets: open.reverse() };
+  if (read.kind === 'read') return { kind: 'tickets', tickets: read.value };
+  const now = deps.reads.now();
+  const retryInMs = read.retryAt - now;
+  if (!read.kept) return { kind: 'busy', reason: read.reason, retryInMs };
+  deps.reads.answeredFromKnown('home');
+  return {
+    kind: 'tickets',
+    tickets: read.kept.value,
+    asOf: { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs },
+  };
 }

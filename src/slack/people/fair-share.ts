@@ -1,0 +1,338 @@
+/**
+ * People's reads of the platform, kept fair and cheap. Every replica shares one rate budget
+ * with the platform (100 requests a minute, 1,000 an hour); without this, one person sending
+ * lookups as fast as they can type spends it for everyone. So a read for a person:
+ *
+ * 1. is answered from a short shared cache when the same thing was read for anyone in the last
+ *    few seconds (the cache holds the ticket; who may see it is decided by the caller, per
+ *    person, each time);
+ * 2. else takes one token from the person's own buckets (shared by replicas): by default 5 at
+ *    once and 10 a minute, and 60 an hour. One person can then spend at most 15 requests in a
+ *    minute and 120 in an hour: less than the 20 a minute and 200 an hour the budget reserves
+ *    for people (its 20% reserve), so one person's burst never reaches anyone else's share;
+ * 3. else goes to the platform, once for every person asking at the same moment.
+ *
+ * When the platform is not asked (their share, or the shared budget, or the platform's own
+ * 429), the caller is handed why and when to try again, and what was read earlier, if anything,
+ * with its time: words for the person, never silence.
+ */
+import { z } from 'zod';
+import { BudgetExhaustedError } from '../../mirror/errors.ts';
+import {
+  RateLimitError,
+  type ServiceDeskClient,
+  type Ticket,
+  ticketSchema,
+} from '../../servicedesk/index.ts';
+import { StoreError } from '../../store/errors.ts';
+import type { FairShareBucket, FairShareStore, JsonValue, MirrorStore } from '../../store/types.ts';
+import type { BusyReason } from '../builders/busy-builder.ts';
+import { DONE_STATUSES } from '../builders/ticket-labels.ts';
+import type { TicketStatusMemo } from '../tickets/ticket-status-memo.ts';
+
+/** What a person asked for that reads the platform. */
+export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update';
+
+/** Where an answer to a person came from. */
+export type PeopleAnswerSource = 'platform' | 'cache' | 'known';
+
+/** What the fair share reports (the app's metrics implement it). */
+export interface PeopleReadMetrics {
+  /** A person's request the platform was not asked for, and why. */
+  countPeopleRefusal(reason: BusyReason, request: PeopleRequest): void;
+  /** Seconds a person's request waited on the shared budget, and whether it then went. */
+  observeBudgetWait(seconds: number, outcome: 'granted' | 'refused'): void;
+  /** One answer to a person, by where it came from. */
+  countPeopleAnswer(source: PeopleAnswerSource, request: PeopleRequest): void;
+}
+
+/** A pino-compatible logger. */
+interface ReadsLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+/** A person's default share: 5 at once and 10 a minute; 60 an hour (see above). */
+export const DEFAULT_FAIR_SHARE: readonly FairShareBucket[] = [
+  { capacity: 5, refillEveryMs: 6_000 },
+  { capacity: 60, refillEveryMs: 60_000 },
+];
+
+/** Something read earlier, and when. */
+export interface KeptValue<T> {
+  value: T;
+  keptAt: number;
+}
+
+/** The outcome of a read for a person. */
+export type PersonRead<T> =
+  | { kind: 'read'; value: T; source: 'platform' | 'cache' }
+  | {
+      kind: 'busy';
+      reason: BusyReason;
+      /** When asking again should work, ms since the epoch. */
+      retryAt: number;
+      /** What was read earlier, if anything is still kept. */
+      kept: KeptValue<T> | undefined;
+    };
+
+/** Options of `PeopleReads`. */
+export interface PeopleReadsOptions {
+  store: FairShareStore;
+  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets'>;
+  logger: ReadsLogger;
+  metrics?: PeopleReadMetrics | undefined;
+  /**
+   * The freshest status the app knows of a ticket otherwise (a change made from Slack, the
+   * mirror's last poll): a kept ticket it contradicts is not served as fresh.
+   */
+  known?: (ticketId: string) => Promise<KnownTicketStatus | undefined>;
+  /** Each person's buckets (default `DEFAULT_FAIR_SHARE`). */
+  buckets?: readonly FairShareBucket[];
+  /** How long a read answers the same question for anyone without asking again (10 s). */
+  freshMs?: number;
+  /** How long a read is kept to show, with its age, when the platform cannot be asked (15 min). */
+  keptMs?: number;
+  now?: () => number;
+}
+
+const ticketListSchema = z.array(ticketSchema);
+
+/** Reads the platform for people, fairly and once for the same question. */
+export class PeopleReads {
+  readonly #store: FairShareStore;
+  readonly #serviceDesk: PeopleReadsOptions['serviceDesk'];
+  readonly #logger: ReadsLogger;
+  readonly #metrics: PeopleReadMetrics | undefined;
+  readonly #known: PeopleReadsOptions['known'];
+  readonly #buckets: readonly FairShareBucket[];
+  readonly #freshMs: number;
+  readonly #keptMs: number;
+  readonly #now: () => number;
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(options: PeopleReadsOptions) {
+    this.#store = options.store;
+    this.#serviceDesk = options.serviceDesk;
+    this.#logger = options.logger;
+    this.#metrics = options.metrics;
+    this.#known = options.known;
+    this.#buckets = options.buckets ?? DEFAULT_FAIR_SHARE;
+    this.#freshMs = options.freshMs ?? 10_000;
+    this.#keptMs = options.keptMs ?? 15 * 60_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The clock the reads use (ages and waits are measured against it). */
+  now(): number {
+    return this.#now();
+  }
+
+  /**
+   * A ticket read for a person. The caller decides whether they may see it, each time: the
+   * cache is shared by everyone. A ticket that does not exist throws the client's NotFoundError.
+   * `fresh` (a form about to change the ticket) reads the platform whatever is cached, outside
+   * the person's share: it is not a question asked again and again.
+   */
+  ticket(
+    userId: string,
+    ticketId: string,
+    request: PeopleRequest,
+    options: { fresh?: boolean } = {},
+  ): Promise<PersonRead<Ticket>> {
+    const id = ticketId.toUpperCase();
+    return this.#read(
+      userId,
+      `ticket:${id}`,
+      request,
+      () => this.#serviceDesk.getTicket(id, { priority: 'interactive' }),
+      (value) => ticketSchema.safeParse(value).data,
+      options.fresh
+        ? { servable: 'never', shared: false }
+        : { servable: (kept) => this.#agreesWithKnown(kept), shared: true },
+    );
+  }
+
+  /**
+   * The open tickets a person requested (newest first), read by their own email: a list only
+   * ever shown to the person whose email it is read by.
+   */
+  openRequested(
+    userId: string,
+    email: string,
+    request: PeopleRequest,
+    seen?: (ticket: Ticket) => void,
+  ): Promise<PersonRead<Ticket[]>> {
+    return this.#read(
+      userId,
+      `requested:${email.toLowerCase()}`,
+      request,
+      async () => {
+        const open: Ticket[] = [];
+        for await (const ticket of this.#serviceDesk.iterateTickets(
+          { requester_email: email },
+          { maxItems: 500, priority: 'interactive' },
+        )) {
+          seen?.(ticket);
+          if (!DONE_STATUSES.has(ticket.status)) open.push(ticket);
+        }
+        // The platform lists oldest first; the newest matter most.
+        return open.reverse();
+      },
+      (value) => ticketListSchema.safeParse(value).data,
+      // A list is only kept to show with its age: a ticket the person just filed must be in it.
+      { servable: 'never', shared: true },
+    );
+  }
+
+  /** Counts an answer given from what was known (a refusal's kept read, the status memo). */
+  answeredFromKnown(request: PeopleRequest): void {
+    this.#metrics?.countPeopleAnswer('known', request);
+  }
+
+  async #read<T extends JsonValue | Ticket | Ticket[]>(
+    userId: string,
+    key: string,
+    request: PeopleRequest,
+    fetch: () => Promise<T>,
+    decode: (value: JsonValue) => T | undefined,
+    how: {
+      /** Whether a kept value young enough may answer ('never': the platform is always asked). */
+      servable: 'never' | ((kept: KeptValue<T>) => Promise<boolean>);
+      /** Whether the read is taken from the person's fair share. */
+      shared: boolean;
+    },
+  ): Promise<PersonRead<T>> {
+    const { servable } = how;
+    const kept = await this.#recall(key, decode);
+    if (
+      servable !== 'never' &&
+      kept &&
+      this.#now() - kept.keptAt < this.#freshMs &&
+      (await servable(kept))
+    ) {
+      this.#metrics?.countPeopleAnswer('cache', request);
+      return { kind: 'read', value: kept.value, source: 'cache' };
+    }
+    const grant: Awaited<ReturnType<FairShareStore['take']>> = how.shared
+      ? await this.#take(userId)
+      : { granted: true };
+    if (!grant.granted) {
+      this.#metrics?.countPeopleRefusal('fair_share', request);
+      return { kind: 'busy', reason: 'fair_share', retryAt: grant.retryAt, kept };
+    }
+    const started = this.#now();
+    try {
+      const value = await this.#once(key, fetch);
+      this.#metrics?.countPeopleAnswer('platform', request);
+      return { kind: 'read', value, source: 'platform' };
+    } catch (error) {
+      const busy = busyUntil(error, this.#now());
+      if (busy === undefined) throw error;
+      if (error instanceof BudgetExhaustedError) {
+        this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
+      }
+      this.#metrics?.countPeopleRefusal('budget', request);
+      return { kind: 'busy', reason: 'budget', retryAt: busy, kept };
+    }
+  }
+
+  /** Whether nothing the app learnt since says the kept ticket's status changed. */
+  async #agreesWithKnown(kept: KeptValue<Ticket>): Promise<boolean> {
+    const known = await this.#known?.(kept.value.id);
+    return !known || known.at <= kept.keptAt || known.status === kept.value.status;
+  }
+
+  /** One platform read for everyone asking the same thing at once, kept for the next ones. */
+  #once<T>(key: string, fetch: () => Promise<T>): Promise<T> {
+    const running = this.#inFlight.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const read = fetch()
+      .then(async (value) => {
+        await this.#keep(key, value as JsonValue);
+        return value;
+      })
+      .finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, read);
+    return read;
+  }
+
+  async #recall<T>(
+    key: string,
+    decode: (value: JsonValue) => T | undefined,
+  ): Promise<KeptValue<T> | undefined> {
+    try {
+      const kept = await this.#store.recall(key);
+      const value = kept && decode(kept.value);
+      return kept && value !== undefined ? { value, keptAt: kept.keptAt } : undefined;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      // Without the cache the person is still answered, from the platform.
+      this.#logger.warn({ err: error }, 'kept reads unreachable');
+      return undefined;
+    }
+  }
+
+  async #keep(key: string, value: JsonValue): Promise<void> {
+    try {
+      await this.#store.keep(key, value, this.#keptMs);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      this.#logger.warn({ err: error }, 'a read for people could not be kept');
+    }
+  }
+
+  async #take(userId: string): ReturnType<FairShareStore['take']> {
+    try {
+      return await this.#store.take(userId, this.#buckets);
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      // Without the shared count a person is still served; the rate budget remains the limit.
+      this.#logger.warn({ err: error }, 'fair share unreachable');
+      return { granted: true };
+    }
+  }
+}
+
+/**
+ * When the platform can be asked again, if the error says it cannot be asked now: the shared
+ * budget had no room, or the platform itself answered 429.
+ */
+export function busyUntil(error: unknown, now: number): number | undefined {
+  if (error instanceof BudgetExhaustedError) return Math.max(error.retryAt, now + 1_000);
+  if (error instanceof RateLimitError) return now + Math.max(1_000, error.retryAfterMs ?? 60_000);
+  return undefined;
+}
+
+/** A ticket's status as the app last knew it, without reading the platform. */
+export interface KnownTicketStatus {
+  status: string;
+  requesterEmail: string | undefined;
+  /** When it was seen, ms since the epoch. */
+  at: number;
+}
+
+/**
+ * The freshest status the app knows of a ticket: this process's memo, or the mirror's shared
+ * record of its last poll.
+ */
+export async function knownTicketStatus(
+  deps: { statuses: TicketStatusMemo; stores: { mirror: MirrorStore } },
+  ticketId: string,
+): Promise<KnownTicketStatus | undefined> {
+  const memo = deps.statuses.get(ticketId);
+  let mirrored: KnownTicketStatus | undefined;
+  try {
+    const state = await deps.stores.mirror.state(ticketId.toUpperCase());
+    if (state?.status !== undefined && state.lastPolledAt > 0) {
+      mirrored = {
+        status: state.status,
+        requesterEmail: state.requesterEmail?.toLowerCase(),
+        at: state.lastPolledAt,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+  }
+  if (memo && (!mirrored || memo.at >= mirrored.at)) return memo;
+  return mirrored;
+}

@@ -1,0 +1,202 @@
+/**
+ * One person cannot spend everyone's platform budget: their lookups are held to a fair share
+ * and told when to try again, another person's lookup is still answered, the same lookup
+ * repeated within seconds is read from the platform once, and a lookup when the shared budget
+ * is spent is answered with words (busy and when, or what the app knew with its age).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../src/slack-double/index.ts';
+import { initialMirrorState } from '../../src/store/index.ts';
+import { eventually, type Stack, startStack } from './harness.ts';
+
+const { alice, bob, agent, itHelp } = defaultIds;
+
+/** Runs `/ticket <text>` as the person and returns the private answer's JSON text. */
+async function lookup(stack: Stack, userId: string, text: string): Promise<string> {
+  const command = await stack.driver.slashCommand({ userId, channelId: itHelp, text });
+  expect(command.status).toBe(200);
+  const post = await stack.double.waitForResponseUrlPost(
+    (p) => p.url === command.responseUrl,
+    15_000,
+  );
+  return JSON.stringify(post.body);
+}
+
+const getTickets = (stack: Stack) => stack.platformRequests.filter((op) => op === 'getTicket');
+
+async function metricsText(stack: Stack): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${stack.app.port}/metrics`);
+  return response.text();
+}
+
+describe('a person’s fair share of lookups, inside a small budget', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ budget: { perMinute: 40, perHour: 1_000 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('answers one person’s burst past their share with when to try again, and another person’s lookup with its card', async () => {
+    const mine = Array.from({ length: 8 }, (_, i) =>
+      stack.emulator.model.createTicket('acme', {
+        title: `Burst ${i}`,
+        requester_email: 'alice@acme.example',
+      }),
+    );
+    const bobs = stack.emulator.model.createTicket('acme', {
+      title: 'Bob’s monitor',
+      requester_email: 'bob@acme.example',
+    });
+    const before = getTickets(stack).length;
+    const answers: string[] = [];
+    for (const ticket of mine) answers.push(await lookup(stack, alice, ticket.id));
+    const cards = answers.filter((a) => a.includes('Burst'));
+    const refused = answers.filter((a) => a.includes('You have asked the service desk for a lot'));
+    expect(cards).toHaveLength(5);
+    expect(refused).toHaveLength(3);
+    for (const answer of refused) expect(answer).toMatch(/try again in about \d+ (s|min)/);
+    expect(getTickets(stack).length - before).toBe(5);
+
+    expect(await lookup(stack, bob, bobs.id)).toContain('Bob’s monitor');
+  });
+
+  it('reads the same ticket once for lookups repeated within seconds, and checks each person’s access every time', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Shared lookup',
+      requester_email: 'bob@acme.example',
+    });
+    const before = getTickets(stack).length;
+    expect(await lookup(stack, agent, ticket.id)).toContain('Shared lookup');
+    expect(await lookup(stack, agent, ticket.id)).toContain('Shared lookup');
+    expect(await lookup(stack, bob, ticket.id)).toContain('Shared lookup');
+    // Alice may not see Bob's ticket: the cached copy is answered exactly like a missing one.
+    const hidden = await lookup(stack, alice, ticket.id);
+    expect(hidden).toContain('or it isn’t yours to see');
+    expect(hidden).not.toContain('Shared lookup');
+    expect(getTickets(stack).length - before).toBe(1);
+  });
+
+  it('counts the refused lookups in /metrics by reason', async () => {
+    const text = await metricsText(stack);
+    const line = text
+      .split('\n')
+      .find((l) =>
+        l.startsWith(
+          'servicedesk_slack_people_refusals_total{reason="fair_share",request="lookup"}',
+        ),
+      );
+    expect(Number(line?.split(' ').at(-1))).toBeGreaterThanOrEqual(3);
+    expect(text).toMatch(
+      /servicedesk_slack_people_answers_total\{source="cache",request="lookup"\} [1-9]/,
+    );
+  });
+});
+
+describe('lookups when the shared budget is spent', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ budget: { perMinute: 3, perHour: 1_000 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  /** Spends what is left of the minute, as other people's requests would. */
+  async function spendTheMinute(): Promise<void> {
+    while ((await stack.app.stores.budget.take('interactive')).granted);
+  }
+
+  it('answers a lookup with the desk being busy and when to try again, never with silence', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Never read',
+      requester_email: 'alice@acme.example',
+    });
+    await spendTheMinute();
+    const before = getTickets(stack).length;
+    const answer = await lookup(stack, alice, ticket.id);
+    expect(answer).toMatch(/The service desk is busy; try again in about \d+ (s|min)\./);
+    expect(getTickets(stack).length).toBe(before);
+    expect(stack.logs.join('')).not.toContain('unexpected error after Slack was answered');
+  });
+
+  it('answers with the status the mirror last saw and its age, to the ticket’s requester only', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Seen by the mirror',
+      requester_email: 'alice@acme.example',
+    });
+    await stack.app.stores.mirror.saveState(ticket.id, {
+      ...initialMirrorState(),
+      status: 'in_progress',
+      requesterEmail: 'alice@acme.example',
+      lastPolledAt: Date.now() - 180_000,
+    });
+    await spendTheMinute();
+    const answer = await lookup(stack, alice, ticket.id);
+    expect(answer).toContain(`*${ticket.id}* was`);
+    expect(answer).toContain('In progress');
+    expect(answer).toMatch(/when the app last saw it, 3 min ago/);
+    expect(answer).toMatch(/try again in about \d+ (s|min)/);
+    // Bob is told only that the desk is busy: nothing about a ticket that is not his.
+    const bobs = await lookup(stack, bob, ticket.id);
+    expect(bobs).toMatch(/The service desk is busy; try again in about \d+ (s|min)\./);
+    expect(bobs).not.toContain('In progress');
+  });
+
+  it('answers /ticket mine with the desk being busy and when to try again', async () => {
+    await spendTheMinute();
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: itHelp,
+      text: 'mine',
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      15_000,
+    );
+    expect(JSON.stringify(post.body)).toMatch(/The service desk is busy; try again in about \d+ (s|min)/);
+  });
+
+  it('shows on App Home that the desk is busy and when to look again', async () => {
+    await spendTheMinute();
+    await stack.driver.appHomeOpened({ userId: bob });
+    const home = await eventually(() => stack.double.workspace.homeView(bob), 15_000, 'the Home');
+    expect(JSON.stringify(home.blocks)).toMatch(
+      /The service desk is busy; try again in about \d+ (s|min)/,
+    );
+  });
+
+  it('counts the budget refusals and the time waited in /metrics', async () => {
+    const text = await metricsText(stack);
+    expect(text).toMatch(
+      /servicedesk_slack_people_refusals_total\{reason="budget",request="lookup"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /servicedesk_slack_people_budget_wait_seconds_count\{outcome="refused"\} [1-9]/,
+    );
+  });
+});
+
+describe('a person’s fair share in the embedded mode (no Redis)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ embedded: true, budget: { perMinute: 40, perHour: 1_000 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('holds one person’s burst to their share, in memory', async () => {
+    const tickets = Array.from({ length: 6 }, (_, i) =>
+      stack.emulator.model.createTicket('acme', {
+        title: `Embedded ${i}`,
+        requester_email: 'alice@acme.example',
+      }),
+    );
+    const answers: string[] = [];
+    for (const ticket of tickets) answers.push(await lookup(stack, alice, ticket.id));
+    expect(answers.filter((a) => a.includes('Embedded'))).toHaveLength(5);
+    expect(answers.at(-1)).toMatch(/try again in about \d+ (s|min)/);
+  });
+});
