@@ -91,6 +91,25 @@ export class TicketNotPostedError extends SlackAppError {
   }
 }
 
+/**
+ * A filed ticket whose card or confirmation Slack has not taken yet (a 429, a 5xx, no answer):
+ * the post is tried again later, and meanwhile the person is told the ticket exists, with its
+ * ID and the real cause. Should Slack never take it, it fails for good as a not-posted ticket.
+ */
+export class TicketPostDelayedError extends SlackAppError {
+  /** The filed ticket. */
+  readonly ticketId: string;
+
+  constructor(ticketId: string, options: ErrorOptions) {
+    super(
+      'slack_ticket_post_delayed',
+      `Ticket ${ticketId} was filed; Slack has not taken its post yet`,
+      options,
+    );
+    this.ticketId = ticketId;
+  }
+}
+
 /** The app is not in the conversation a person acted in, so it cannot read or post there. */
 export class AppNotInChannelError extends SlackAppError {
   /** The conversation. */

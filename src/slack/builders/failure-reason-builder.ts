@@ -13,6 +13,7 @@ import {
   MessageNotFoundError,
   PersonWithoutEmailError,
   TicketNotPostedError,
+  TicketPostDelayedError,
 } from '../errors.ts';
 import { safeMrkdwn } from './mrkdwn.ts';
 
@@ -38,7 +39,8 @@ function slackErrorOf(error: unknown): string | undefined {
  * or the app itself. `what` names the request ("ticket", "reply").
  */
 export function describeFailure(error: unknown, what: string): string {
-  if (error instanceof TicketNotPostedError) {
+  // Slack that never took the post of a filed ticket, refusing it or limiting the app for a day.
+  if (error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError) {
     const id = safeMrkdwn(error.ticketId, 40);
     return `:white_check_mark: Your ticket is filed as *${id}*, but Slack would not take its card (${safeMrkdwn(slackErrorOf(error.cause) ?? codeOf(error.cause) ?? 'unknown error', 80)}), so no thread follows it here. \`/ticket ${id}\` shows it; please don't file it again.`;
   }

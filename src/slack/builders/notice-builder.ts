@@ -59,6 +59,18 @@ export function buildDelayedNotice(what: string, busyForMs?: number): SlackMessa
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
 
+/**
+ * Told once when the ticket is filed but Slack has not taken its card or confirmation yet: the
+ * ticket exists (so the person does not file it again), with its ID, and why the card is late.
+ */
+export function buildCardDelayedNotice(ticketId: string, slackRateLimited: boolean): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const text = slackRateLimited
+    ? `:hourglass_flowing_sand: *${id}* is filed. Slack is limiting the app's messages right now, so its card comes in a moment; you don't need to do anything.`
+    : `:hourglass_flowing_sand: *${id}* is filed. Slack is not answering the app right now, so its card comes as soon as it does; you don't need to do anything.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
 function inAbout(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);
   return minutes <= 1 ? 'within a minute' : `in about ${minutes} minutes`;

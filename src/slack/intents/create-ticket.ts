@@ -11,6 +11,7 @@ import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
 import {
+  buildCardDelayedNotice,
   buildDelayedNotice,
   buildElsewhereLead,
   buildFailureNotice,
@@ -26,10 +27,16 @@ import {
   MessageNotFoundError,
   PersonWithoutEmailError,
   TicketNotPostedError,
+  TicketPostDelayedError,
 } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { assertLeaseLeft } from '../outbox/lease-guard.ts';
-import { busyForMs, isTransient } from '../outbox/transient-errors.ts';
+import {
+  busyForMs,
+  isSlackCallError,
+  isSlackRateLimited,
+  isTransient,
+} from '../outbox/transient-errors.ts';
 import { audienceOf } from '../people/ticket-access.ts';
 import { ticketMetadata } from '../posting/post-metadata.ts';
 import {
@@ -263,6 +270,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       });
       return placed;
     } catch (error) {
+      // Slack not taking the post yet: the person must hear that the ticket exists, not that
+      // the service desk is not answering.
+      if (isTransient(error) && isSlackCallError(error))
+        throw new TicketPostDelayedError(ticket.id, { cause: error });
       if (isTransient(error)) throw error;
       throw new TicketNotPostedError(ticket.id, { cause: error });
     }
@@ -325,7 +336,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       if (context.awaited && payload.viewId) return;
       const reason = describeFailure(error, 'ticket');
       // A filed ticket is never reported as "not filed": the person would file it twice.
-      const filed = error instanceof TicketNotPostedError;
+      const filed =
+        error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError;
       await updateView(payload.viewId, filed ? 'Ticket filed' : 'Ticket not filed', reason);
       const notice = buildFailureNotice(reason, filed ? undefined : originalText(payload));
       if (payload.reply.kind === 'thread') {
@@ -355,7 +367,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
 
     async delayed(payload, error, context) {
       if (context.awaited && payload.viewId) return;
-      const notice = buildDelayedNotice('ticket', busyForMs(error));
+      const notice =
+        error instanceof TicketPostDelayedError
+          ? buildCardDelayedNotice(error.ticketId, isSlackRateLimited(error.cause))
+          : buildDelayedNotice('ticket', busyForMs(error));
       if (payload.reply.kind === 'thread') {
         await deps.client.chat.postMessage({
           channel: payload.reply.channel,
@@ -364,7 +379,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         });
         return;
       }
-      await updateView(payload.viewId, 'Filing your ticket', notice.text);
+      const title = error instanceof TicketPostDelayedError ? 'Ticket filed' : 'Filing your ticket';
+      await updateView(payload.viewId, title, notice.text);
     },
   };
 }

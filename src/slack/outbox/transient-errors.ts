@@ -11,6 +11,7 @@ import {
   LeaseRunningOutError,
   PersonWithoutEmailError,
   SlackAppError,
+  TicketPostDelayedError,
 } from '../errors.ts';
 
 // Slack platform errors that say "not now" rather than "never".
@@ -27,7 +28,7 @@ const TRANSIENT_SLACK_ERRORS = new Set([
 /** Whether a failed write may succeed when tried again later. */
 export function isTransient(error: unknown): boolean {
   if (isServiceDeskError(error)) return isRetryableError(error);
-  if (error instanceof LeaseRunningOutError) return true;
+  if (error instanceof LeaseRunningOutError || error instanceof TicketPostDelayedError) return true;
   if (error instanceof SlackAppError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'slack_webapi_platform_error') {
@@ -49,7 +50,24 @@ function budgetRetryAt(error: unknown): number | undefined {
  * Retry-After (the clients never sleep through one; the outbox's schedule waits instead).
  */
 export function retryAtOf(error: unknown, now: number = Date.now()): number | undefined {
-  return budgetRetryAt(error) ?? slackRetryAt(error, now);
+  const slackError = error instanceof TicketPostDelayedError ? error.cause : error;
+  return budgetRetryAt(error) ?? slackRetryAt(slackError, now);
+}
+
+/** Whether an error is the Slack Web API's (a refusal, a 429, an HTTP or request error). */
+export function isSlackCallError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_webapi_');
+}
+
+/** Whether a Slack call failed for Slack's rate limit (a 429, or `ratelimited`). */
+export function isSlackRateLimited(error: unknown): boolean {
+  const failed = error as { code?: unknown; data?: { error?: unknown } } | null;
+  return (
+    failed?.code === 'slack_webapi_rate_limited_error' ||
+    failed?.data?.error === 'ratelimited' ||
+    failed?.data?.error === 'rate_limited'
+  );
 }
 
 /** How long the person waits for a write the platform's rate budget held back, if it was. */
