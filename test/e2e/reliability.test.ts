@@ -132,6 +132,44 @@ describe('reliability', () => {
     expect(thread().some((m) => m.text?.includes('not answering'))).toBe(false);
   });
 
+  it('tells a colleague their Mark resolved is refused and keeps no dead letter of it', async () => {
+    stack = await startStack();
+    const view = await openModal(alice);
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Projector flickers' },
+    });
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(itHelp)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes('Projector flickers')),
+      5_000,
+      'the card',
+    );
+    // A replica that has not seen the ticket: the requester is not known, so the click is
+    // queued and the intent refuses it.
+    const other = await stack.addReplica();
+    await other.driver.blockAction({
+      userId: bob,
+      actionId: 'mark_resolved',
+      channelId: itHelp,
+      messageTs: card.ts,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: bob })
+          .some((e) => e.text.includes('You can’t change')),
+      5_000,
+      'the refusal',
+    );
+    expect(await stack.app.stores.outbox.deadLetters()).toEqual([]);
+    expect((await stack.app.stores.outbox.stats()).depth).toBe(0);
+    expect(stack.logs.some((l) => l.includes('outbox entry refused'))).toBe(true);
+  });
+
   it('makes nothing new when the platform created the ticket but its answer was lost', async () => {
     stack = await startStack();
     stack.emulator.setFaults({ loseWriteResponses: 1 });

@@ -11,7 +11,7 @@ import { backoffMs } from '../../backoff.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../app/background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
-import { isExpected, isRefusal, isTransient, retryAtOf } from './transient-errors.ts';
+import { isAppRefusal, isExpected, isRefusal, isTransient, retryAtOf } from './transient-errors.ts';
 
 /** What a handler learns about the person waiting on an entry. */
 export interface FailureContext {
@@ -273,6 +273,15 @@ export class OutboxWorker {
         await this.#tell(() => handler.delayed?.(entry, error, context), entry);
       }
       this.#settle(entry.deliveryKey, { state: 'retrying', error, nextAttemptAt });
+      return;
+    }
+    if (handler && isAppRefusal(error)) {
+      // Finished with what was decided, so a repeat of the same delivery is not run again.
+      const { code, message } = error as Error & { code?: unknown };
+      await this.#outbox.complete(entry, { refused: String(code) });
+      log.info({ code, reason: message }, 'outbox entry refused; the person is told why');
+      await this.#tell(() => handler.failed(entry, error, context), entry);
+      this.#settle(entry.deliveryKey, { state: 'failed', error });
       return;
     }
     await this.#outbox.fail(entry, describe(error));

@@ -95,17 +95,26 @@ const PLATFORM_REFUSALS = new Set([
 ]);
 
 /**
+ * Whether the app itself refused what the person asked (not allowed, the ticket closed, no
+ * email to act as): a decision, not a failure. The entry is finished, not dead-lettered: anyone
+ * can click a button they may not use, and their refusals must not push real failed writes out
+ * of the dead letters kept.
+ */
+export function isAppRefusal(error: unknown): boolean {
+  return (
+    error instanceof ChangeRefusedError ||
+    error instanceof ClosedTicketError ||
+    error instanceof PersonWithoutEmailError
+  );
+}
+
+/**
  * Whether a failure is a refusal of what the person asked (not allowed, closed, not found, a
  * field the platform rejected): the person is told why, and there is nothing for an operator to
  * fix, so it is logged at info without a stack. A refused key or Slack error stays a warning.
  */
 export function isRefusal(error: unknown): boolean {
-  if (
-    error instanceof ChangeRefusedError ||
-    error instanceof ClosedTicketError ||
-    error instanceof PersonWithoutEmailError
-  )
-    return true;
+  if (isAppRefusal(error)) return true;
   const code = (error as { code?: unknown } | null)?.code;
   return isServiceDeskError(error) && typeof code === 'string' && PLATFORM_REFUSALS.has(code);
 }

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ServerError, ValidationError } from '../../../src/servicedesk/index.ts';
+import { ChangeRefusedError } from '../../../src/slack/errors.ts';
 import type { IntentHandler } from '../../../src/slack/outbox/outbox-worker.ts';
 import { OutboxWorker } from '../../../src/slack/outbox/outbox-worker.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
@@ -80,6 +81,22 @@ describe('outbox worker', () => {
     await worker.runOnce();
     expect(told).toEqual(['failed:ValidationError']);
     expect((await stores.outbox.deadLetters())[0]?.deliveryKey).toBe('k1');
+  });
+
+  it('tells the person of a change the app refused and finishes the entry without a dead letter', async () => {
+    const { stores, worker, told, clock } = setup({
+      run: async () => {
+        throw new ChangeRefusedError('IT-7', 'not_visible');
+      },
+    });
+    await stores.outbox.enqueue('action:T1:U2:mark_resolved:1.1', 'test', {});
+    await worker.runOnce();
+    expect(told).toEqual(['failed:ChangeRefusedError']);
+    expect(await stores.outbox.deadLetters()).toEqual([]);
+    expect((await stores.outbox.stats(clock.now)).depth).toBe(0);
+    // The same delivery again is not run again.
+    const again = await stores.outbox.enqueue('action:T1:U2:mark_resolved:1.1', 'test', {});
+    expect(again).toMatchObject({ enqueued: false, state: 'done' });
   });
 
   it('gives up on a transient failure once the entry is older than the maximum age', async () => {
