@@ -5,9 +5,10 @@
  * is spent is answered with words (busy and when, or what the app knew with its age).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
 import { defaultIds } from '../../src/slack-double/index.ts';
 import { initialMirrorState } from '../../src/store/index.ts';
-import { eventually, type Stack, startStack } from './harness.ts';
+import { eventually, modalOpenedBy, type Stack, startStack } from './harness.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;
 
@@ -155,7 +156,9 @@ describe('lookups when the shared budget is spent', () => {
       (p) => p.url === command.responseUrl,
       15_000,
     );
-    expect(JSON.stringify(post.body)).toMatch(/The service desk is busy; try again in about \d+ (s|min)/);
+    expect(JSON.stringify(post.body)).toMatch(
+      /The service desk is busy; try again in about \d+ (s|min)/,
+    );
   });
 
   it('shows on App Home that the desk is busy and when to look again', async () => {
@@ -164,6 +167,69 @@ describe('lookups when the shared budget is spent', () => {
     const home = await eventually(() => stack.double.workspace.homeView(bob), 15_000, 'the Home');
     expect(JSON.stringify(home.blocks)).toMatch(
       /The service desk is busy; try again in about \d+ (s|min)/,
+    );
+  });
+
+  /** Posts a ticket's card in #it-help, as filing it from Slack would. */
+  async function postedCard(title: string): Promise<string> {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title,
+      requester_email: 'alice@acme.example',
+    });
+    const posted = await stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      ...buildTicketCard(ticket),
+    });
+    if (!posted.ts) throw new Error('the card was not posted');
+    return posted.ts;
+  }
+
+  function clickUpdate(cardTs: string) {
+    return stack.driver.blockAction({
+      userId: agent,
+      actionId: 'open_update_modal',
+      channelId: itHelp,
+      messageTs: cardTs,
+    });
+  }
+
+  it('says in the Update form that the desk is busy and when to try again', async () => {
+    const cardTs = await postedCard('Update when busy');
+    await spendTheMinute();
+    const modal = await modalOpenedBy(stack, agent, () => clickUpdate(cardTs));
+    expect(JSON.stringify(modal.blocks)).toMatch(
+      /The service desk is busy; try again in about \d+ (s|min)/,
+    );
+  });
+
+  it('still says so in the Update form when Slack answers 500 to the first update', async () => {
+    const cardTs = await postedCard('Update when busy, Slack failing');
+    await spendTheMinute();
+    stack.double.failNext('views.update', 'internal_error', { status: 500 });
+    await clickUpdate(cardTs);
+    await eventually(
+      () =>
+        JSON.stringify(stack.double.workspace.modalStack(agent).at(-1)?.blocks).includes(
+          'The service desk is busy',
+        ),
+      5_000,
+      'the busy words in the form',
+    );
+  });
+
+  it('reports, never swallows, a 429 from Slack on the Update form’s busy words', async () => {
+    const cardTs = await postedCard('Update when busy, Slack limiting');
+    await spendTheMinute();
+    stack.double.failNext('views.update', 'ratelimited');
+    const logged = stack.logs.length;
+    await clickUpdate(cardTs);
+    await eventually(
+      () =>
+        stack.logs
+          .slice(logged)
+          .some((l) => l.includes('fill-update-modal') && l.includes('"level":50')),
+      5_000,
+      'the failure reported',
     );
   });
 

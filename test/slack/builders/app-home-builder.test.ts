@@ -51,4 +51,27 @@ describe('App Home', () => {
     );
     expect(all).not.toContain('<!channel>');
   });
+
+  it('says the desk is busy and when to look again, with nothing to show yet', () => {
+    const all = text(
+      buildAppHome({ kind: 'busy', reason: 'budget', retryInMs: 40_000 }, undefined),
+    );
+    expect(all).toContain('The service desk is busy; try again in about 40 s.');
+    expect(all).toContain('"action_id":"new_ticket_button"');
+  });
+
+  it('marks a list read earlier with its age and why it is not fresher', () => {
+    const all = text(
+      buildAppHome(
+        {
+          kind: 'tickets',
+          tickets: [ticket(1)],
+          asOf: { ageMs: 120_000, reason: 'fair_share', retryInMs: 6_000 },
+        },
+        undefined,
+      ),
+    );
+    expect(all).toContain('As the app last read them, 2 min ago.');
+    expect(all).toContain('*IT-1* · Ticket 1');
+  });
 });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import {
+  aboutIn,
+  ageText,
+  buildBusy,
+  buildKnownStatus,
+} from '../../../src/slack/builders/busy-builder.ts';
+
+describe('busy words', () => {
+  it('rounds the wait up, so trying again then works', () => {
+    expect(aboutIn(39_001)).toBe('about 40 s');
+    expect(aboutIn(0)).toBe('about 1 s');
+    expect(aboutIn(61_000)).toBe('about 2 min');
+  });
+
+  it('rounds an age down, never calling old news younger than it is', () => {
+    expect(ageText(2_000)).toBe('just now');
+    expect(ageText(59_999)).toBe('59 s ago');
+    expect(ageText(179_000)).toBe('2 min ago');
+    expect(ageText(7_200_000)).toBe('2 h ago');
+  });
+
+  it('says the desk is busy and when to try again', () => {
+    expect(buildBusy('budget', 40_000).text).toBe(
+      ':hourglass_flowing_sand: The service desk is busy; try again in about 40 s.',
+    );
+  });
+
+  it('tells a person past their share that it is their share, and when to try again', () => {
+    expect(buildBusy('fair_share', 6_000).text).toContain(
+      'You have asked the service desk for a lot',
+    );
+    expect(buildBusy('fair_share', 6_000).text).toContain('try again in about 6 s');
+  });
+
+  it('shows the last known status with its age, then why it is not fresher', () => {
+    const message = buildKnownStatus(
+      { ticketId: 'IT-7', status: 'in_progress', ageMs: 180_000 },
+      'budget',
+      40_000,
+    );
+    expect(message.text).toContain(
+      '*IT-7* was :hammer_and_wrench: In progress when the app last saw it, 3 min ago.',
+    );
+    expect(message.text).toContain('try again in about 40 s');
+  });
+});

@@ -1,0 +1,153 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../src/contract/schemas.ts';
+import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
+import { RateLimitError } from '../../../src/servicedesk/index.ts';
+import { type KnownTicketStatus, PeopleReads } from '../../../src/slack/people/fair-share.ts';
+import { StoreUnavailableError } from '../../../src/store/errors.ts';
+import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
+import type { FairShareStore } from '../../../src/store/types.ts';
+
+const T0 = 1_700_000_000_000;
+const ticket = (status = 'open'): Ticket => ({
+  id: 'IT-7',
+  title: 'Printer',
+  status,
+  priority: 'medium',
+  created_at: '2026-11-20T09:30:00Z',
+  requester_email: 'alice@acme.example',
+});
+
+function setUp(
+  getTicket: () => Promise<Ticket>,
+  options: { store?: FairShareStore; known?: () => Promise<KnownTicketStatus | undefined> } = {},
+) {
+  let time = T0;
+  const now = () => time;
+  const calls: string[] = [];
+  const reads = new PeopleReads({
+    store: options.store ?? new MemoryFairShareStore(now),
+    serviceDesk: {
+      getTicket: async (id: string) => {
+        calls.push(id);
+        return getTicket();
+      },
+      iterateTickets: () => {
+        throw new Error('not used');
+      },
+    } as never,
+    logger: pino({ level: 'silent' }),
+    ...(options.known ? { known: options.known } : {}),
+    now,
+  });
+  return { reads, calls, advance: (ms: number) => (time += ms) };
+}
+
+describe('people’s reads', () => {
+  it('reads a ticket once for everyone asking at the same moment', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    const answers = await Promise.all([
+      reads.ticket('U1', 'IT-7', 'lookup'),
+      reads.ticket('U2', 'it-7', 'lookup'),
+      reads.ticket('U3', 'IT-7', 'lookup'),
+    ]);
+    expect(calls).toEqual(['IT-7']);
+    for (const answer of answers) expect(answer).toMatchObject({ kind: 'read' });
+  });
+
+  it('answers from the cache within 10 s, and asks again after', async () => {
+    const { reads, calls, advance } = setUp(async () => ticket());
+    await reads.ticket('U1', 'IT-7', 'lookup');
+    advance(9_000);
+    expect(await reads.ticket('U2', 'IT-7', 'lookup')).toMatchObject({ source: 'cache' });
+    advance(1_000);
+    expect(await reads.ticket('U2', 'IT-7', 'lookup')).toMatchObject({ source: 'platform' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('does not serve a cached ticket whose status the app has since seen change', async () => {
+    let known: KnownTicketStatus | undefined;
+    const { reads, calls, advance } = setUp(async () => ticket(), { known: async () => known });
+    await reads.ticket('U1', 'IT-7', 'lookup');
+    advance(2_000);
+    known = { status: 'resolved', requesterEmail: undefined, at: T0 + 1_000 };
+    expect(await reads.ticket('U1', 'IT-7', 'lookup')).toMatchObject({ source: 'platform' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('says when a read is back once a person’s burst is spent, with the earlier read kept', async () => {
+    const { reads, calls, advance } = setUp(async () => ticket());
+    await reads.ticket('U1', 'IT-7', 'lookup');
+    advance(10_000);
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${100 + i}`, 'lookup');
+    const refused = await reads.ticket('U1', 'IT-7', 'lookup');
+    expect(refused).toMatchObject({
+      kind: 'busy',
+      reason: 'fair_share',
+      kept: { value: { id: 'IT-7' }, keptAt: T0 },
+    });
+    if (refused.kind === 'busy') expect(refused.retryAt).toBeGreaterThan(T0 + 10_000);
+    expect(calls).toHaveLength(6);
+  });
+
+  it('turns the shared budget’s refusal into busy and when, not an error', async () => {
+    const { reads } = setUp(async () => {
+      throw new BudgetExhaustedError('getTicket', T0 + 40_000, 0);
+    });
+    expect(await reads.ticket('U1', 'IT-7', 'lookup')).toEqual({
+      kind: 'busy',
+      reason: 'budget',
+      retryAt: T0 + 40_000,
+      kept: undefined,
+    });
+  });
+
+  it('turns the platform’s own 429 into busy and its Retry-After', async () => {
+    const { reads } = setUp(async () => {
+      throw new RateLimitError({
+        operation: 'getTicket',
+        method: 'GET',
+        path: '/tickets/IT-7',
+        status: 429,
+        headers: {},
+        body: {},
+        retryAfterMs: 30_000,
+      });
+    });
+    expect(await reads.ticket('U1', 'IT-7', 'lookup')).toMatchObject({
+      kind: 'busy',
+      reason: 'budget',
+      retryAt: T0 + 30_000,
+    });
+  });
+
+  it('still answers a person from the platform when the store is unreachable', async () => {
+    const down: FairShareStore = {
+      take: async () => {
+        throw new StoreUnavailableError('fairShare.take');
+      },
+      recall: async () => {
+        throw new StoreUnavailableError('fairShare.recall');
+      },
+      keep: async () => {
+        throw new StoreUnavailableError('fairShare.keep');
+      },
+    };
+    const { reads } = setUp(async () => ticket(), { store: down });
+    expect(await reads.ticket('U1', 'IT-7', 'lookup')).toMatchObject({
+      kind: 'read',
+      source: 'platform',
+    });
+  });
+
+  it('reads a form’s ticket afresh and outside the person’s share', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    for (let i = 0; i < 8; i++) {
+      expect(await reads.ticket('U1', 'IT-7', 'update', { fresh: true })).toMatchObject({
+        kind: 'read',
+        source: 'platform',
+      });
+    }
+    expect(calls).toHaveLength(8);
+  });
+});
