@@ -285,7 +285,10 @@ export class MirrorWorker {
       // Not a failure: the poll waits for room, spread a little so replicas do not all return
       // at the same millisecond.
       const at = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
-      await this.#stores.schedule.reschedule(claim, at);
+      // Slack's Retry-After holds the ticket: a hint, the feed or a write from Slack may bring
+      // its look forward, but never before Slack allows the post.
+      const notBefore = error instanceof PostDeferredError ? error.retryAt : undefined;
+      await this.#stores.schedule.reschedule(claim, at, notBefore);
       return;
     }
     if (error instanceof PostBusyError) {

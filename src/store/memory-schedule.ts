@@ -15,6 +15,8 @@ export class MemoryPollSchedule implements PollSchedule {
   readonly #now: Clock;
   readonly #due = new Map<string, number>();
   readonly #leases = new Map<string, Lease>();
+  // Ticket -> no look before this time (Slack's Retry-After on a post), until it passes.
+  readonly #holds = new Map<string, number>();
 
   constructor(now: Clock) {
     this.#now = now;
@@ -22,7 +24,7 @@ export class MemoryPollSchedule implements PollSchedule {
 
   async pollAt(ticketId: string, atMs: number): Promise<void> {
     requireKey(ticketId, 'ticket ID');
-    const at = requireTime(Math.floor(atMs), 'atMs');
+    const at = this.#held(ticketId, requireTime(Math.floor(atMs), 'atMs'));
     const lease = this.#leases.get(ticketId);
     if (lease && lease.expiresAt > this.#now()) {
       if (lease.pending === undefined || at < lease.pending) lease.pending = at;
@@ -51,13 +53,30 @@ export class MemoryPollSchedule implements PollSchedule {
     });
   }
 
-  async reschedule(claim: PollClaim, atMs: number): Promise<boolean> {
+  async reschedule(claim: PollClaim, atMs: number, notBeforeMs?: number): Promise<boolean> {
     const at = requireTime(Math.floor(atMs), 'atMs');
+    const notBefore =
+      notBeforeMs === undefined ? undefined : requireTime(Math.floor(notBeforeMs), 'notBeforeMs');
     const lease = this.#leases.get(claim.ticketId);
     if (lease?.token !== claim.token) return false;
     this.#leases.delete(claim.ticketId);
-    this.#due.set(claim.ticketId, lease.pending !== undefined ? Math.min(at, lease.pending) : at);
+    const hold = this.#holds.get(claim.ticketId);
+    if (notBefore !== undefined && (hold === undefined || notBefore > hold))
+      this.#holds.set(claim.ticketId, notBefore);
+    const asked = lease.pending !== undefined ? Math.min(at, lease.pending) : at;
+    this.#due.set(claim.ticketId, this.#held(claim.ticketId, asked));
     return true;
+  }
+
+  // The time a look asked for at `at` may come: not before the ticket's hold, while it lasts.
+  #held(ticketId: string, at: number): number {
+    const hold = this.#holds.get(ticketId);
+    if (hold === undefined) return at;
+    if (hold <= this.#now()) {
+      this.#holds.delete(ticketId);
+      return at;
+    }
+    return Math.max(at, hold);
   }
 
   async remove(ticketId: string, claim?: PollClaim): Promise<boolean> {
@@ -68,11 +87,12 @@ export class MemoryPollSchedule implements PollSchedule {
       // Someone asked for a poll while this one decided to stop: their ask wins.
       if (lease.pending !== undefined) {
         this.#leases.delete(ticketId);
-        this.#due.set(ticketId, lease.pending);
+        this.#due.set(ticketId, this.#held(ticketId, lease.pending));
         return false;
       }
     }
     this.#leases.delete(ticketId);
+    this.#holds.delete(ticketId);
     return this.#due.delete(ticketId);
   }
 

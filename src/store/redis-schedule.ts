@@ -1,9 +1,10 @@
 /**
- * The poll schedule in Redis: a sorted set of tickets by due time, and a hash of the live
- * claims (`token|expiresAt|pending`). A claimed ticket's score is its claim's expiry, so a
- * crashed poller's ticket simply comes due again; `pending` keeps a hint that arrived during
- * the claim until the holder reschedules. Both keys carry the `{poll}` tag because a claim
- * touches many tickets in one script.
+ * The poll schedule in Redis: a sorted set of tickets by due time, a hash of the live claims
+ * (`token|expiresAt|pending`) and a hash of holds (ticket -> no look before, ms). A claimed
+ * ticket's score is its claim's expiry, so a crashed poller's ticket simply comes due again;
+ * `pending` keeps a hint that arrived during the claim until the holder reschedules; a hold
+ * (Slack's Retry-After on a post) keeps every later ask at or after it until it passes. The
+ * keys carry the `{poll}` tag because a claim touches many tickets in one script.
  */
 import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
@@ -11,10 +12,11 @@ import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyNumber, replyString, runCommand } from './redis-script.ts';
 import type { Clock, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
-/** The schedule's keys; both carry the `{poll}` tag. */
+/** The schedule's keys; each carries the `{poll}` tag. */
 export interface ScheduleKeys {
   due: string;
   leases: string;
+  holds: string;
 }
 
 const PARSE_LEASE = `
@@ -25,18 +27,33 @@ local function parse_lease(value)
 end
 `;
 
-// KEYS due, leases; ARGV ticket, at, now.
-const POLL_AT = `${PARSE_LEASE}
+// The time a look asked for may come: not before the ticket's hold (KEYS[3]) while it lasts.
+const HELD = `
+local function held(ticket, at, now)
+  local hold = tonumber(redis.call('HGET', KEYS[3], ticket))
+  if not hold then return at end
+  if hold <= now then
+    redis.call('HDEL', KEYS[3], ticket)
+    return at
+  end
+  if at < hold then return hold end
+  return at
+end
+`;
+
+// KEYS due, leases, holds; ARGV ticket, at, now.
+const POLL_AT = `${PARSE_LEASE}${HELD}
 local token, exp, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
-local at = tonumber(ARGV[2])
+local at = held(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
+local atText = string.format('%d', at)
 if token and exp > tonumber(ARGV[3]) then
   if not pending or at < pending then
-    redis.call('HSET', KEYS[2], ARGV[1], token .. '|' .. string.format('%d', exp) .. '|' .. ARGV[2])
+    redis.call('HSET', KEYS[2], ARGV[1], token .. '|' .. string.format('%d', exp) .. '|' .. atText)
   end
   return 1
 end
 local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]))
-if not score or at < score then redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+if not score or at < score then redis.call('ZADD', KEYS[1], atText, ARGV[1]) end
 return 1
 `;
 
@@ -59,29 +76,37 @@ end
 return out
 `;
 
-// KEYS due, leases; ARGV ticket, token, at.
-const RESCHEDULE = `${PARSE_LEASE}
+// KEYS due, leases, holds; ARGV ticket, token, at, notBefore ('' for none), now.
+const RESCHEDULE = `${PARSE_LEASE}${HELD}
 local token, _, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
 if token ~= ARGV[2] then return 0 end
-local at = ARGV[3]
-if pending and pending < tonumber(at) then at = string.format('%d', pending) end
+local at = tonumber(ARGV[3])
+if pending and pending < at then at = pending end
+local notBefore = tonumber(ARGV[4])
+if notBefore then
+  local hold = tonumber(redis.call('HGET', KEYS[3], ARGV[1]))
+  if not hold or notBefore > hold then redis.call('HSET', KEYS[3], ARGV[1], ARGV[4]) end
+end
+at = held(ARGV[1], at, tonumber(ARGV[5]))
 redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[1], at, ARGV[1])
+redis.call('ZADD', KEYS[1], string.format('%d', at), ARGV[1])
 return 1
 `;
 
-// KEYS due, leases; ARGV ticket, token ('' removes whatever holds the ticket).
-const REMOVE = `${PARSE_LEASE}
+// KEYS due, leases, holds; ARGV ticket, token ('' removes whatever holds the ticket), now.
+const REMOVE = `${PARSE_LEASE}${HELD}
 if ARGV[2] ~= '' then
   local token, _, pending = parse_lease(redis.call('HGET', KEYS[2], ARGV[1]))
   if token ~= ARGV[2] then return 0 end
   if pending then
     redis.call('HDEL', KEYS[2], ARGV[1])
-    redis.call('ZADD', KEYS[1], string.format('%d', pending), ARGV[1])
+    local at = held(ARGV[1], pending, tonumber(ARGV[3]))
+    redis.call('ZADD', KEYS[1], string.format('%d', at), ARGV[1])
     return 0
   end
 end
 redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
 return redis.call('ZREM', KEYS[1], ARGV[1])
 `;
 
@@ -133,10 +158,10 @@ export class RedisPollSchedule implements PollSchedule {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;
-    this.#pollAt = defineScript(redis, 'servicedeskSchedulePollAt', 2, POLL_AT);
+    this.#pollAt = defineScript(redis, 'servicedeskSchedulePollAt', 3, POLL_AT);
     this.#claimDue = defineScript(redis, 'servicedeskScheduleClaimDue', 2, CLAIM_DUE);
-    this.#reschedule = defineScript(redis, 'servicedeskScheduleReschedule', 2, RESCHEDULE);
-    this.#remove = defineScript(redis, 'servicedeskScheduleRemove', 2, REMOVE);
+    this.#reschedule = defineScript(redis, 'servicedeskScheduleReschedule', 3, RESCHEDULE);
+    this.#remove = defineScript(redis, 'servicedeskScheduleRemove', 3, REMOVE);
     this.#dueWithin = defineScript(redis, 'servicedeskScheduleDueWithin', 2, DUE_WITHIN);
     this.#postpone = defineScript(redis, 'servicedeskSchedulePostpone', 2, POSTPONE);
   }
@@ -144,7 +169,7 @@ export class RedisPollSchedule implements PollSchedule {
   async pollAt(ticketId: string, atMs: number): Promise<void> {
     requireKey(ticketId, 'ticket ID');
     const at = requireTime(Math.floor(atMs), 'atMs');
-    await this.#pollAt('schedule.pollAt', this.#both(), [ticketId, at, this.#now()]);
+    await this.#pollAt('schedule.pollAt', this.#all(), [ticketId, at, this.#now()]);
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<PollClaim[]> {
@@ -169,21 +194,26 @@ export class RedisPollSchedule implements PollSchedule {
     return claims;
   }
 
-  async reschedule(claim: PollClaim, atMs: number): Promise<boolean> {
+  async reschedule(claim: PollClaim, atMs: number, notBeforeMs?: number): Promise<boolean> {
     const at = requireTime(Math.floor(atMs), 'atMs');
-    const reply = await this.#reschedule('schedule.reschedule', this.#both(), [
+    const notBefore =
+      notBeforeMs === undefined ? '' : requireTime(Math.floor(notBeforeMs), 'notBeforeMs');
+    const reply = await this.#reschedule('schedule.reschedule', this.#all(), [
       claim.ticketId,
       claim.token,
       at,
+      notBefore,
+      this.#now(),
     ]);
     return reply === 1;
   }
 
   async remove(ticketId: string, claim?: PollClaim): Promise<boolean> {
     requireKey(ticketId, 'ticket ID');
-    const reply = await this.#remove('schedule.remove', this.#both(), [
+    const reply = await this.#remove('schedule.remove', this.#all(), [
       ticketId,
       claim?.token ?? '',
+      this.#now(),
     ]);
     return reply === 1;
   }
@@ -232,5 +262,9 @@ export class RedisPollSchedule implements PollSchedule {
 
   #both(): string[] {
     return [this.#keys.due, this.#keys.leases];
+  }
+
+  #all(): string[] {
+    return [this.#keys.due, this.#keys.leases, this.#keys.holds];
   }
 }

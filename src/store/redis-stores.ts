@@ -35,6 +35,8 @@
  *                                                 ticket's score is its claim's expiry
  *   <p>{<p>poll}:leases                    hash   ticket ID -> token|expiresAt|pending (the
  *                                                 earliest hint that came during the claim)
+ *   <p>{<p>poll}:holds                     hash   ticket ID -> no poll before (ms): Slack's
+ *                                                 Retry-After on a post, until it passes
  *   <p>{<p>feed}:state                     hash   scannedAt (ms), data (JSON): where the change
  *                                                 feed's scans stand
  *   <p>{<p>feed}:facts                     hash   ticket ID -> JSON {deskId, createdAt,
@@ -144,7 +146,7 @@ export function redisKeys(prefix: string): RedisKeys {
       ticket: (ticketId) => `${links}ticket:${ticketId}`,
     },
     budget: { log: `${budget}log`, state: `${budget}state` },
-    schedule: { due: `${poll}due`, leases: `${poll}leases` },
+    schedule: { due: `${poll}due`, leases: `${poll}leases`, holds: `${poll}holds` },
     mirror: {
       state: (ticketId) => `${prefix}mirror:{${ticketId}}:state`,
       posts: (ticketId) => `${prefix}mirror:{${ticketId}}:posts`,

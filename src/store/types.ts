@@ -279,7 +279,7 @@ export interface PollSchedule {
   /**
    * Polls the ticket at `atMs` or earlier: an earlier time than the one set wins, a later one
    * changes nothing. While the ticket is claimed the time is kept and applied when the claim
-   * ends, so a hint that arrives mid-poll is never lost.
+   * ends, so a hint that arrives mid-poll is never lost. Never before a hold `reschedule` set.
    */
   pollAt(ticketId: string, atMs: number): Promise<void>;
   /** Claims up to `limit` due tickets, earliest first, each for `leaseMs`. */
@@ -287,8 +287,10 @@ export interface PollSchedule {
   /**
    * Ends a claim and sets the next poll (or the earlier time a hint asked for meanwhile).
    * False, and nothing changes, when the claim lapsed and someone else took the ticket.
+   * `notBeforeMs` holds the ticket until then whoever asks for it later (a hint, the change
+   * feed, the planner): Slack's Retry-After on a post, which no look may come before.
    */
-  reschedule(claim: PollClaim, atMs: number): Promise<boolean>;
+  reschedule(claim: PollClaim, atMs: number, notBeforeMs?: number): Promise<boolean>;
   /** Stops polling the ticket; with a claim, only if the claim still holds. */
   remove(ticketId: string, claim?: PollClaim): Promise<boolean>;
   /** When the ticket is next due (a claimed ticket: when its claim lapses). */

@@ -7,6 +7,7 @@ import {
   PostDeferredError,
   type PostedItem,
   RELAXED_PACE,
+  TicketHints,
 } from '../../src/mirror/index.ts';
 import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../../src/store/index.ts';
 import { emptyModel, ModelPlatform, RecordingPoster, SAM, serverError, TENANT } from './support.ts';
@@ -324,6 +325,37 @@ describe('mirror worker', () => {
     expect((await t.stores.mirror.state(id))?.backoffStep).toBe(0);
     await t.catchUp(id);
     expect(t.poster.bodies()).toEqual(['After the wait']);
+  });
+
+  it('never looks again before Slack’s Retry-After, whatever a hint, the feed or a write from Slack asks meanwhile', async () => {
+    const t = setUp();
+    const hints = new TicketHints({ stores: t.stores, now: () => t.clock.now });
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'After the 429' });
+    const retryAt = t.clock.now + 30_000;
+    // The first post meets Slack's 429 (Retry-After 30 s) while a hint for the ticket arrives
+    // mid-poll, as the change feed's did.
+    const post = t.poster.postMessage.bind(t.poster);
+    let limited = false;
+    t.poster.postMessage = async (thread, ticketId, message) => {
+      if (limited) return post(thread, ticketId, message);
+      limited = true;
+      await hints.hint(ticketId);
+      throw new PostDeferredError(retryAt);
+    };
+    await t.pollNext();
+    expect(t.poster.bodies()).toEqual([]);
+    expect(await t.stores.schedule.dueAt(id)).toBeGreaterThanOrEqual(retryAt);
+    // After the claim: a message hint, the feed's ask and a write from Slack, all sooner.
+    t.advance(6_000);
+    await hints.hint(id, { messageOnly: true });
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await t.worker.slackWrote(id);
+    expect(await t.stores.schedule.dueAt(id)).toBeGreaterThanOrEqual(retryAt);
+    await t.pollNext();
+    expect(t.clock.now).toBeGreaterThanOrEqual(retryAt);
+    expect(t.poster.bodies()).toEqual(['After the 429']);
   });
 
   it('backs off while the platform fails, then catches up losing and repeating nothing', async () => {

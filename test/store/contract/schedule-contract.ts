@@ -30,6 +30,43 @@ export function describeScheduleContract(backend: StoresBackend): void {
       expect(claims.every((c) => c.leaseExpiresAt === now + LEASE)).toBe(true);
     });
 
+    it('keeps a ticket held by a reschedule from every earlier ask until the hold passes', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now);
+      const claim = only(await schedule.claimDue(10, LEASE));
+      // A hint during the claim, then Slack's Retry-After 30 s on the claim's post.
+      await schedule.pollAt('IT-1', now + 1_000);
+      expect(await schedule.reschedule(claim, now + 30_000, now + 30_000)).toBe(true);
+      expect(await schedule.dueAt('IT-1')).toBe(now + 30_000);
+      // Hints and the feed after the claim ask for sooner; the hold stands.
+      await schedule.pollAt('IT-1', now + 2_000);
+      await schedule.pollAt('IT-1', now + 24_000);
+      expect(await schedule.dueAt('IT-1')).toBe(now + 30_000);
+      clock.advance(30_000);
+      const next = only(await schedule.claimDue(10, LEASE));
+      // Once it has passed, the planner's and the hints' times are theirs again.
+      expect(await schedule.reschedule(next, clock.now() + 60_000)).toBe(true);
+      await schedule.pollAt('IT-1', clock.now() + 1_000);
+      expect(await schedule.dueAt('IT-1')).toBe(clock.now() + 1_000);
+    });
+
+    it('keeps a held ticket from an earlier planned time and from a hint pending at the end of its next claim', async () => {
+      const clock = fakeClock();
+      const { schedule } = backend.namespace(clock).open();
+      const now = clock.now();
+      await schedule.pollAt('IT-1', now);
+      const first = only(await schedule.claimDue(10, LEASE));
+      await schedule.reschedule(first, now + 30_000, now + 30_000);
+      // A claim taken early (a lapsed one, a replica's clock) ends with an earlier plan.
+      clock.advance(30_000);
+      const second = only(await schedule.claimDue(10, LEASE));
+      await schedule.reschedule(second, clock.now() + 10_000, clock.now() + 50_000);
+      await schedule.pollAt('IT-1', clock.now() + 5_000);
+      expect(await schedule.dueAt('IT-1')).toBe(clock.now() + 50_000);
+    });
+
     it('keeps the earlier time when a ticket is asked for twice', async () => {
       const clock = fakeClock();
       const { schedule } = backend.namespace(clock).open();
