@@ -34,6 +34,8 @@ export const ACTIONS = {
   closedReplyDismiss: 'closed_reply_dismiss',
   // The private prompt after a colleague's reply that would reopen someone else's ticket.
   fileAsOwnTicket: 'file_as_own_ticket',
+  // The private notice after a 🎫 or the shortcut on a message of a ticket's thread.
+  fileOwnFromMessage: 'file_own_from_message',
   // App Home's (and the closed-ticket notice's) "New ticket" button.
   newTicket: 'new_ticket_button',
 } as const;

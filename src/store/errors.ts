@@ -7,7 +7,8 @@ export type StoreErrorCode =
   | 'STORE_COMMAND_FAILED'
   | 'STORE_DATA_INVALID'
   | 'STORE_INVALID_ARGUMENT'
-  | 'STORE_CONTENDED';
+  | 'STORE_CONTENDED'
+  | 'STORE_THREAD_LINKED_ELSEWHERE';
 
 /** The base of every store error, so callers can catch the component's errors at once. */
 export class StoreError extends CodedError<StoreErrorCode> {}
@@ -71,6 +72,24 @@ export class StoreContentionError extends StoreError {
   constructor(operation: string, rounds: number) {
     super('STORE_CONTENDED', `${operation} lost to other writers ${rounds} times in a row`);
     this.operation = operation;
+  }
+}
+
+/**
+ * A thread asked to be linked to one ticket already belongs to another, and the caller did not
+ * say it means to move it: the thread stays where it is, so the other ticket keeps its replies.
+ */
+export class ThreadLinkedElsewhereError extends StoreError {
+  override readonly name = 'ThreadLinkedElsewhereError';
+  /** The ticket the thread belongs to. */
+  readonly linkedTo: string;
+
+  constructor(linkedTo: string, asked: string) {
+    super(
+      'STORE_THREAD_LINKED_ELSEWHERE',
+      `the thread belongs to ${linkedTo}, so it was not linked to ${asked}`,
+    );
+    this.linkedTo = linkedTo;
   }
 }
 

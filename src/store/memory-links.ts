@@ -1,7 +1,8 @@
 /** Thread links held in this process's memory: the twin of `redis-links.ts`. */
 import { requireKey } from './argument-checks.ts';
+import { ThreadLinkedElsewhereError } from './errors.ts';
 import { parseThreadMember, threadMember } from './thread-member.ts';
-import type { Clock, Thread, ThreadLinks } from './types.ts';
+import type { Clock, LinkOptions, Thread, ThreadLinks } from './types.ts';
 
 /** Links in two Maps kept in step; each method runs to completion, so both sides always agree. */
 export class MemoryThreadLinks implements ThreadLinks {
@@ -14,11 +15,13 @@ export class MemoryThreadLinks implements ThreadLinks {
     this.#now = now;
   }
 
-  async link(ticketId: string, thread: Thread): Promise<boolean> {
+  async link(ticketId: string, thread: Thread, options: LinkOptions = {}): Promise<boolean> {
     requireKey(ticketId, 'ticket ID');
     const member = threadMember(thread.channel, thread.threadTs);
     const current = this.#ticketByThread.get(member);
     if (current === ticketId) return false;
+    if (current !== undefined && !options.move)
+      throw new ThreadLinkedElsewhereError(current, ticketId);
     if (current !== undefined) this.#remove(current, member);
     this.#ticketByThread.set(member, ticketId);
     let threads = this.#threadsByTicket.get(ticketId);

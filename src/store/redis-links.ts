@@ -5,11 +5,11 @@
  * trade than two unrelated writes per link.
  */
 import { requireKey } from './argument-checks.ts';
-import { StoreContentionError } from './errors.ts';
+import { StoreContentionError, ThreadLinkedElsewhereError } from './errors.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, runCommand } from './redis-script.ts';
 import { parseThreadMember, threadMember } from './thread-member.ts';
-import type { Clock, Thread, ThreadLinks } from './types.ts';
+import type { Clock, LinkOptions, Thread, ThreadLinks } from './types.ts';
 
 /** The links' keys; every one carries the links' tag. */
 export interface LinkKeys {
@@ -60,13 +60,16 @@ export class RedisThreadLinks implements ThreadLinks {
     this.#unlink = defineScript(redis, 'servicedeskLinksUnlink', 2, UNLINK);
   }
 
-  async link(ticketId: string, thread: Thread): Promise<boolean> {
+  async link(ticketId: string, thread: Thread, options: LinkOptions = {}): Promise<boolean> {
     requireKey(ticketId, 'ticket ID');
     const member = threadMember(thread.channel, thread.threadTs);
     const op = 'links.link';
     const k = this.#keys;
     for (let round = 0; round < LINK_ROUNDS; round++) {
       const current = await runCommand(op, () => this.#redis.get(k.thread(member)));
+      // Decided on what was read: the script changes nothing (-1) unless it is still so.
+      if (current !== null && current !== ticketId && !options.move)
+        throw new ThreadLinkedElsewhereError(current, ticketId);
       const reply = await this.#link(
         op,
         [k.thread(member), k.ticket(ticketId), k.ticket(current ?? ticketId)],

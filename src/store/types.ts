@@ -173,14 +173,24 @@ export interface Thread {
   threadTs: string;
 }
 
+/** How a link may change what is there. */
+export interface LinkOptions {
+  /** Moves a thread linked to another ticket to this one (the closed-ticket follow-up). */
+  move?: boolean;
+}
+
 /**
  * Links between tickets and Slack threads. A thread belongs to at most one ticket; a ticket
  * may have several threads. Links never expire: a ticket's conversation can resume at any
  * time. Ticket IDs are compared exactly, so callers pass them in canonical form.
  */
 export interface ThreadLinks {
-  /** Links the thread to the ticket (moving it from any other); false when already linked. */
-  link(ticketId: string, thread: Thread): Promise<boolean>;
+  /**
+   * Links the thread to the ticket; false when already linked to it. A thread linked to another
+   * ticket stays with it (`ThreadLinkedElsewhereError`) unless `move` says the caller means to
+   * move it: a thread belongs to one ticket, and only the requester's choice moves it.
+   */
+  link(ticketId: string, thread: Thread, options?: LinkOptions): Promise<boolean>;
   /** The ticket a thread belongs to. */
   ticketForThread(channel: string, threadTs: string): Promise<string | undefined>;
   /** The ticket's threads, in the order they were linked. */

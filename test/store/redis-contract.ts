@@ -404,7 +404,7 @@ async function everyScript(
   await outbox.dropDeadLetter(last.id);
 
   await links.link('T1', { channel: 'C1', threadTs: '1.1' });
-  await links.link('T2', { channel: 'C1', threadTs: '1.1' });
+  await links.link('T2', { channel: 'C1', threadTs: '1.1' }, { move: true });
   await links.unlink('T2', { channel: 'C1', threadTs: '1.1' });
 
   await budget.take('interactive');

@@ -18,6 +18,10 @@ import {
   buildFiledElsewhereText,
   buildLinkedThreadNotice,
 } from '../builders/notice-builder.ts';
+import {
+  buildBesideThreadLead,
+  buildFiledBesideThreadText,
+} from '../builders/thread-taken-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
@@ -47,6 +51,8 @@ import {
   sendDm,
 } from '../posting/slack-posting.ts';
 import { afterSlackWrite } from '../threads/mirror-hints.ts';
+import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
+import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
 
 // The outbox kind of this intent.
@@ -84,6 +90,17 @@ export const createTicketPayloadSchema = z.object({
   ]),
   /** The modal showing "filing…", updated with the outcome when it comes late. */
   viewId: z.string().optional(),
+  /**
+   * The app's bot user, whose posts name their ticket: a reaction's thread is looked for a
+   * ticket in its messages too when the links do not know it.
+   */
+  appUserId: z.string().optional(),
+  /**
+   * The thread's link moves to the new ticket from the one it belongs to: only the requester's
+   * follow-up to a closed ticket says so. Otherwise a thread that is already a ticket's stays
+   * with it.
+   */
+  moveThread: z.boolean().optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -103,6 +120,17 @@ export interface CreateTicketResult extends Placement {
   ticketId: string;
 }
 
+/**
+ * What a reaction remembers when its message's thread already was a ticket's: nothing was
+ * filed, and the person was told which ticket the thread is.
+ */
+export interface ThreadTakenResult {
+  threadTicketId: string;
+  channel: string;
+  threadTs: string;
+  title?: string;
+}
+
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
 
@@ -114,6 +142,8 @@ export const createTicket = defineIntent({
 });
 
 function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload> {
+  const threads = new ThreadTicketFinder({ client: deps.client });
+
   async function requesterEmail(ids: readonly string[]): Promise<string> {
     for (const id of ids) {
       const person = await deps.people.person(id);
@@ -142,6 +172,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       });
     const message = replies.messages?.find((m) => m.ts === ref.ts);
     if (!message) throw new MessageNotFoundError(ref.channel, ref.ts);
+    const parent = replies.messages?.find((m) => m.ts !== ref.ts && m.ts === message.thread_ts);
     const text = slackToPlain(message.text ?? '');
     const permalink = await deps.client.chat
       .getPermalink({ channel: ref.channel, message_ts: ref.ts })
@@ -151,8 +182,58 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       title: titleFromText(text) || 'Request from Slack',
       description: permalink ? `${text}\n\n— From Slack: ${permalink}` : text,
       authorId: message.user,
+      parentAuthorId: parent?.user,
       threadTs: message.thread_ts ?? message.ts ?? ref.ts,
     };
+  }
+
+  /**
+   * The ticket a reacted message's thread already is, when this entry is to tell the person so
+   * instead of filing. An entry that got as far as posting its card before (a retry) filed the
+   * ticket the thread now belongs to, and finishes as it began.
+   */
+  async function threadTakenBy(
+    payload: CreateTicketPayload,
+    entry: ReservedEntry,
+    read: { threadTs: string; authorId: string | undefined; parentAuthorId: string | undefined },
+  ): Promise<string | undefined> {
+    if (payload.moveThread) return undefined;
+    if (await deps.stores.claims.get(`card-post:${entry.deliveryKey}`)) return undefined;
+    const app = payload.appUserId;
+    return ownerOfThread(deps, threads, {
+      channel: payload.reply.channel,
+      threadTs: read.threadTs,
+      appUserId: app,
+      appWrote: app !== undefined && (read.authorId === app || read.parentAuthorId === app),
+    });
+  }
+
+  async function tellTaken(
+    payload: CreateTicketPayload,
+    ref: z.infer<typeof messageRef>,
+    threadTicketId: string,
+    threadTs: string,
+  ): Promise<ThreadTakenResult> {
+    const title = await ticketTitle(deps, threadTicketId);
+    const taken = {
+      ticketId: threadTicketId,
+      channel: ref.channel,
+      ts: ref.ts,
+      threadTs,
+      userId: payload.actorUserId,
+    };
+    // In the thread when they reacted on a reply; where they saw the message otherwise.
+    await tellThreadTaken(
+      deps,
+      { channel: ref.channel, ...(ref.ts !== threadTs ? { threadTs } : {}) },
+      taken,
+      title,
+    );
+    deps.logger.info(
+      { ticket_id: threadTicketId, channel: ref.channel, thread_ts: threadTs },
+      'ticket asked on a ticket’s thread: nothing filed, the person told',
+    );
+    return { threadTicketId, channel: ref.channel, threadTs, ...(title ? { title } : {}) };
   }
 
   // The thread the confirmation goes into, for a ticket made from a message.
@@ -242,12 +323,31 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     payload: CreateTicketPayload,
     ticket: Ticket,
     messageThreadTs: string | undefined,
-  ): Promise<Placement> {
+  ): Promise<Placement & { besideThreadOf?: string }> {
     const asked = payload.reply.channel;
     try {
       let placed = await earlierPost(entry, payload, ticket, messageThreadTs);
       // The post must finish inside the lease, or the worker taking the entry over posts too.
       if (!placed) assertLeaseLeft(entry);
+      // A thread that is another ticket's (a message of it filed from the shortcut's modal, the
+      // thread linked meanwhile) stays with it: the new ticket's card and thread go to the DM.
+      const besideThreadOf = placed
+        ? undefined
+        : await otherTicketsThread(payload, ticket, messageThreadTs);
+      if (besideThreadOf) {
+        const card = buildTicketCard(ticket, {
+          dashboardUrl: deps.settings.dashboardUrl,
+          lead: buildBesideThreadLead(ticket.id, besideThreadOf),
+          audience: await audienceOf(deps, payload.actorUserId, ticket),
+        });
+        const dm = await sendDm(deps.client, payload.actorUserId, card, ticketMetadata(ticket.id));
+        placed = { ...dm, threadTs: dm.ts };
+        await deps.stores.links.link(ticket.id, {
+          channel: placed.channel,
+          threadTs: placed.threadTs,
+        });
+        return { ...placed, besideThreadOf };
+      }
       if (!placed && (await appIsIn(deps.client, asked)) !== false) {
         placed = await postWhereAsked(payload, ticket, messageThreadTs).catch((error: unknown) => {
           if (isConversationUnavailable(error)) return undefined;
@@ -264,10 +364,11 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         const dm = await sendDm(deps.client, payload.actorUserId, card, ticketMetadata(ticket.id));
         placed = { ...dm, threadTs: dm.ts, insteadOf: asked };
       }
-      await deps.stores.links.link(ticket.id, {
-        channel: placed.channel,
-        threadTs: placed.threadTs,
-      });
+      await deps.stores.links.link(
+        ticket.id,
+        { channel: placed.channel, threadTs: placed.threadTs },
+        { move: payload.moveThread === true },
+      );
       return placed;
     } catch (error) {
       // Slack not taking the post yet: the person must hear that the ticket exists, not that
@@ -277,6 +378,19 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       if (isTransient(error)) throw error;
       throw new TicketNotPostedError(ticket.id, { cause: error });
     }
+  }
+
+  // The ticket the thread a confirmation would go into belongs to, when it is another one.
+  async function otherTicketsThread(
+    payload: CreateTicketPayload,
+    ticket: Ticket,
+    messageThreadTs: string | undefined,
+  ): Promise<string | undefined> {
+    if (payload.reply.kind !== 'thread' || payload.moveThread) return undefined;
+    const threadTs = threadOf(payload, messageThreadTs);
+    if (!threadTs) return undefined;
+    const owner = await deps.stores.links.ticketForThread(payload.reply.channel, threadTs);
+    return owner && owner !== ticket.id ? owner : undefined;
   }
 
   async function updateView(
@@ -304,7 +418,15 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       if (!fields) {
         if (!payload.fromMessage)
           throw new InvalidIntentError(entry.kind, 'neither ticket nor fromMessage');
-        const { authorId, threadTs, ...fromMessage } = await ticketFromMessage(payload.fromMessage);
+        const { authorId, parentAuthorId, threadTs, ...fromMessage } = await ticketFromMessage(
+          payload.fromMessage,
+        );
+        // Only now is a reply's thread known: a thread that is a ticket's files nothing.
+        const owner = await threadTakenBy(payload, entry, { threadTs, authorId, parentAuthorId });
+        if (owner) {
+          const told = await tellTaken(payload, payload.fromMessage, owner, threadTs);
+          return told as unknown as JsonValue;
+        }
         fields = fromMessage;
         messageThreadTs = threadTs;
         if (authorId) requesterIds = [authorId, ...requesterIds.filter((id) => id !== authorId)];
@@ -319,15 +441,18 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       await updateView(
         payload.viewId,
         'Ticket filed',
-        posted.insteadOf
-          ? buildFiledElsewhereText(ticket.id, posted.insteadOf)
-          : `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
+        posted.besideThreadOf
+          ? buildFiledBesideThreadText(ticket.id, posted.besideThreadOf)
+          : posted.insteadOf
+            ? buildFiledElsewhereText(ticket.id, posted.insteadOf)
+            : `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
       );
       deps.logger.info(
         { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.threadTs },
         'ticket filed from Slack',
       );
-      const result: CreateTicketResult = { ticketId: ticket.id, ...posted };
+      const { besideThreadOf: _beside, ...placement } = posted;
+      const result: CreateTicketResult = { ticketId: ticket.id, ...placement };
       return result as unknown as JsonValue;
     },
 
@@ -356,9 +481,12 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
 
     logFields(payload, result) {
       // The ticket and its thread are known once filed; before that, where the reply goes.
-      const done = result as Partial<CreateTicketResult> | null | undefined;
+      const done = result as
+        | (Partial<CreateTicketResult> & Partial<ThreadTakenResult>)
+        | null
+        | undefined;
       return {
-        ticket_id: done?.ticketId,
+        ticket_id: done?.ticketId ?? done?.threadTicketId,
         channel: done?.channel ?? payload.reply.channel,
         thread_ts:
           done?.threadTs ?? (payload.reply.kind === 'thread' ? payload.reply.threadTs : done?.ts),

@@ -17,3 +17,12 @@ export function eventKey(body: {
 export function messageKey(channel: string, ts: string): string {
   return `msg:${channel}:${ts}`;
 }
+
+/**
+ * A ticket filed from a message in a ticket's thread, apart from that ticket (a prompt's or a
+ * notice's button): one per message, whoever clicks. Not `messageKey`, which a 🎫 on the same
+ * message takes to learn the thread is already a ticket.
+ */
+export function threadMessageKey(channel: string, ts: string): string {
+  return `thread-msg:${channel}:${ts}`;
+}

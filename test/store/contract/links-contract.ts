@@ -1,5 +1,6 @@
 /** The thread-links contract: every backend's ThreadLinks must pass it. */
 import { describe, expect, it } from 'vitest';
+import { ThreadLinkedElsewhereError } from '../../../src/store/errors.ts';
 import type { StoresBackend } from './harness.ts';
 import { fakeClock } from './harness.ts';
 
@@ -33,10 +34,21 @@ export function describeLinksContract(backend: StoresBackend): void {
       expect(await links.threadsForTicket('IT-12')).toEqual([OTHER, THREAD]);
     });
 
-    it('linking a thread to another ticket moves it', async () => {
+    it('linking a thread to another ticket leaves it with its ticket and says so', async () => {
       const { links } = backend.namespace(fakeClock()).open();
       await links.link('IT-12', THREAD);
-      expect(await links.link('IT-13', THREAD)).toBe(true);
+      const refused = await links.link('IT-13', THREAD).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ThreadLinkedElsewhereError);
+      expect(refused).toMatchObject({ linkedTo: 'IT-12' });
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-12');
+      expect(await links.threadsForTicket('IT-12')).toEqual([THREAD]);
+      expect(await links.threadsForTicket('IT-13')).toEqual([]);
+    });
+
+    it('linking a thread to another ticket with move moves it', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      expect(await links.link('IT-13', THREAD, { move: true })).toBe(true);
       expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-13');
       expect(await links.threadsForTicket('IT-12')).toEqual([]);
       expect(await links.threadsForTicket('IT-13')).toEqual([THREAD]);

@@ -1,6 +1,7 @@
 /**
  * The prompts' filing buttons: a reply that could not be added becomes a ticket of its own,
- * keyed by the message (as a 🎫 reaction on it would be, so a second click files nothing new).
+ * keyed by the message as any ticket filed apart from its thread's is (the thread-taken
+ * notice's button too), so a second click files nothing new.
  * - "Open a new ticket with this text" (the ticket is closed): confirms in the thread and links
  *   the thread to the new ticket, since that is where the conversation now continues.
  * - "File as my own ticket" (a colleague's reply on someone else's resolved ticket): the card
@@ -21,7 +22,7 @@ import {
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
-import { messageKey } from '../../outbox/delivery-keys.ts';
+import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { openDm } from '../../posting/slack-posting.ts';
 import {
@@ -69,6 +70,8 @@ export function closedReplyNewTicket(deps: SlackDeps, kind: ReplyPromptKind = 'c
             .join('\n\n'),
         },
         reply: { kind: 'thread', channel: reply.channel, threadTs: reply.threadTs },
+        // The requester's own choice: the closed ticket's thread follows the new one.
+        moveThread: true,
       };
     } else {
       const dm = await openDm(deps.client, body.user.id).catch(() => undefined);
@@ -97,7 +100,7 @@ export function closedReplyNewTicket(deps: SlackDeps, kind: ReplyPromptKind = 'c
     }
     const outcome = await enqueueIntent(
       deps,
-      messageKey(reply.channel, reply.ts),
+      threadMessageKey(reply.channel, reply.ts),
       createTicket,
       payload,
     );

@@ -5,13 +5,17 @@ import { ACTIONS } from '../../ids.ts';
 import { assignToMe } from './assign-to-me.ts';
 import { closedReplyDismiss } from './closed-reply-dismiss.ts';
 import { closedReplyNewTicket } from './closed-reply-new-ticket.ts';
+import { fileOwnFromMessage } from './file-own-from-message.ts';
 import { newTicketButton } from './new-ticket-button.ts';
 import { openInDashboard } from './open-in-dashboard.ts';
 import { openUpdateModal } from './open-update-modal.ts';
 import { requesterStatusChange } from './requester-status-change.ts';
 import { talkToPerson } from './talk-to-person.ts';
 
-/** Registers the card's buttons, the closed-ticket prompt's, App Home's and "Talk to a person". */
+/**
+ * Registers the card's buttons, the closed-ticket prompt's, the thread-taken notice's, App
+ * Home's and "Talk to a person".
+ */
 export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.openInDashboard, openInDashboard);
   app.action(ACTIONS.openUpdate, openUpdateModal(deps));
@@ -22,5 +26,6 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.closedReplyNewTicket, closedReplyNewTicket(deps, 'closed'));
   app.action(ACTIONS.fileAsOwnTicket, closedReplyNewTicket(deps, 'others'));
   app.action(ACTIONS.closedReplyDismiss, closedReplyDismiss);
+  app.action(ACTIONS.fileOwnFromMessage, fileOwnFromMessage(deps));
   app.action(ACTIONS.newTicket, newTicketButton(deps));
 }

@@ -1,18 +1,27 @@
 /**
  * Reacting with the ticket emoji files the message as a ticket, without a modal; its author is
- * the requester. Keyed by the message, so two people reacting make one ticket.
+ * the requester. Keyed by the message, so two people reacting make one ticket. On a message of
+ * a thread that already is a ticket's (its card, a reply, the app's posts in it) nothing is
+ * filed: the intent, once it has read which thread the message is in, tells the person which
+ * ticket the thread is, and the thread stays with it.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import {
+  type CreateTicketPayload,
+  createTicket,
+  type ThreadTakenResult,
+} from '../../intents/create-ticket.ts';
 import { messageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
+import { tellThreadTaken } from '../../threads/thread-owner.ts';
 
 /** Builds the reaction_added handler. */
 export function reactionAdded(deps: SlackDeps) {
   return async ({
     event,
+    context,
   }: SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs): Promise<void> => {
     // Skin tones arrive as "name::skin-tone-2"; the emoji is the same.
     if (
@@ -29,10 +38,34 @@ export function reactionAdded(deps: SlackDeps) {
           : [event.user],
       fromMessage: { channel, ts },
       reply: { kind: 'thread', channel },
+      ...(context.botUserId ? { appUserId: context.botUserId } : {}),
     };
     const outcome = await enqueueIntent(deps, messageKey(channel, ts), createTicket, payload);
     if (outcome.enqueued) return;
-    const ticketId = (outcome.result as { ticketId?: string } | undefined)?.ticketId;
+    const done = outcome.result as
+      | ({ ticketId?: string } & Partial<ThreadTakenResult>)
+      | null
+      | undefined;
+    if (outcome.state === 'done' && done?.threadTicketId && done.threadTs) {
+      const { threadTicketId, threadTs } = done;
+      // The thread's ticket as it is now: the requester may have moved it to a follow-up since.
+      deps.tasks.run(
+        'tell-thread-taken',
+        async () => {
+          const now = await deps.stores.links.ticketForThread(channel, threadTs);
+          const ticketId = now ?? threadTicketId;
+          await tellThreadTaken(
+            deps,
+            { channel, ...(ts !== threadTs ? { threadTs } : {}) },
+            { ticketId, channel, ts, threadTs, userId: event.user },
+            ticketId === threadTicketId ? done.title : undefined,
+          );
+        },
+        { channel, user: event.user },
+      );
+      return;
+    }
+    const ticketId = done?.ticketId;
     // A second person reacting learns the ticket exists, or is being filed, instead of
     // wondering whether their reaction did anything.
     const text =
