@@ -56,6 +56,8 @@ export interface RuntimeParts {
   healRecheckMs?: number;
   /** How long a readiness check may take. */
   readinessTimeoutMs?: number;
+  /** How soon a failed Slack auth.test is tried again by readiness (default 30 s). */
+  slackRetryMs?: number;
   /** Node's process metrics on /metrics (off where several apps share a process). */
   processMetrics?: boolean;
 }
@@ -136,6 +138,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
         ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
       }).auth.test(),
     ...(parts.readinessTimeoutMs !== undefined ? { checkTimeoutMs: parts.readinessTimeoutMs } : {}),
+    ...(parts.slackRetryMs !== undefined ? { slackRetryMs: parts.slackRetryMs } : {}),
   });
   const ready = readiness;
 
@@ -254,11 +257,15 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       sharedMetrics.unref();
       const port = await slack.start();
       feed?.start();
+      // Said once, here; readiness tries again when asked, and a request's authorize too.
       const slackAuth = await ready.verifySlackAtStart();
       if (!slackAuth.ok) {
+        const what = slackAuth.answered
+          ? 'Slack refused auth.test at start'
+          : 'Slack did not answer auth.test at start';
         logger.error(
           { detail: slackAuth.detail },
-          'Slack auth.test did not pass: not ready until it does; run `npm run doctor` to see what to fix',
+          `${what}: ${slackAuth.detail}; will retry, and /readyz answers 503 until it passes (\`npm run doctor\` shows what to fix)`,
         );
       }
       return port;

@@ -53,7 +53,7 @@ export class Readiness {
   #shuttingDown = false;
   #platformAnsweredAt: number | undefined;
   #platformProbe: Promise<CheckResult> | undefined;
-  #slack: { ok: boolean; detail: string; at: number } | undefined;
+  #slack: { ok: boolean; detail: string; at: number; answered: boolean } | undefined;
   #slackCheck: Promise<CheckResult> | undefined;
 
   constructor(options: ReadinessOptions) {
@@ -76,9 +76,14 @@ export class Readiness {
     }
   }
 
-  /** Runs `auth.test` once at start; the app starts either way, but stays unready until it passes. */
-  async verifySlackAtStart(timeoutMs = 5_000): Promise<CheckResult> {
-    return this.#checkSlack(timeoutMs);
+  /**
+   * Runs `auth.test` once at start; the app starts either way, but stays unready until it
+   * passes (tried again by the checks, at most every `slackRetryMs`). `answered` tells Slack
+   * refusing the token from Slack not answering at all.
+   */
+  async verifySlackAtStart(timeoutMs = 5_000): Promise<CheckResult & { answered: boolean }> {
+    const result = await this.#checkSlack(timeoutMs);
+    return { ...result, answered: this.#slack?.answered ?? false };
   }
 
   /** From now on the replica is not ready: it is shutting down. */
@@ -157,13 +162,16 @@ export class Readiness {
   #checkSlack(timeoutMs: number): Promise<CheckResult> {
     this.#slackCheck ??= (async () => {
       let result: CheckResult;
+      let answered = true;
       try {
         await withTimeout('Slack auth.test', timeoutMs, this.#verifySlack());
         result = { ok: true, detail: 'auth.test passed' };
       } catch (error) {
+        // Slack's own `ok: false` (a refused token) is an answer; anything else is none.
+        answered = (error as { code?: unknown }).code === 'slack_webapi_platform_error';
         result = { ok: false, detail: `auth.test failed: ${message(error)}` };
       }
-      this.#slack = { ...result, at: this.#now() };
+      this.#slack = { ...result, at: this.#now(), answered };
       return result;
     })().finally(() => {
       this.#slackCheck = undefined;

@@ -18,6 +18,7 @@ import {
   ReceiverMultipleAckError,
   SocketModeReceiver,
 } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { AppRole } from '../config.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
@@ -27,6 +28,7 @@ import type { Stores } from '../store/types.ts';
 import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger } from './app/bolt-logger.ts';
+import { botAuthorization } from './app/bot-authorization.ts';
 import { guardRequestBodies, type RequestBodyGuardOptions } from './app/request-body-guard.ts';
 import { sortRequest } from './app/request-shapes.ts';
 import { serveRoutes } from './app/route-server.ts';
@@ -131,19 +133,26 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.routes ?? []),
   ];
   const receiver = createReceiver(options, routes);
+  const clientOptions = {
+    ...interactiveClientOptions,
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+  };
+  // The client people wait on; background work has its own (see slack-clients).
+  const interactive = new WebClient(options.botToken, {
+    ...clientOptions,
+    logger: boltLogger(logger),
+  });
   const app = new App({
-    token: options.botToken,
+    // Not `token`: Bolt would call auth.test in its constructor and own none of its failure.
+    authorize: botAuthorization(interactive, options.botToken),
     receiver,
     logger: boltLogger(logger),
     // Our own posts in linked threads must not come back as replies to the ticket.
     ignoreSelf: true,
     // No listener keeps conversation state; Bolt's store would run on every event for nothing.
     convoStore: false,
-    // Bolt's client is the one people wait on; background work has its own (see slack-clients).
-    clientOptions: {
-      ...interactiveClientOptions,
-      ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
-    },
+    // The clients Bolt hands listeners carry the token `authorize` gives, with these options.
+    clientOptions,
   });
   const background = createBackgroundClient(options.botToken, logger, options.apiUrl);
 
@@ -153,7 +162,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   // Built in dependency order: the mirror's poster, the mirror, the intents' dependencies,
   // the worker that runs the intents, and last the listeners' dependencies around them.
   const people = new PeopleDirectory({
-    client: app.client,
+    client: interactive,
     agentEmails: options.agentEmails,
     agentUsergroup: options.agentUsergroup,
   });
@@ -206,7 +215,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...options.worker,
   });
   const tasks = new BackgroundTasks(report);
-  const deps: SlackDeps = { ...intentDeps, client: app.client, tasks, worker };
+  const deps: SlackDeps = { ...intentDeps, client: interactive, tasks, worker };
 
   // First, so that it finishes last and answers what no listener did.
   app.use(answerUnhandled(logger));
