@@ -524,8 +524,9 @@ describe('when Slack fails the thread-taken notice', () => {
   it('tells the reactor once Slack is back when the ephemeral and the DM both answer 500, and files nothing', async () => {
     const filed = await threadWithReply('Laptop hinge cracked', 'Mine cracked too');
     const count = h.ticketCount();
-    stack.double.failNext('chat.postEphemeral', 'internal_error', { status: 500 });
-    stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 3 });
+    // Twice each: the Web API client tries a 500 once more itself.
+    stack.double.failNext('chat.postEphemeral', 'internal_error', { status: 500, times: 2 });
+    stack.double.failNext('conversations.open', 'internal_error', { status: 500, times: 2 });
     await stack.driver.userReacts({
       userId: agent,
       channelId: itHelp,
@@ -544,6 +545,13 @@ describe('when Slack fails the thread-taken notice', () => {
     ).toBe(1);
     expect(h.ticketCount()).toBe(count);
     expect(await h.linkOf(itHelp, filed.threadTs)).toBe(filed.ticketId);
+    // Slack was down, not the service desk, and nothing was waiting to be filed.
+    expect(
+      h
+        .workspace()
+        .messages(itHelp)
+        .some((m) => m.text?.includes('not answering')),
+    ).toBe(false);
   });
 
   it('keeps the notice and files nothing when Slack cannot open the person’s DM, and files on the next click', async () => {

@@ -495,6 +495,9 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
 
     async delayed(payload, error, context) {
       if (context.awaited && payload.viewId) return;
+      // Slack not answering before anything was filed (reading a reacted message, telling whose
+      // thread it is): the service desk is fine and nothing is lost; the retry tells the person.
+      if (!(error instanceof TicketPostDelayedError) && isSlackCallError(error)) return;
       const notice =
         error instanceof TicketPostDelayedError
           ? buildCardDelayedNotice(error.ticketId, isSlackRateLimited(error.cause))
