@@ -521,6 +521,20 @@ describe('when Slack fails the thread-taken notice', () => {
     expect(await h.linkOf(itHelp, filed.threadTs)).toBe(filed.ticketId);
   });
 
+  it('tells a second reactor in their DM when Slack answers the ephemeral with 429', async () => {
+    const filed = await threadWithReply('Desk phone has no dial tone', 'No tone here either');
+    await h.reactAndAwaitNotice(agent, itHelp, filed.replyTs, filed.ticketId);
+    await h.outboxSettled();
+    stack.double.failNext('chat.postEphemeral', 'ratelimited', { retryAfterSec: 1 });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: filed.replyTs,
+      reaction: 'ticket',
+    });
+    await eventually(() => dmNotices(alice, filed.ticketId)[0], 5_000, 'the DM');
+  });
+
   it('tells the reactor once Slack is back when the ephemeral and the DM both answer 500, and files nothing', async () => {
     const filed = await threadWithReply('Laptop hinge cracked', 'Mine cracked too');
     const count = h.ticketCount();
