@@ -144,29 +144,107 @@ describe('platform webhooks', () => {
     expect(stack.platformRequests.slice(before)).toEqual([]);
   });
 
-  it('makes a bounded number of requests for a flood of 1,000 hooks on one ticket', async () => {
+  /** Sends `count` hooks, 50 at a time, as a platform's sender with a connection pool does. */
+  async function flood(count: number, body: () => string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let sent = 0; sent < count; sent += 50) {
+      statuses.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, count - sent) }, () => {
+            const text = body();
+            return deliver(text, signedNow(text));
+          }),
+        )),
+      );
+    }
+    return statuses;
+  }
+
+  it('makes a bounded number of requests for a flood of 2,000 hooks on one ticket', {
+    timeout: 60_000,
+  }, async () => {
     await start();
     stack.emulator.setWebhooks({ enabled: false });
     const t = await fileByDm('Webhook: flood');
     const before = stack.platformRequests.length;
     const started = Date.now();
-    // 1,000 deliveries, 50 at a time, as a platform's sender with a connection pool sends them.
-    const statuses: number[] = [];
-    for (let batch = 0; batch < 20; batch++) {
-      statuses.push(
-        ...(await Promise.all(
-          Array.from({ length: 50 }, () => {
-            const body = hook(t.ticketId);
-            return deliver(body, signedNow(body));
-          }),
-        )),
-      );
-    }
+    const statuses = await flood(2_000, () => hook(t.ticketId));
     expect(statuses.every((status) => status === 200)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const seconds = (Date.now() - started) / 1000;
     // One look per hinted window (at least 5 s apart), each of at most two requests.
     const spent = stack.platformRequests.slice(before).length;
     expect(spent).toBeLessThanOrEqual(2 * (Math.ceil(seconds / 5) + 1));
+  });
+
+  it('spends nothing on a flood of 2,000 hooks for tickets no thread follows', {
+    timeout: 60_000,
+  }, async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const before = stack.platformRequests.length;
+    let n = 0;
+    const statuses = await flood(2_000, () => hook(`IT-${900_000 + n++}`));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(stack.platformRequests.slice(before)).toEqual([]);
+  });
+
+  it('makes one look for a delivery however often it is replayed', async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const t = await fileByDm('Webhook: replayed');
+    // Past the look after the write, so the replays are all that could ask for one.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = stack.platformRequests.length;
+    const body = hook(t.ticketId);
+    const first = await deliver(body, signedNow(body));
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const oneLook = stack.platformRequests.slice(before).length;
+    // The same delivery again, signed anew each time as a replaying attacker would, after the
+    // look's minimum gap: a new delivery would cost another look, a replay none.
+    const replays = await Promise.all(
+      Array.from({ length: 20 }, () => deliver(body, signedNow(body))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect([first, ...new Set(replays)]).toEqual([200, 200]);
+    expect(oneLook).toBeGreaterThan(0);
+    expect(oneLook).toBeLessThanOrEqual(2);
+    expect(stack.platformRequests.slice(before)).toHaveLength(oneLook);
+  });
+
+  it('acknowledges /ticket within 100 ms while a flood of hooks arrives', {
+    timeout: 60_000,
+  }, async () => {
+    await start();
+    stack.emulator.setWebhooks({ enabled: false });
+    const t = await fileByDm('Webhook: flood beside people');
+    // The hooks go on arriving until every ack is measured: at least 2,000 of them.
+    let measuring = true;
+    const hooks = (async () => {
+      const statuses: number[] = [];
+      while (measuring || statuses.length < 2_000)
+        statuses.push(...(await flood(50, () => hook(t.ticketId))));
+      return statuses;
+    })();
+    const ackMs: number[] = [];
+    while (ackMs.length < 20) {
+      const started = performance.now();
+      const answer = await stack.driver.slashCommand({
+        userId: alice,
+        channelId: defaultIds.itHelp,
+        text: 'help',
+      });
+      ackMs.push(performance.now() - started);
+      expect(answer.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    measuring = false;
+    const statuses = await hooks;
+    expect(statuses.length).toBeGreaterThanOrEqual(2_000);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const sorted = [...ackMs].sort((a, b) => a - b);
+    const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+    expect(p95).toBeLessThan(100);
   });
 });
