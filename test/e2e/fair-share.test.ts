@@ -170,6 +170,18 @@ describe('lookups when the shared budget is spent', () => {
     );
   });
 
+  it('opens the create form saying its lists wait for the busy desk, and when', async () => {
+    await spendTheMinute();
+    const modal = await modalOpenedBy(stack, bob, async () => {
+      await stack.driver.slashCommand({ userId: bob, channelId: itHelp, text: '' });
+    });
+    const text = JSON.stringify(modal.blocks);
+    expect(text).toMatch(
+      /Desks or your devices could not be listed: the service desk is busy; try again in about \d+ (s|min)/,
+    );
+    expect(text).toContain('You can still file');
+  });
+
   /** Posts a ticket's card in #it-help, as filing it from Slack would. */
   async function postedCard(title: string): Promise<string> {
     const ticket = stack.emulator.model.createTicket('acme', {

@@ -98,3 +98,15 @@ export function buildKnownList(
     blocks: [{ type: 'context', elements: [md(lead)] }, ...list.blocks],
   };
 }
+
+/**
+ * The create form's line when desks or the person's devices are left out: busy and when (a
+ * wait in ms), or not answering (undefined). The form still files without them.
+ */
+export function listsNotListedLine(retryInMs: number | undefined): string {
+  const why =
+    retryInMs === undefined
+      ? 'the service desk is not answering right now'
+      : `the service desk is busy; try again in ${aboutIn(retryInMs)}`;
+  return `:hourglass_flowing_sand: Desks or your devices could not be listed: ${why}. You can still file; the service desk routes it.`;
+}

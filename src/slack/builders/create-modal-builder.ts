@@ -29,6 +29,11 @@ export interface CreateModalInput {
   context?: string;
   /** Shown while desks and devices are still loading. */
   loading?: boolean;
+  /**
+   * Why the desks or the person's devices are not listed (the platform could not be asked, and
+   * when to try again), already safe mrkdwn: the form still files without them.
+   */
+  listsNotice?: string;
 }
 
 const option = (text: string, value: string): PlainTextOption => ({
@@ -155,6 +160,7 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
   if (input.loading) {
     blocks.push({ type: 'context', elements: [md('_Loading desks and your devices…_')] });
   }
+  if (input.listsNotice) blocks.push({ type: 'context', elements: [md(input.listsNotice)] });
   return {
     type: 'modal',
     callback_id: VIEWS.createTicket,

@@ -3,8 +3,10 @@
  * whatever desks are cached, then is filled in (desks, the person's devices) by views.update.
  */
 import type { Asset } from '../../servicedesk/index.ts';
+import { listsNotListedLine } from '../builders/busy-builder.ts';
 import { buildCreateModal } from '../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../deps.ts';
+import { busyUntil } from '../people/fair-share.ts';
 import type { PrivateTarget } from '../posting/private-notice.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
@@ -47,21 +49,31 @@ export async function openCreateModal(deps: SlackDeps, args: OpenCreateModalArgs
   const viewId = opened?.view?.id;
   if (!opened || !viewId) return;
   // Neither list is essential: without them the person can still file, and the platform routes.
+  // A list left out is said, with when the platform can be asked again when it is busy.
+  let unlisted: unknown;
   const [desks, assets] = await Promise.all([
     deps.desks.list().catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
-      return deps.desks.peek() ?? [];
+      const cached = deps.desks.peek();
+      if (!cached) unlisted = error;
+      return cached ?? [];
     }),
     personAssets(deps, args.userId).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'devices could not be loaded for the create modal');
+      unlisted = error;
       return [];
     }),
   ]);
+  const retryAt = busyUntil(unlisted, deps.reads.now());
+  const listsNotice =
+    unlisted === undefined
+      ? undefined
+      : listsNotListedLine(retryAt === undefined ? undefined : retryAt - deps.reads.now());
   await deps.client.views
     .update({
       view_id: viewId,
       ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
-      view: buildCreateModal({ ...base, desks, assets }),
+      view: buildCreateModal({ ...base, desks, assets, ...(listsNotice ? { listsNotice } : {}) }),
     })
     .catch((error: unknown) => {
       // Submitted or closed before the lists arrived: nothing left to fill in.

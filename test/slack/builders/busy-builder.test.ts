@@ -4,6 +4,7 @@ import {
   ageText,
   buildBusy,
   buildKnownStatus,
+  listsNotListedLine,
 } from '../../../src/slack/builders/busy-builder.ts';
 
 describe('busy words', () => {
@@ -43,5 +44,13 @@ describe('busy words', () => {
       '*IT-7* was :hammer_and_wrench: In progress when the app last saw it, 3 min ago.',
     );
     expect(message.text).toContain('try again in about 40 s');
+  });
+
+  it('says why the create form lists no desks or devices, and that it still files', () => {
+    expect(listsNotListedLine(40_000)).toContain(
+      'the service desk is busy; try again in about 40 s',
+    );
+    expect(listsNotListedLine(undefined)).toContain('not answering right now');
+    expect(listsNotListedLine(undefined)).toContain('You can still file');
   });
 });
