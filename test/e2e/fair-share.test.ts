@@ -79,6 +79,19 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
     expect(getTickets(stack).length - before).toBe(1);
   });
 
+  it('lets a lookup wait briefly for the budget, answers it, and records the wait', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Worth the wait',
+      requester_email: 'bob@acme.example',
+    });
+    // Every replica holds back for a moment, as after the platform's 429.
+    await stack.app.stores.budget.backOff(Date.now() + 1_000);
+    expect(await lookup(stack, agent, ticket.id)).toContain('Worth the wait');
+    expect(await metricsText(stack)).toMatch(
+      /servicedesk_slack_people_budget_wait_seconds_count\{outcome="granted"\} [1-9]/,
+    );
+  });
+
   it('counts the refused lookups in /metrics by reason', async () => {
     const text = await metricsText(stack);
     const line = text

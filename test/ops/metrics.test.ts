@@ -102,6 +102,30 @@ describe('metrics', () => {
     expect(sample(text, 'servicedesk_slack_linked_tickets', { state: 'resolved' })).toBeUndefined();
   });
 
+  it('counts people’s refused requests by reason and request, each from 0', async () => {
+    const metrics = metricsOnOwnRegistry();
+    metrics.countPeopleRefusal('fair_share', 'lookup');
+    metrics.countPeopleRefusal('fair_share', 'lookup');
+    metrics.observeBudgetWait(0.3, 'granted');
+    metrics.countPeopleAnswer('cache', 'lookup');
+    const text = await metrics.registry.metrics();
+    const refusals = 'servicedesk_slack_people_refusals_total';
+    expect(sample(text, refusals, { reason: 'fair_share', request: 'lookup' })).toBe(2);
+    expect(sample(text, refusals, { reason: 'budget', request: 'home' })).toBe(0);
+    expect(
+      sample(text, 'servicedesk_slack_people_budget_wait_seconds_bucket', {
+        le: '0.5',
+        outcome: 'granted',
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, 'servicedesk_slack_people_answers_total', {
+        source: 'cache',
+        request: 'lookup',
+      }),
+    ).toBe(1);
+  });
+
   it('labels a platform attempt that got no answer as no_answer', async () => {
     const metrics = metricsOnOwnRegistry();
     metrics.observePlatformResponse('listDesks', undefined);
