@@ -123,10 +123,11 @@ async function busyAnswer(
   ticketId: string,
   busy: Extract<PersonRead<Ticket | undefined>, { kind: 'busy' }>,
 ) {
+  const id = normaliseTicketId(ticketId) ?? ticketId;
   const now = deps.reads.now();
   const retryInMs = busy.retryAt - now;
   const kept = busy.kept?.value;
-  const known = await knownTicketStatus(deps, ticketId);
+  const known = await knownTicketStatus(deps, id);
   const keptAt = busy.kept?.keptAt ?? 0;
   if (kept && keptAt >= (known?.at ?? 0)) {
     deps.reads.answeredFromKnown('lookup');
@@ -138,7 +139,6 @@ async function busyAnswer(
   }
   if (known && (await maySeeKnown(deps, userId, known))) {
     deps.reads.answeredFromKnown('lookup');
-    const id = normaliseTicketId(ticketId) ?? ticketId;
     return buildKnownStatus(
       { ticketId: id, status: known.status, ageMs: now - known.at },
       busy.reason,
