@@ -379,7 +379,7 @@ async function everyScript(
   stores: ReturnType<typeof createRedisStores>,
   clock: ReturnType<typeof fakeClock>,
 ): Promise<void> {
-  const { claims, outbox, links, budget, schedule, mirror, feed } = stores;
+  const { claims, outbox, links, budget, schedule, mirror, feed, fairShare } = stores;
   const held = await claims.claim('c1', 30_000);
   if (held.state === 'claimed') await claims.complete('c1', held.token, { ok: true });
   const other = await claims.claim('c2', 30_000);
@@ -426,6 +426,9 @@ async function everyScript(
   await schedule.remove('T1');
 
   await feed.saveState({ scannedAt: clock.now(), data: { cursor: 1 } });
+
+  await fairShare.take('U1', [{ capacity: 1, refillEveryMs: 60_000 }]);
+  await fairShare.take('U1', [{ capacity: 1, refillEveryMs: 60_000 }]);
 
   await mirror.saveState('T1', mirrorState(clock.now()));
   await mirror.noteSlackWrite('T1', clock.now());
