@@ -83,6 +83,7 @@ const EMOJI = {
   printer: '🖨️',
   pushpin: '📌',
   question: '❓',
+  raised_hand: '✋',
   raised_hands: '🙌',
   raising_hand: '🙋',
   red_circle: '🔴',

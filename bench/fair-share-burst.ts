@@ -1,0 +1,98 @@
+/**
+ * The report behind the fair share (issue 17), reproduced at the platform's own budget (100 a
+ * minute, 1,000 an hour): one person sends `/ticket IT-n` 2.5 times a second for 60 s, another
+ * looks a ticket up every 10 s, first over distinct tickets, then over five repeated ones. Prints
+ * what was spent and how each person was answered, one JSON line per case:
+ *
+ *   npm run bench:fair-share [-- --seconds 60]
+ *
+ * The whole stack is the end-to-end tests' one (the emulator, the Slack double, Redis at
+ * REDIS_URL and the real app over HTTP), so the figures are the app's own.
+ */
+import { parseArgs } from 'node:util';
+import { defaultIds } from '../src/slack-double/index.ts';
+import { type Stack, startStack } from '../test/e2e/harness.ts';
+
+const { alice, bob, itHelp } = defaultIds;
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' } } });
+const SECONDS = Number(values.seconds);
+
+type Answer = 'fresh' | 'known' | 'fair_share' | 'busy' | 'none';
+
+function kindOf(body: string | undefined): Answer {
+  if (body === undefined) return 'none';
+  if (body.includes('when the app last saw it') || body.includes('As the app last saw it'))
+    return 'known';
+  if (body.includes('You have asked the service desk for a lot')) return 'fair_share';
+  if (body.includes('The service desk is busy')) return 'busy';
+  return 'fresh';
+}
+
+async function run(stack: Stack, label: string, aliceTickets: number) {
+  const mine = Array.from({ length: aliceTickets }, (_, i) =>
+    stack.emulator.model.createTicket('acme', {
+      title: `${label} ${i}`,
+      requester_email: 'alice@acme.example',
+    }),
+  );
+  const bobs = Array.from({ length: SECONDS / 10 + 1 }, (_, i) =>
+    stack.emulator.model.createTicket('acme', {
+      title: `${label} Bob ${i}`,
+      requester_email: 'bob@acme.example',
+    }),
+  );
+  const requestsBefore = stack.platformRequests.length;
+  const sent: { who: 'alice' | 'bob'; url: string }[] = [];
+  const started = Date.now();
+  const send = async (who: 'alice' | 'bob', userId: string, text: string) => {
+    const command = await stack.driver.slashCommand({ userId, channelId: itHelp, text });
+    sent.push({ who, url: command.responseUrl });
+  };
+  const pending: Promise<void>[] = [];
+  for (let tick = 0; tick < SECONDS * 2.5; tick++) {
+    const at = started + tick * 400;
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+    pending.push(send('alice', alice, mine[tick % mine.length]?.id ?? ''));
+    if (tick % 25 === 0) pending.push(send('bob', bob, bobs[tick / 25]?.id ?? ''));
+  }
+  await Promise.all(pending);
+  // Every answer comes within the interactive wait (10 s) of its command.
+  await new Promise((r) => setTimeout(r, 12_000));
+  const bodies = new Map(
+    stack.double.responseUrlPosts.map((p) => [p.url, JSON.stringify(p.body)] as const),
+  );
+  const tally = (who: 'alice' | 'bob') => {
+    const counts: Record<Answer, number> = {
+      fresh: 0,
+      known: 0,
+      fair_share: 0,
+      busy: 0,
+      none: 0,
+    };
+    for (const s of sent.filter((x) => x.who === who)) counts[kindOf(bodies.get(s.url))]++;
+    return counts;
+  };
+  const spent = stack.platformRequests.slice(requestsBefore);
+  const result = {
+    case: label,
+    seconds: SECONDS,
+    platformRequests: spent.length,
+    getTicket: spent.filter((op) => op === 'getTicket').length,
+    alice: tally('alice'),
+    bob: tally('bob'),
+  };
+  const answeredNoRead = sent.length - result.getTicket - result.alice.none - result.bob.none;
+  console.log(JSON.stringify({ ...result, answeredWithNoPlatformRead: answeredNoRead }));
+  return result;
+}
+
+const stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
+try {
+  const distinct = await run(stack, 'Distinct', Math.ceil(SECONDS * 2.5));
+  const repeated = await run(stack, 'Repeated', 5);
+  const unanswered = [distinct, repeated].reduce((n, r) => n + r.alice.none + r.bob.none, 0);
+  if (unanswered > 0) console.error(`${unanswered} lookups got no answer`);
+  process.exitCode = unanswered > 0 ? 1 : 0;
+} finally {
+  await stack.close();
+}
