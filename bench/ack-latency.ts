@@ -32,9 +32,9 @@ import { parseArgs } from 'node:util';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { startEmulator } from '../src/emulator/index.ts';
-import { defaultIds, startSlackDouble } from '../src/slack-double/index.ts';
-import { eventEnvelope, slashCommandForm } from '../src/slack-double/slack-payloads.ts';
+import { startEmulator } from '../tools/emulator/index.ts';
+import { defaultIds, startSlackDouble } from '../tools/slack-double/index.ts';
+import { eventEnvelope, slashCommandForm } from '../tools/slack-double/slack-payloads.ts';
 
 const { values } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { routePath } from '../src/contract/routes.ts';
-import { bulkSeedTickets, startEmulator, type TicketQuery } from '../src/emulator/index.ts';
+import { bulkSeedTickets, startEmulator, type TicketQuery } from '../tools/emulator/index.ts';
 
 const { values } = parseArgs({
   options: {

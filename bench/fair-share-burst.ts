@@ -10,8 +10,8 @@
  * REDIS_URL and the real app over HTTP), so the figures are the app's own.
  */
 import { parseArgs } from 'node:util';
-import { defaultIds } from '../src/slack-double/index.ts';
 import { type Stack, startStack } from '../test/e2e/harness.ts';
+import { defaultIds } from '../tools/slack-double/index.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' } } });

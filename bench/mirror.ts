@@ -38,8 +38,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { createPlatform, type WebhookTransport } from '../src/emulator/index.ts';
-import { seededRandom } from '../src/emulator/random.ts';
 import {
   AdaptivePlanner,
   assembleMirror,
@@ -55,6 +53,8 @@ import {
 } from '../src/mirror/index.ts';
 import { hashIdempotencyKey, ServiceDeskClient } from '../src/servicedesk/index.ts';
 import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../src/store/index.ts';
+import { createPlatform, type WebhookTransport } from '../tools/emulator/index.ts';
+import { seededRandom } from '../tools/emulator/random.ts';
 import { maxInWindow, percentile, round1 } from './mirror/figures.ts';
 import { InProcessPlatform } from './mirror/in-process-platform.ts';
 import { SimulatedClock } from './mirror/simulated-clock.ts';

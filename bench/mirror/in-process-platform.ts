@@ -7,10 +7,10 @@
  * every operation is served exactly as the HTTP server serves it.
  */
 import type { Dispatcher } from 'undici';
-import { EmulatorError, type EmulatorModel } from '../../src/emulator/index.ts';
-import { RateLimiter } from '../../src/emulator/rate-limiter.ts';
-import { createRouteMatcher, type RouteMatch } from '../../src/emulator/route-matcher.ts';
-import { answerOperation } from '../../src/emulator/server.ts';
+import { EmulatorError, type EmulatorModel } from '../../tools/emulator/index.ts';
+import { RateLimiter } from '../../tools/emulator/rate-limiter.ts';
+import { createRouteMatcher, type RouteMatch } from '../../tools/emulator/route-matcher.ts';
+import { answerOperation } from '../../tools/emulator/server.ts';
 
 /** One request the platform received. */
 export interface PlatformRequest {

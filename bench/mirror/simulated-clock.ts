@@ -4,7 +4,7 @@
  * time (awaits, sleeps, timers through the injected scheduler) runs unchanged and an hour
  * passes in seconds. Nothing in a simulated run may use real timers or real I/O.
  */
-import type { Cancel, Scheduler } from '../../src/emulator/index.ts';
+import type { Cancel, Scheduler } from '../../tools/emulator/index.ts';
 
 interface Task {
   at: number;

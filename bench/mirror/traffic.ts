@@ -22,8 +22,8 @@
  * off, which would leave a live conversation without its AI; so the benchmark plays the AI
  * agent itself and stops the emulator's.
  */
-import type { EmulatorModel } from '../../src/emulator/index.ts';
-import type { Random } from '../../src/emulator/random.ts';
+import type { EmulatorModel } from '../../tools/emulator/index.ts';
+import type { Random } from '../../tools/emulator/random.ts';
 import type { SimulatedClock } from './simulated-clock.ts';
 
 /** The knobs of the traffic; the defaults are the model the README states. */

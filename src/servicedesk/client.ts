@@ -39,6 +39,7 @@ import {
   ticketSchema,
   type UpdateTicketInput,
 } from '../contract/schemas.ts';
+import { normaliseTicketId } from '../contract/ticket-id.ts';
 import {
   AbortError,
   apiErrorFromResponse,
@@ -65,7 +66,6 @@ import {
 } from './rate-limit.ts';
 import { Redactor } from './redact.ts';
 import { type RetryOptions, RetryPolicy } from './retry-policy.ts';
-import { normaliseTicketId } from './ticket-id.ts';
 
 /** Socket timeouts, in ms. */
 export interface TimeoutOptions {

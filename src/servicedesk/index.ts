@@ -8,6 +8,7 @@ export {
   type Variant,
 } from '../contract/routes.ts';
 export * from '../contract/schemas.ts';
+export { isTicketId, normaliseTicketId, ticketIdFromText } from '../contract/ticket-id.ts';
 export type {
   AcquireHook,
   AcquireTicket,
@@ -57,4 +58,3 @@ export {
   type RetryOptions,
   RetryPolicy,
 } from './retry-policy.ts';
-export { isTicketId, normaliseTicketId, ticketIdFromText } from './ticket-id.ts';

@@ -5,7 +5,7 @@
  * ticket may not know the requester: such a record must never make them a stranger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import {
   eventually,
   modalOpenedBy,

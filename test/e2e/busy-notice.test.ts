@@ -3,7 +3,7 @@
  * and roughly when their words will go, and nothing is lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, type Stack, startStack } from './harness.ts';
 
 const { alice } = defaultIds;

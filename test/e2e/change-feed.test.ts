@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FixedPlanner } from '../../src/mirror/index.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, type Stack, type StackOptions, startStack } from './harness.ts';
 
 const { alice } = defaultIds;

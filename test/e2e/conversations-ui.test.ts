@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequesterNotice } from '../../src/slack/builders/ticket-message-builder.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, agent, itHelp, general } = defaultIds;

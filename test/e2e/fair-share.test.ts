@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
 import { initialMirrorState } from '../../src/store/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack } from './harness.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;

@@ -10,11 +10,6 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { type AppRole, loadConfig } from '../../src/config.ts';
 import {
-  type EmulatorOptions,
-  type RunningEmulator,
-  startEmulator,
-} from '../../src/emulator/index.ts';
-import {
   AdaptivePlanner,
   type ChangeFeedOptions,
   type PollPlanner,
@@ -23,13 +18,18 @@ import {
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
+import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
+import {
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from '../../tools/emulator/index.ts';
 import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
-import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
+} from '../../tools/slack-double/index.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';

@@ -1,6 +1,6 @@
 /** Flows 5–9: message shortcut, global shortcut, reactions, direct messages, thread replies. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, general, itHelp } = defaultIds;

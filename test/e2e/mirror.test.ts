@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/contract/schemas.ts';
 import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
 import { ACTIONS } from '../../src/slack/ids.ts';
-import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
+import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, QUICK_PLANNER, type Stack, startStack } from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, type Stack, startStack } from './harness.ts';
 
 const { alice } = defaultIds;

@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
+import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
 import {
   eventually,
   modalOpenedBy,

@@ -1,7 +1,7 @@
 /** No duplicates, nothing lost: retries, double clicks, replicas, outages, restarts, refusals. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
-import { slackSignature } from '../../src/slack-double/request-signing.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
+import { slackSignature } from '../../tools/slack-double/request-signing.ts';
 import {
   eventually,
   modalOpenedBy,

@@ -4,7 +4,7 @@
  * again, whoever reopened it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds, type SlackMessage } from '../../src/slack-double/index.ts';
+import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
 import { eventually, QUICK_PLANNER, type Stack, startStack } from './harness.ts';
 
 const { alice } = defaultIds;

@@ -4,7 +4,7 @@
  * behind background work.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, type Stack, startStack } from './harness.ts';
 
 const { alice, bob, itHelp } = defaultIds;

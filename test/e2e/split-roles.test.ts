@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, itHelp } = defaultIds;

@@ -6,7 +6,7 @@
  * emulator and Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import {
   eventually,
   modalOpenedBy,

@@ -1,6 +1,6 @@
 /** Flows 1–4: `/ticket` opens the create modal, files a ticket, looks tickets up, lists them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from './harness.ts';
 
 const { alice, bob, agent, itHelp, general } = defaultIds;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookSignature } from '../../src/contract/webhook.ts';
 import { AdaptivePlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, type Stack, startStack } from './harness.ts';
 
 const { alice } = defaultIds;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, Message, ServiceRequest, Ticket } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator, eventually, ManualScheduler } from './support.ts';
 
 const ANA = 'ana.lima@acme.example';

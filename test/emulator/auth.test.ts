@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, parseKeys, type RunningEmulator } from '../../src/emulator/index.ts';
+import { ConfigError, parseKeys, type RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator } from './support.ts';
 
 describe('emulator authentication', () => {

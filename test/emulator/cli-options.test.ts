@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCli } from '../../src/emulator/cli-options.ts';
-import { ConfigError, type EmulatorOptions } from '../../src/emulator/index.ts';
-import { resolveCapabilities } from '../../src/emulator/model.ts';
+import { parseCli } from '../../tools/emulator/cli-options.ts';
+import { ConfigError, type EmulatorOptions } from '../../tools/emulator/index.ts';
+import { resolveCapabilities } from '../../tools/emulator/model.ts';
 
 function options(argv: string[], env: Record<string, string> = {}): EmulatorOptions {
   const parsed = parseCli(argv, env);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdPort } from '../held-port.ts';
 
-const CLI = 'src/emulator/cli.ts';
+const CLI = 'tools/emulator/cli.ts';
 
 interface Run {
   child: ChildProcess;

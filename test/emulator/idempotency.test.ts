@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message, Ticket } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
-import { IDEMPOTENCY_TTL_MS } from '../../src/emulator/model.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
+import { IDEMPOTENCY_TTL_MS } from '../../tools/emulator/model.ts';
 import { call, emulator, ManualClock } from './support.ts';
 
 const KEY = { 'X-Idempotency-Key': 'op-1' };

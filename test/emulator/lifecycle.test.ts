@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Activity, Envelope, Ticket } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
-import { isTicketId } from '../../src/servicedesk/ticket-id.ts';
+import { isTicketId } from '../../src/contract/ticket-id.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator, ManualClock, type ValidationBody } from './support.ts';
 
 const SAM = 'sam.rivera@acme.example';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Activity, Envelope, Message, Ticket } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator } from './support.ts';
 
 const SAM = 'sam.rivera@acme.example';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPlatform, NotFoundError, ValidationError } from '../../src/emulator/index.ts';
+import { createPlatform, NotFoundError, ValidationError } from '../../tools/emulator/index.ts';
 import { call, emulator, ManualClock, ManualScheduler } from './support.ts';
 
 describe('emulator model helpers', () => {

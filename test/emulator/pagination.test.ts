@@ -7,7 +7,7 @@ import type {
   Message,
   Ticket,
 } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator } from './support.ts';
 
 type Page<T> = Envelope<T>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, emulator, ManualClock } from './support.ts';
 
 // 10:15:20 UTC: the minute window resets at 10:16:00, the hour window at 11:00:00.

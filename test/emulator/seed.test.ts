@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TICKET_STATUSES } from '../../src/contract/schemas.ts';
-import { EmulatorModel } from '../../src/emulator/model.ts';
-import { applySeed, bulkSeedTickets } from '../../src/emulator/seed.ts';
+import { EmulatorModel } from '../../tools/emulator/model.ts';
+import { applySeed, bulkSeedTickets } from '../../tools/emulator/seed.ts';
 
 const NOW = Date.UTC(2025, 4, 1, 12);
 

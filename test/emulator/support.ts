@@ -10,7 +10,7 @@ import {
   type EmulatorOptions,
   type RunningEmulator,
   startEmulator,
-} from '../../src/emulator/index.ts';
+} from '../../tools/emulator/index.ts';
 
 /** A response with its JSON body (or undefined when the body was not JSON). */
 export interface ApiResponse<T> {

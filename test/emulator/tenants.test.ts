@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, Ticket } from '../../src/contract/schemas.ts';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { call, callPath, emulator } from './support.ts';
 
 // fetch does not let a caller set Host, so the variant A host checks use node:http.

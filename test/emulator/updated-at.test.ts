@@ -5,7 +5,7 @@ import {
   EmulatorModel,
   type ModelEvent,
   type RunningEmulator,
-} from '../../src/emulator/index.ts';
+} from '../../tools/emulator/index.ts';
 import { call, emulator, ManualClock, type ValidationBody } from './support.ts';
 
 const SAM = 'sam.rivera@acme.example';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.ts';
+import type { RunningEmulator } from '../../tools/emulator/index.ts';
 import { type ApiResponse, call, callPath, emulator, type ValidationBody } from './support.ts';
 
 function firstIssue(response: ApiResponse<ValidationBody>) {

@@ -6,7 +6,7 @@ import type {
   RunningEmulator,
   WebhookDelivery,
   WebhookOptions,
-} from '../../src/emulator/index.ts';
+} from '../../tools/emulator/index.ts';
 import {
   call,
   emulator,

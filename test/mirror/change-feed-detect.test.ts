@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelCapabilities } from '../../src/emulator/index.ts';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import { type ChangeFeedPlatform, detectFeedWay } from '../../src/mirror/index.ts';
 import { apiErrorFromResponse, ServiceDeskClient } from '../../src/servicedesk/index.ts';
+import type { ModelCapabilities } from '../../tools/emulator/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 
 let emulator: RunningEmulator | undefined;
 let client: ServiceDeskClient | undefined;

@@ -1,6 +1,5 @@
 /** What the mirror's unit tests share: the emulator's model as the platform, and a poster. */
-import { EmulatorModel } from '../../src/emulator/index.ts';
-import { applySeed } from '../../src/emulator/seed.ts';
+
 import type {
   ChangeFeedPlatform,
   MirrorPlatform,
@@ -15,6 +14,8 @@ import {
   type Ticket,
 } from '../../src/servicedesk/index.ts';
 import type { Thread } from '../../src/store/types.ts';
+import { EmulatorModel } from '../../tools/emulator/index.ts';
+import { applySeed } from '../../tools/emulator/seed.ts';
 
 /** The tenant of every test. */
 export const TENANT = 'acme';

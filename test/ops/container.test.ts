@@ -3,7 +3,7 @@
  * on Node 24 slim, production dependencies only, a non-root user, a HEALTHCHECK on /healthz,
  * nothing secret baked in, a .dockerignore; and a .env.example naming every variable.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.ts';
 
@@ -104,6 +104,34 @@ describe('.dockerignore', () => {
 
   it('keeps secrets, git history and local modules out of the build context', () => {
     expect(ignored).toEqual(expect.arrayContaining(['.env', '.env.*', '.git', 'node_modules']));
+  });
+
+  it('keeps the tools, tests and benchmarks out of the build context', () => {
+    expect(ignored).toEqual(expect.arrayContaining(['tools', 'test', 'bench']));
+  });
+});
+
+describe('what ships', () => {
+  /** Every relative import of every TypeScript file under `dir`, with the file it is in. */
+  function importsUnder(dir: string): { file: string; target: string }[] {
+    const found: { file: string; target: string }[] = [];
+    const files = readdirSync(new URL(dir, root), { recursive: true, encoding: 'utf8' });
+    for (const file of files.filter((name) => name.endsWith('.ts'))) {
+      const path = new URL(`${dir}${file}`, root);
+      const text = readFileSync(path, 'utf8');
+      for (const match of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = new URL(match[1] ?? '', path).pathname.slice(root.pathname.length);
+        found.push({ file: `${dir}${file}`, target });
+      }
+    }
+    return found;
+  }
+
+  it('is src/ alone: nothing under src/ imports a tool, a test or a benchmark', () => {
+    const imports = importsUnder('src/');
+    expect(imports.length).toBeGreaterThan(100);
+    const outside = imports.filter(({ target }) => !target.startsWith('src/'));
+    expect(outside).toEqual([]);
   });
 });
 

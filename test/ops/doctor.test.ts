@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import { type DoctorReport, runDoctor } from '../../src/ops/doctor.ts';
 import { readManifestScopes } from '../../src/ops/manifest-scopes.ts';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../src/slack-double/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
+import { defaultIds, type SlackDouble, startSlackDouble } from '../../tools/slack-double/index.ts';
 import { APP_TOKEN, REDIS_URL } from './support.ts';
 
 const run = promisify(execFile);
@@ -262,8 +262,8 @@ describe("npm run doctor in the README's local set-up", () => {
   it('shows no warning and no failure against the emulator and the Slack double, and no .env line', {
     timeout: 30_000,
   }, async () => {
-    const emulatorUrl = await startCli('src/emulator/cli.ts', ['--port', '0']);
-    const doubleUrl = await startCli('src/slack-double/cli.ts', [
+    const emulatorUrl = await startCli('tools/emulator/cli.ts', ['--port', '0']);
+    const doubleUrl = await startCli('tools/slack-double/cli.ts', [
       '--port',
       '0',
       '--app',

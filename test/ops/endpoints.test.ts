@@ -1,6 +1,6 @@
 /** /healthz, /readyz and /metrics on the app's HTTP port in HTTP mode, against the real stack. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../e2e/harness.ts';
 import { type OpsStack, sample, startOpsStack } from './support.ts';
 

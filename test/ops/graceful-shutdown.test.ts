@@ -9,14 +9,14 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
+import { createRedisStores } from '../../src/store/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
-import { createRedisStores } from '../../src/store/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { eventually } from '../e2e/harness.ts';
 import { deleteKeys, REDIS_URL, sample } from './support.ts';
 

@@ -15,7 +15,7 @@ import {
   STALE_SIGNATURE_LINE,
   WRONG_SECRET_LINE,
 } from '../../src/ops/signature-failures.ts';
-import { defaultIds, SlackDriver } from '../../src/slack-double/index.ts';
+import { defaultIds, SlackDriver } from '../../tools/slack-double/index.ts';
 import { type OpsStack, sample, startOpsStack } from './support.ts';
 
 interface LogLine {

@@ -8,9 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import { createRuntime } from '../../src/runtime.ts';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../src/slack-double/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
+import { defaultIds, type SlackDouble, startSlackDouble } from '../../tools/slack-double/index.ts';
 import { holdPort } from '../held-port.ts';
 
 describe('Slack unreachable at start', () => {

@@ -1,6 +1,6 @@
 /** In Socket Mode the app still serves /healthz, /readyz and /metrics on its HTTP port. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { APP_TOKEN, type OpsStack, sample, startOpsStack } from './support.ts';
 
 const { alice, itHelp } = defaultIds;

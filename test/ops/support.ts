@@ -9,19 +9,19 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { loadConfig } from '../../src/config.ts';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import type { AppMetrics } from '../../src/ops/metrics.ts';
 import type { Readiness } from '../../src/ops/readiness.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
+import type { Stores } from '../../src/store/types.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
   SocketModeDriver,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
-import type { Stores } from '../../src/store/types.ts';
+} from '../../tools/slack-double/index.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'ops-signing-secret-0123456789';

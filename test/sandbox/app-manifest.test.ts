@@ -1,7 +1,7 @@
 /** The simulator shows what manifest.yml declares: commands, shortcuts, events, App Home. */
 import { describe, expect, it } from 'vitest';
-import { loadAppProfile, parseAppProfile } from '../../src/sandbox/app-manifest.ts';
-import { ManifestError } from '../../src/sandbox/errors.ts';
+import { loadAppProfile, parseAppProfile } from '../../tools/sandbox/app-manifest.ts';
+import { ManifestError } from '../../tools/sandbox/errors.ts';
 
 describe('the app profile read from the manifest', () => {
   it('offers /ticket with the usage hint manifest.yml gives it', async () => {

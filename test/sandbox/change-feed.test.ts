@@ -1,7 +1,7 @@
 /** The change stream: a revision that only grows, batched so a burst costs the page one fetch. */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangeFeed } from '../../src/sandbox/change-feed.ts';
+import { ChangeFeed } from '../../tools/sandbox/change-feed.ts';
 
 /** A stand-in for the ServerResponse of an EventSource request, collecting what is written. */
 function fakeResponse() {

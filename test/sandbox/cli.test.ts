@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { holdPort } from '../held-port.ts';
 
-const CLI = new URL('../../src/sandbox/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../../tools/sandbox/cli.ts', import.meta.url).pathname;
 
 describe('npm run sandbox', () => {
   it('prints one URL that serves the simulator, and stops cleanly on SIGTERM', async () => {

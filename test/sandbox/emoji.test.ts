@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_TICKET_EMOJI } from '../../src/sandbox/sandbox.ts';
+import { SANDBOX_TICKET_EMOJI } from '../../tools/sandbox/sandbox.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,7 +19,7 @@ interface EmojiModule {
 
 // A browser module: imported by URL, so the type checker does not look for its declarations.
 const emoji = (await import(
-  pathToFileURL(join(root, 'src/sandbox/public/emoji.js')).href
+  pathToFileURL(join(root, 'tools/sandbox/public/emoji.js')).href
 )) as EmojiModule;
 
 async function sourceFiles(directory: string): Promise<string[]> {

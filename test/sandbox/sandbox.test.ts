@@ -1,8 +1,8 @@
 /** Starting and stopping the sandbox: its store, and what it leaves behind. */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/sandbox.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { startSandbox } from '../../tools/sandbox/sandbox.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../e2e/harness.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

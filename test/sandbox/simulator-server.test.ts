@@ -1,8 +1,8 @@
 /** The simulator's web server, over plain HTTP: the page, snapshots, actions and dashboard links. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/sandbox.ts';
-import type { SimulatorSnapshot } from '../../src/sandbox/simulator-state.ts';
-import { defaultIds } from '../../src/slack-double/index.ts';
+import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
+import type { SimulatorSnapshot } from '../../tools/sandbox/simulator-state.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../e2e/harness.ts';
 
 describe('the simulator server', () => {

@@ -8,7 +8,7 @@ import {
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { callApi } from '../slack-double/call-api.ts';
 import { type FakeApp, startFakeApp } from '../slack-double/fake-app.ts';
 

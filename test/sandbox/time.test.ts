@@ -16,7 +16,7 @@ interface TimeModule {
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // A browser module: imported by URL, so the type checker does not look for its declarations.
 const time = (await import(
-  pathToFileURL(join(root, 'src/sandbox/public/time.js')).href
+  pathToFileURL(join(root, 'tools/sandbox/public/time.js')).href
 )) as TimeModule;
 
 // Intl puts a narrow no-break space before AM/PM; a plain space reads the same.

@@ -3,7 +3,6 @@
  * both addressing variants, so the route table, the schemas and the emulator agree.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import {
   hashIdempotencyKey,
   NotFoundError,
@@ -11,6 +10,7 @@ import {
   ServiceDeskClient,
   ValidationError,
 } from '../../src/servicedesk/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

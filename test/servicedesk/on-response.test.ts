@@ -2,8 +2,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.ts';
 import { type ResponseInfo, ServiceDeskClient } from '../../src/servicedesk/index.ts';
+import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 
 describe('onResponse', () => {
   let emulator: RunningEmulator;

@@ -6,7 +6,7 @@ import {
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { eventually } from './eventually.ts';
 
 const ids = defaultIds;

@@ -1,5 +1,5 @@
 /** Calling the double's Web API the way Bolt's WebClient does: form-encoded, objects as JSON. */
-import type { SlackDouble } from '../../src/slack-double/index.ts';
+import type { SlackDouble } from '../../tools/slack-double/index.ts';
 
 /** A Web API answer, loosely typed for assertions. */
 export type ApiAnswer = { ok: boolean; error?: string } & Record<string, unknown>;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { holdPort } from '../held-port.ts';
 
-const CLI = new URL('../../src/slack-double/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../../tools/slack-double/cli.ts', import.meta.url).pathname;
 
 /** Runs the CLI until it exits (killed after 15 s), with everything it printed. */
 async function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {

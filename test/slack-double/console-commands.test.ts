@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConsoleLine } from '../../src/slack-double/console-commands.ts';
+import { parseConsoleLine } from '../../tools/slack-double/console-commands.ts';
 
 describe('console commands', () => {
   it('reads a slash command with its text', () => {

@@ -5,7 +5,7 @@ import {
   type SlackDouble,
   startSlackDouble,
   WaitTimeoutError,
-} from '../../src/slack-double/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { callApi } from './call-api.ts';
 
 const ids = defaultIds;

@@ -6,7 +6,7 @@ import {
   SlackDriver,
   startSlackDouble,
   UserNotInChannelError,
-} from '../../src/slack-double/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { callApi } from './call-api.ts';
 import {
   type FakeApp,

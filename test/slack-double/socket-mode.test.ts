@@ -4,7 +4,7 @@ import {
   type SlackDouble,
   SocketAckTimeoutError,
   startSlackDouble,
-} from '../../src/slack-double/index.ts';
+} from '../../tools/slack-double/index.ts';
 import { callApi } from './call-api.ts';
 
 const APP_TOKEN = 'xapp-1-double-test';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { interactiveElements } from '../../src/slack-double/block-kit.ts';
+import { interactiveElements } from '../../tools/slack-double/block-kit.ts';
 import {
   RequiredInputMissingError,
   type SlackView,
   UnknownInputError,
   UnknownOptionError,
-} from '../../src/slack-double/index.ts';
-import { actionEntry, submissionState } from '../../src/slack-double/view-state.ts';
+} from '../../tools/slack-double/index.ts';
+import { actionEntry, submissionState } from '../../tools/slack-double/view-state.ts';
 
 const high = { text: { type: 'plain_text', text: 'High' }, value: 'high' };
 const low = { text: { type: 'plain_text', text: 'Low' }, value: 'low' };

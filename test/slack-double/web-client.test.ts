@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../src/slack-double/index.ts';
+import { defaultIds, type SlackDouble, startSlackDouble } from '../../tools/slack-double/index.ts';
 
 const ids = defaultIds;
 

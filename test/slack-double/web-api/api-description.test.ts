@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractViolationError } from '../../../src/slack-double/errors.ts';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
-import { webApiDescription } from '../../../src/slack-double/web-api/api-description.ts';
+import { ContractViolationError } from '../../../tools/slack-double/errors.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  startSlackDouble,
+} from '../../../tools/slack-double/index.ts';
+import { webApiDescription } from '../../../tools/slack-double/web-api/api-description.ts';
 import { callApi } from '../call-api.ts';
 
 const ids = defaultIds;

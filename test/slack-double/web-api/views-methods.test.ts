@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  startSlackDouble,
+} from '../../../tools/slack-double/index.ts';
 import { callApi } from '../call-api.ts';
 
 const ids = defaultIds;

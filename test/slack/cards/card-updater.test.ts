@@ -8,7 +8,11 @@ import { statusLabel } from '../../../src/slack/builders/ticket-labels.ts';
 import { CardUpdater } from '../../../src/slack/cards/card-updater.ts';
 import { ACTIONS } from '../../../src/slack/ids.ts';
 import { ticketMetadata } from '../../../src/slack/posting/post-metadata.ts';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  startSlackDouble,
+} from '../../../tools/slack-double/index.ts';
 
 const ids = defaultIds;
 const LEAD = ':ticket: <@U0ALICE> filed *IT-12*. Replies in this thread go to the ticket.';

@@ -7,7 +7,11 @@ import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts'
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
 import { CardUpdater } from '../../../src/slack/cards/card-updater.ts';
 import { SlackMirrorPoster } from '../../../src/slack/threads/mirror-poster.ts';
-import { defaultIds, type SlackDouble, startSlackDouble } from '../../../src/slack-double/index.ts';
+import {
+  defaultIds,
+  type SlackDouble,
+  startSlackDouble,
+} from '../../../tools/slack-double/index.ts';
 
 const ids = defaultIds;
 

@@ -5,8 +5,8 @@
  * emulator's model, so the page shows exactly what the app and the platform hold.
  */
 
-import type { Activity, Message, Ticket } from '../contract/schemas.ts';
-import { TICKET_STATUSES } from '../contract/schemas.ts';
+import type { Activity, Message, Ticket } from '../../src/contract/schemas.ts';
+import { TICKET_STATUSES } from '../../src/contract/schemas.ts';
 import type { EmulatorModel } from '../emulator/index.ts';
 import type {
   EphemeralMessage,

@@ -5,8 +5,8 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { readManifestScopes } from '../ops/manifest-scopes.ts';
-import { isPortInUse, portInUseLine } from '../port-in-use.ts';
+import { readManifestScopes } from '../../src/ops/manifest-scopes.ts';
+import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { CONSOLE_HELP, type ConsoleCommand, parseConsoleLine } from './console-commands.ts';
 import { defaultIds } from './default-workspace.ts';
 import { type SlackDouble, startSlackDouble } from './slack-double-server.ts';

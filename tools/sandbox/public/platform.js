@@ -8,7 +8,7 @@
 import { h, replaceChildren } from './dom.js';
 import { dayAndTime } from './time.js';
 
-/** @import { Activity, Message, Ticket } from '../../contract/schemas.ts' */
+/** @import { Activity, Message, Ticket } from '../../../src/contract/schemas.ts' */
 /** @import { PlatformView } from '../simulator-state.ts' */
 
 /**

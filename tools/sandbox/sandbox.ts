@@ -8,24 +8,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../../src/config.ts';
+import { WEBHOOK_PATH } from '../../src/mirror/index.ts';
+import { createRedisClient } from '../../src/ops/redis-client.ts';
+import { createRuntime } from '../../src/runtime.ts';
+import type { SlackApp } from '../../src/slack/create-slack-app.ts';
+import { createMemoryStores, createRedisStores } from '../../src/store/index.ts';
 import {
   DEMO_KEYS,
   type EmulatorModel,
   type RunningEmulator,
   startEmulator,
 } from '../emulator/index.ts';
-import { WEBHOOK_PATH } from '../mirror/index.ts';
-import { createRedisClient } from '../ops/redis-client.ts';
-import { createRuntime } from '../runtime.ts';
-import type { SlackApp } from '../slack/create-slack-app.ts';
 import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
 } from '../slack-double/index.ts';
-import { createMemoryStores, createRedisStores } from '../store/index.ts';
 import { type AppProfile, loadAppProfile } from './app-manifest.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { SimulatorActions } from './simulator-actions.ts';

@@ -6,7 +6,7 @@
  * emulator's model as an agent would in the platform's dashboard.
  */
 import { z } from 'zod';
-import { TICKET_STATUSES } from '../contract/schemas.ts';
+import { TICKET_STATUSES } from '../../src/contract/schemas.ts';
 import { EmulatorError, type EmulatorModel } from '../emulator/index.ts';
 import {
   type AppAnswer,

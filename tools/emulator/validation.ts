@@ -3,7 +3,7 @@
  * platform's errors look like FastAPI's (docs/platform-contract.md, "Behaviour"), so the messages and types follow pydantic v2.
  */
 import type { z } from 'zod';
-import type { ValidationIssue } from '../contract/schemas.ts';
+import type { ValidationIssue } from '../../src/contract/schemas.ts';
 import { ValidationError } from './errors.ts';
 
 /** Page-based pagination (tickets, messages, requests). */

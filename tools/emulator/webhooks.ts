@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { webhookSignature } from '../contract/webhook.ts';
+import { webhookSignature } from '../../src/contract/webhook.ts';
 import { ConfigError } from './errors.ts';
 import type { EmulatorModel, ModelEvent } from './model.ts';
 import type { Random } from './random.ts';

@@ -12,7 +12,7 @@
  * Tenants named in the keys but unknown to the demo get the standard desks and an ID prefix
  * made from their name.
  */
-import type { CreateTicketInput, UpdateTicketInput } from '../contract/schemas.ts';
+import type { CreateTicketInput, UpdateTicketInput } from '../../src/contract/schemas.ts';
 import type { EmulatorModel, TenantSetup } from './model.ts';
 import {
   ACME_APPLICATIONS,

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Variant } from '../contract/routes.ts';
+import type { Variant } from '../../src/contract/routes.ts';
 import { AiAgent } from './ai-agent.ts';
 import { ConfigError } from './errors.ts';
 import { FaultInjector, type FaultSettings } from './faults.ts';

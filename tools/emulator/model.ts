@@ -23,8 +23,8 @@ import type {
   TicketPriority,
   TicketStatus,
   UpdateTicketInput,
-} from '../contract/schemas.ts';
-import { normaliseTicketId } from '../servicedesk/ticket-id.ts';
+} from '../../src/contract/schemas.ts';
+import { normaliseTicketId } from '../../src/contract/ticket-id.ts';
 import { BusinessRuleError, ConfigError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './scheduler.ts';
 import { issue, type OffsetQuery, type PageQuery } from './validation.ts';

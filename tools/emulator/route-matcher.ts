@@ -9,7 +9,7 @@ import {
   type OperationName,
   ROUTES,
   type Variant,
-} from '../contract/routes.ts';
+} from '../../src/contract/routes.ts';
 
 /** What a request's method and path mean. */
 export type RouteMatch =

@@ -7,7 +7,7 @@
  * It stays out of a conversation once a human owns it (the ticket is assigned, or the agent
  * handed it off), and never answers internal notes, agents, the system or itself.
  */
-import type { Message, Ticket, TicketPriority } from '../contract/schemas.ts';
+import type { Message, Ticket, TicketPriority } from '../../src/contract/schemas.ts';
 import { EmulatorError } from './errors.ts';
 import { AI_ACTOR, type EmulatorModel, type KnowledgeArticle, type ModelEvent } from './model.ts';
 import type { Cancel, Scheduler } from './scheduler.ts';

@@ -5,8 +5,8 @@
  * (the embedded in-memory store otherwise), LOG_LEVEL the app's log level (warn by default, so
  * the terminal stays readable).
  */
-import { createLogger } from '../logger.ts';
-import { isPortInUse, portInUseLine } from '../port-in-use.ts';
+import { createLogger } from '../../src/logger.ts';
+import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { SandboxConfigError } from './errors.ts';
 import { startSandbox } from './sandbox.ts';
 

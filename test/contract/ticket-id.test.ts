@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isTicketId,
-  normaliseTicketId,
-  ticketIdFromText,
-} from '../../src/servicedesk/ticket-id.ts';
+import { isTicketId, normaliseTicketId, ticketIdFromText } from '../../src/contract/ticket-id.ts';
 
 describe('ticket IDs', () => {
   it('upper-cases a lower-case ID', () => {

@@ -6,7 +6,7 @@
 import { actOrTell, refresh } from './connection.js';
 import { byId } from './dom.js';
 import { state } from './state.js';
-/** @import { TicketStatus } from '../../contract/schemas.ts' */
+/** @import { TicketStatus } from '../../../src/contract/schemas.ts' */
 
 export function setUpPlatform() {
   const ticketSelect = byId('ticket-select', HTMLSelectElement);

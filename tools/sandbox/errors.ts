@@ -1,5 +1,5 @@
 /** Errors of the sandbox: its configuration, the app manifest it reads, and what the page asks. */
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../../src/coded-error.ts';
 
 /** The base of every sandbox error. */
 export class SandboxError extends CodedError {}

@@ -8,7 +8,7 @@ import type { EmulatorOptions } from './index.ts';
 import { keysFromEnv } from './keys.ts';
 
 /** Help text. */
-export const USAGE = `Usage: node src/emulator/cli.ts [options]
+export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --port N              port to listen on (default 4010; 0 picks a free one)
   --host ADDRESS        address to listen on (default 127.0.0.1)
   --variant a|b         addressing variant (default a)

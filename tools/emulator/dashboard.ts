@@ -2,7 +2,7 @@
  * A minimal stand-in for the platform's dashboard: the page a ticket's `url` points at. Every
  * piece of ticket text is escaped, since titles and messages come from anyone.
  */
-import type { Message, Ticket } from '../contract/schemas.ts';
+import type { Message, Ticket } from '../../src/contract/schemas.ts';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {

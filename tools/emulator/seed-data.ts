@@ -2,7 +2,13 @@
  * The demo data: a plausible mid-size company (acme) and a small second tenant (globex) whose
  * data acme must never see. Plain data only; `seed.ts` writes it into the model.
  */
-import type { Application, Asset, CatalogItem, Desk, Employee } from '../contract/schemas.ts';
+import type {
+  Application,
+  Asset,
+  CatalogItem,
+  Desk,
+  Employee,
+} from '../../src/contract/schemas.ts';
 import type { DeskRouting, KnowledgeArticle } from './model.ts';
 
 /** The desks every IT-style tenant starts with; `it-hardware` and `it-access` are subdesks. */

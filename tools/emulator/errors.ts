@@ -2,8 +2,8 @@
  * Errors of the emulator. Each class is one case of the platform's error table (docs/platform-contract.md, "Behaviour") and
  * knows its HTTP status and `detail`, so the server maps any of them to a response in one place.
  */
-import { CodedError } from '../coded-error.ts';
-import type { ValidationIssue } from '../contract/schemas.ts';
+import { CodedError } from '../../src/coded-error.ts';
+import type { ValidationIssue } from '../../src/contract/schemas.ts';
 
 /** The `detail` of an error body: a message, or one entry per invalid field for a 422. */
 export type ErrorDetail = string | ValidationIssue[];

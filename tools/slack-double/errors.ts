@@ -3,7 +3,7 @@
  * that is not seeded, a view that was never opened) or a wait that ran out; what the app under
  * test gets wrong is answered the way Slack answers it, never thrown.
  */
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../../src/coded-error.ts';
 
 /** The base of every error thrown by the Slack double and its driver. */
 export class SlackDoubleError extends CodedError {}

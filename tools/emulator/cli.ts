@@ -1,7 +1,7 @@
 /**
  * `npm run emulator`: runs the emulator until SIGTERM or SIGINT.
  *
- * node src/emulator/cli.ts [--port 4010] [--host 127.0.0.1] [--variant a|b] [--seed demo|empty]
+ * node tools/emulator/cli.ts [--port 4010] [--host 127.0.0.1] [--variant a|b] [--seed demo|empty]
  *   [--rate-per-minute 100] [--rate-per-hour 1000] [--ai-delay-ms 1500] [--fault-rate 0]
  *   [--latency-ms 0] [--random-seed 1] [--[no-]updated-at] [--[no-]updated-after]
  *   [--webhook-url URL --webhook-secret S [--webhook-bearer] [--webhook-tenant T]
@@ -11,7 +11,7 @@
  * A bad flag or EMULATOR_KEYS value exits with code 2 and says what is wrong.
  */
 
-import { isPortInUse, portInUseLine } from '../port-in-use.ts';
+import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { parseCli, USAGE } from './cli-options.ts';
 import { ConfigError } from './errors.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from './index.ts';

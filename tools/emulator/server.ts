@@ -8,14 +8,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OperationName, Route, Variant } from '../contract/routes.ts';
-import { ROUTES } from '../contract/routes.ts';
+import type { OperationName, Route, Variant } from '../../src/contract/routes.ts';
+import { ROUTES } from '../../src/contract/routes.ts';
 import {
   addMessageInputSchema,
   createTicketInputSchema,
   TICKET_STATUSES,
   updateTicketInputSchema,
-} from '../contract/schemas.ts';
+} from '../../src/contract/schemas.ts';
 import { ticketPage } from './dashboard.ts';
 import {
   EmulatorError,
