@@ -33,10 +33,17 @@ export function parseClosedReply(value: string | undefined): ClosedReply | undef
   }
 }
 
-/** Builds the prompt shown to the person who replied. */
-export function buildClosedTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
-  const id = safeMrkdwn(reply.ticketId, 40);
-  const lead = `:lock: *${id}* is closed, so your reply was not added to it. Would you like to open a new ticket with it?`;
+/**
+ * A prompt: why the reply was not added (`lead`), the reply's words in full, and a button that
+ * files them (`file`) beside Dismiss.
+ */
+function replyPrompt(
+  reply: ClosedReply,
+  body: string,
+  lead: string,
+  text: string,
+  file: { actionId: string; label: string },
+): SlackMessage {
   const blocks: KnownBlock[] = [
     { type: 'section', text: md(lead) },
     // The buttons' labels take the rest of what one message may carry.
@@ -46,8 +53,8 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
       elements: [
         {
           type: 'button',
-          action_id: ACTIONS.closedReplyNewTicket,
-          text: plain('Open a new ticket with this text', LIMITS.buttonText),
+          action_id: file.actionId,
+          text: plain(file.label, LIMITS.buttonText),
           style: 'primary',
           value: JSON.stringify(reply),
         },
@@ -60,7 +67,19 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
       ],
     },
   ];
-  return { text: `${reply.ticketId} is closed, so your reply was not added to it.`, blocks };
+  return { text, blocks };
+}
+
+/** Builds the prompt shown to the person who replied to a closed ticket. */
+export function buildClosedTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
+  const id = safeMrkdwn(reply.ticketId, 40);
+  return replyPrompt(
+    reply,
+    body,
+    `:lock: *${id}* is closed, so your reply was not added to it. Would you like to open a new ticket with it?`,
+    `${reply.ticketId} is closed, so your reply was not added to it.`,
+    { actionId: ACTIONS.closedReplyNewTicket, label: 'Open a new ticket with this text' },
+  );
 }
 
 /**
@@ -70,34 +89,13 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
  */
 export function buildOthersTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
   const id = safeMrkdwn(reply.ticketId, 40);
-  const lead = `:information_source: *${id}* is someone else’s request and it is resolved, so your reply was not added: it would reopen their ticket. If you have this problem too, file it as your own ticket, with your words and a link to *${id}*.`;
-  const blocks: KnownBlock[] = [
-    { type: 'section', text: md(lead) },
-    // The buttons' labels take the rest of what one message may carry.
-    ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
-    {
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: ACTIONS.fileAsOwnTicket,
-          text: plain('File as my own ticket', LIMITS.buttonText),
-          style: 'primary',
-          value: JSON.stringify(reply),
-        },
-        {
-          type: 'button',
-          action_id: ACTIONS.closedReplyDismiss,
-          text: plain('Dismiss', LIMITS.buttonText),
-          value: reply.ticketId,
-        },
-      ],
-    },
-  ];
-  return {
-    text: `${reply.ticketId} is someone else’s resolved request, so your reply was not added to it.`,
-    blocks,
-  };
+  return replyPrompt(
+    reply,
+    body,
+    `:information_source: *${id}* is someone else’s request and it is resolved, so your reply was not added: it would reopen their ticket. If you have this problem too, file it as your own ticket, with your words and a link to *${id}*.`,
+    `${reply.ticketId} is someone else’s resolved request, so your reply was not added to it.`,
+    { actionId: ACTIONS.fileAsOwnTicket, label: 'File as my own ticket' },
+  );
 }
 
 /** What replaces the colleague's prompt once they chose to file their words as their own. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildClosedTicketPrompt,
+  buildOthersTicketPrompt,
   parseClosedReply,
 } from '../../../src/slack/builders/closed-ticket-prompt-builder.ts';
 
@@ -14,6 +15,16 @@ describe('closed-ticket prompt', () => {
     expect(all).toContain('Still broken after the update');
     expect(all).toContain('"action_id":"closed_reply_new_ticket"');
     expect(all).toContain('"action_id":"closed_reply_dismiss"');
+  });
+
+  it('offers a colleague on someone else’s resolved ticket to file their words as their own', () => {
+    const prompt = buildOthersTicketPrompt(reply, 'Same for me on floor 2');
+    const all = JSON.stringify(prompt);
+    expect(all).toContain('*IT-4* is someone else’s request');
+    expect(all).toContain('Same for me on floor 2');
+    expect(all).toContain('"action_id":"file_as_own_ticket"');
+    expect(all).toContain('"action_id":"closed_reply_dismiss"');
+    expect(all).not.toContain('closed_reply_new_ticket');
   });
 
   it('carries the reply in its button so the click can file it', () => {
