@@ -5,7 +5,7 @@
  * response's X-RateLimit-* headers are adopted, and a 429 holds every replica back until the
  * reset.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { type Sleep, sleep as systemSleep } from '../clock.ts';
 import type { AcquireHook, RateLimitListener } from '../servicedesk/index.ts';
 import { StoreError } from '../store/errors.ts';
 import type { RateBudget } from '../store/types.ts';
@@ -28,7 +28,7 @@ export interface BudgetHooksOptions {
   onInteractiveDelayed?: (waitedMs: number) => void;
   now?: () => number;
   /** Waits; must reject when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
 }
 
 /** The two client hooks, and a way to wait for the header observations still being stored. */
@@ -43,17 +43,13 @@ export interface BudgetHooks {
 const MIN_WAIT_MS = 20;
 const MAX_ROUNDS = 1_000;
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return delay(ms, undefined, signal ? { signal } : undefined);
-}
-
 /** Builds the hooks that put every request of a client inside the shared budget. */
 export function createBudgetHooks(options: BudgetHooksOptions): BudgetHooks {
   const { budget } = options;
   const maxWaitMs = options.maxInteractiveWaitMs ?? 10_000;
   const unreachableRetryMs = options.unreachableRetryMs ?? 5_000;
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? systemSleep;
   const pending = new Set<Promise<void>>();
 
   const acquire: AcquireHook = async (ticket) => {

@@ -24,7 +24,7 @@
  * store), and what the scans know (cursor, ranges, facts of tickets) lives in the shared store.
  * Every request is background work in the shared budget; the period follows the pacer's stretch.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { type Sleep, sleep } from '../clock.ts';
 import { isServiceDeskError, type Ticket } from '../servicedesk/index.ts';
 import type { MirrorState, ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
@@ -97,7 +97,7 @@ export interface ChangeFeedOptions {
   onScan?: (scan: ChangeFeedScan) => void;
   now?: () => number;
   /** Waits; must settle (resolve or reject) when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
   random?: () => number;
 }
 
@@ -154,10 +154,6 @@ interface ScanWork {
 const SCAN_CLAIM = 'change-feed:scan';
 const BACKGROUND = { priority: 'background' } as const;
 const MAX_TIME = 8_640_000_000_000_000;
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return delay(ms, undefined, signal ? { signal } : undefined);
-}
 
 function timeOf(iso: string | null | undefined): number | undefined {
   const ms = iso ? Date.parse(iso) : Number.NaN;
@@ -234,7 +230,7 @@ export class ChangeFeed {
       maxTickets: options.maxTickets ?? 1_000,
       learnPerScan: options.learnPerScan ?? 20,
       now,
-      sleep: options.sleep ?? defaultSleep,
+      sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
     };
   }

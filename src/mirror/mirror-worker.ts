@@ -10,7 +10,7 @@
  * delays posts but loses none.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { type Sleep, sleep } from '../clock.ts';
 import {
   type Activity,
   CHANGE_ACTIVITY_TYPES,
@@ -71,7 +71,7 @@ export interface MirrorWorkerOptions {
   onPosted?: (item: PostedItem) => void;
   now?: () => number;
   /** Waits; must settle (resolve or reject) when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
   random?: () => number;
 }
 
@@ -80,10 +80,6 @@ const MESSAGE_PAGE = 100;
 // One poll reads at most this many pages of each list; the rest waits for the next poll.
 const MAX_PAGES = 10;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return delay(ms, undefined, signal ? { signal } : undefined);
-}
 
 function timeOf(iso: string | null | undefined): number {
   const ms = iso ? Date.parse(iso) : Number.NaN;
@@ -135,7 +131,7 @@ export class MirrorWorker {
       idleMs: options.idleMs ?? 1_000,
       closedForgetMs: options.closedForgetMs ?? 7 * 86_400_000,
       now: options.now ?? Date.now,
-      sleep: options.sleep ?? defaultSleep,
+      sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
     };
   }

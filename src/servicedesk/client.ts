@@ -3,9 +3,9 @@
  * authentication, retries, rate-limit tracking, response validation and pagination.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { type Now, type Sleep, sleep } from '../clock.ts';
 import {
   normaliseBaseUrl,
   type OperationName,
@@ -132,9 +132,9 @@ export interface ServiceDeskClientOptions {
   /** For tests: the source of backoff jitter, in [0, 1). */
   random?: () => number;
   /** For tests: how to wait between attempts; must reject when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
   /** For tests: the clock, in ms since the epoch. */
-  now?: () => number;
+  now?: Now;
 }
 
 /** Options of a single call. */
@@ -231,10 +231,6 @@ const requestEnvelope = envelopeSchema(requestSchema);
 
 const silentLogger: ServiceDeskLogger = { debug() {}, warn() {} };
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return delay(ms, undefined, signal ? { signal } : undefined);
-}
-
 /** A client of the service-desk platform API. */
 export class ServiceDeskClient {
   readonly variant: Variant;
@@ -254,7 +250,7 @@ export class ServiceDeskClient {
   readonly #onResponse: ResponseListener | undefined;
   readonly #logger: ServiceDeskLogger;
   readonly #userAgent: string;
-  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #sleep: Sleep;
   readonly #now: () => number;
   #rateLimit: RateLimitState | undefined;
 
@@ -282,7 +278,7 @@ export class ServiceDeskClient {
     this.#onResponse = options.onResponse;
     this.#logger = options.logger ?? silentLogger;
     this.#userAgent = options.userAgent ?? 'servicedesk-slack';
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
     this.#now = options.now ?? Date.now;
     if (options.dispatcher) {
       this.#dispatcher = options.dispatcher;

@@ -7,7 +7,7 @@
  * the body and query (422), and last the handler's own rules (404 for a ticket, 400).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../../src/clock.ts';
 import type { OperationName, Route, Variant } from '../../src/contract/routes.ts';
 import { ROUTES } from '../../src/contract/routes.ts';
 import {
@@ -112,7 +112,7 @@ async function handle(
   const credentials = parseAuthorization(req.headers.authorization);
   deps.model.countRequest(credentials.key);
   const latency = deps.faults.settings.latencyMs;
-  if (latency > 0) await sleep(latency, undefined, { signal: deps.closing });
+  if (latency > 0) await sleep(latency, deps.closing);
 
   // Drawn before anything reads or changes state, so a faulted write never half-applies.
   const fault = deps.faults.draw();

@@ -6,8 +6,8 @@
  * no more retries once the app answers an error with `X-Slack-No-Retry: 1`.
  */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
+import { sleep } from '../../src/clock.ts';
 import { AppTimeoutError, AppUnreachableError } from './errors.ts';
 import { type SignOptions, signatureHeaders } from './request-signing.ts';
 

@@ -12,9 +12,9 @@
  * leaves those cards to the ticket's next change.
  */
 
-import { setTimeout as delay } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import { backoffMs } from '../../backoff.ts';
+import { type Now, type Sleep, sleep } from '../../clock.ts';
 import type { Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
@@ -51,9 +51,9 @@ export interface CardUpdaterOptions {
   retryMaxMs?: number;
   /** Failures of one card in a row before it is left as it is (default 6). */
   maxFailures?: number;
-  now?: () => number;
+  now?: Now;
   /** Waits; must settle (resolve or reject) when the signal aborts. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
 }
 
 interface Pending {
@@ -64,10 +64,8 @@ interface Pending {
   failures: number;
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  // Unreferenced: a card waiting on Slack must not keep the process alive.
-  return delay(ms, undefined, { signal, ref: false });
-}
+// Unreferenced: a card waiting on Slack must not keep the process alive.
+const backgroundSleep: Sleep = (ms, signal) => sleep(ms, signal, { keepsAlive: false });
 
 // Two reads of one ticket: the one the platform changed later wins; without times, the later ask.
 function isOlder(ticket: Ticket, than: Ticket): boolean {
@@ -133,7 +131,7 @@ export class CardUpdater {
       retryMaxMs: options.retryMaxMs ?? 300_000,
       maxFailures: options.maxFailures ?? 6,
       now: options.now ?? Date.now,
-      sleep: options.sleep ?? defaultSleep,
+      sleep: options.sleep ?? backgroundSleep,
     };
   }
 

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { backoffMs } from '../../backoff.ts';
+import { sleep } from '../../clock.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../app/background-tasks.ts';
 import { UnknownIntentError } from '../errors.ts';
@@ -204,20 +205,21 @@ export class OutboxWorker {
     }
   }
 
-  #idle(): Promise<void> {
+  async #idle(): Promise<void> {
     if (this.#wakePending) {
       this.#wakePending = false;
-      return Promise.resolve();
+      return;
     }
-    return new Promise((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.#sleepers.delete(finish);
-        resolve();
-      };
-      const timer = setTimeout(finish, this.#o.idleMs);
-      this.#sleepers.add(finish);
-    });
+    const wake = new AbortController();
+    const finish = () => wake.abort();
+    this.#sleepers.add(finish);
+    try {
+      await sleep(this.#o.idleMs, wake.signal);
+    } catch {
+      // Woken by new work or by stop().
+    } finally {
+      this.#sleepers.delete(finish);
+    }
   }
 
   async #process(entry: ReservedEntry): Promise<void> {
