@@ -1,12 +1,16 @@
 /** The mirror's errors, one class per case, each with a string `code`. */
 import { CodedError } from '../coded-error.ts';
 
-/** Codes of every mirror error. */
-export type MirrorErrorCode =
-  | 'mirror_budget_deferred'
-  | 'mirror_budget_exhausted'
-  | 'mirror_post_busy'
-  | 'mirror_post_deferred';
+/** Codes of every mirror error, one per class below. */
+export const MIRROR_ERROR_CODES = {
+  budgetDeferred: 'mirror_budget_deferred',
+  budgetExhausted: 'mirror_budget_exhausted',
+  postBusy: 'mirror_post_busy',
+  postDeferred: 'mirror_post_deferred',
+} as const;
+
+/** A code of the mirror's errors. */
+export type MirrorErrorCode = (typeof MIRROR_ERROR_CODES)[keyof typeof MIRROR_ERROR_CODES];
 
 /** The base of every mirror error. */
 export class MirrorError extends CodedError<MirrorErrorCode> {}
@@ -24,7 +28,7 @@ export class BudgetDeferredError extends MirrorError {
 
   constructor(operation: string, retryAt: number, reason: 'window' | 'backoff') {
     super(
-      'mirror_budget_deferred',
+      MIRROR_ERROR_CODES.budgetDeferred,
       `${operation} deferred: no rate budget for background work until ${new Date(retryAt).toISOString()} (${reason})`,
     );
     this.operation = operation;
@@ -43,7 +47,7 @@ export class BudgetExhaustedError extends MirrorError {
 
   constructor(operation: string, retryAt: number, waitedMs: number) {
     super(
-      'mirror_budget_exhausted',
+      MIRROR_ERROR_CODES.budgetExhausted,
       `${operation} not sent: the rate budget had no room for ${waitedMs} ms (next room at ${new Date(retryAt).toISOString()})`,
     );
     this.operation = operation;
@@ -57,7 +61,7 @@ export class BudgetExhaustedError extends MirrorError {
  */
 export class PostBusyError extends MirrorError {
   constructor(ticketId: string, itemId: string) {
-    super('mirror_post_busy', `another poller is posting ${itemId} of ${ticketId}`);
+    super(MIRROR_ERROR_CODES.postBusy, `another poller is posting ${itemId} of ${ticketId}`);
   }
 }
 
@@ -71,7 +75,7 @@ export class PostDeferredError extends MirrorError {
 
   constructor(retryAt: number, options?: ErrorOptions) {
     super(
-      'mirror_post_deferred',
+      MIRROR_ERROR_CODES.postDeferred,
       `posting deferred until ${new Date(retryAt).toISOString()}: Slack asked to wait`,
       options,
     );

@@ -1,9 +1,17 @@
 /** Errors of the operations component (readiness, doctor, shutdown), each with a string code. */
 import { CodedError } from '../coded-error.ts';
 
+/** The string codes of the operations component's errors, one per class below. */
+export const OPS_ERROR_CODES = {
+  manifestInvalid: 'manifest_invalid',
+} as const;
+
+/** A code of the operations component's errors. */
+export type OpsErrorCode = (typeof OPS_ERROR_CODES)[keyof typeof OPS_ERROR_CODES];
+
 /** manifest.yml could not be read or does not list the bot scopes. */
-export class ManifestError extends CodedError {
+export class ManifestInvalidError extends CodedError<OpsErrorCode> {
   constructor(detail: string, options?: { cause?: unknown }) {
-    super('manifest_invalid', `manifest.yml: ${detail}`, options);
+    super(OPS_ERROR_CODES.manifestInvalid, `manifest.yml: ${detail}`, options);
   }
 }

@@ -1,7 +1,7 @@
 /** The bot scopes manifest.yml asks for: what the doctor compares the token's scopes against. */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { ManifestError } from './errors.ts';
+import { ManifestInvalidError } from './errors.ts';
 
 /** manifest.yml at the root of the project (and of the container image). */
 export const DEFAULT_MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
@@ -14,18 +14,18 @@ export async function readManifestScopes(
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ManifestError('could not be read', { cause: error });
+    throw new ManifestInvalidError('could not be read', { cause: error });
   }
   let manifest: unknown;
   try {
     manifest = parse(text);
   } catch (error) {
-    throw new ManifestError('is not valid YAML', { cause: error });
+    throw new ManifestInvalidError('is not valid YAML', { cause: error });
   }
   const scopes = (manifest as { oauth_config?: { scopes?: { bot?: unknown } } } | null)
     ?.oauth_config?.scopes?.bot;
   if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) {
-    throw new ManifestError('has no list of bot scopes at oauth_config.scopes.bot');
+    throw new ManifestInvalidError('has no list of bot scopes at oauth_config.scopes.bot');
   }
   return scopes;
 }

@@ -10,21 +10,26 @@ import { CodedError } from '../coded-error.ts';
 import type { OperationName } from '../contract/routes.ts';
 import { type ValidationIssue, validationIssueSchema } from '../contract/schemas.ts';
 
-/** The string codes of the client's errors. */
+/** The string codes of the client's errors, one per class below. */
+export const SERVICE_DESK_ERROR_CODES = {
+  badRequest: 'servicedesk_bad_request',
+  authentication: 'servicedesk_authentication',
+  permissionDenied: 'servicedesk_permission_denied',
+  notFound: 'servicedesk_not_found',
+  validation: 'servicedesk_validation',
+  rateLimited: 'servicedesk_rate_limited',
+  serverError: 'servicedesk_server_error',
+  unexpectedStatus: 'servicedesk_unexpected_status',
+  connection: 'servicedesk_connection',
+  timeout: 'servicedesk_timeout',
+  responseValidation: 'servicedesk_response_validation',
+  invalidTicketId: 'servicedesk_invalid_ticket_id',
+  aborted: 'servicedesk_aborted',
+} as const;
+
+/** A code of the client's errors. */
 export type ServiceDeskErrorCode =
-  | 'servicedesk_bad_request'
-  | 'servicedesk_authentication'
-  | 'servicedesk_permission_denied'
-  | 'servicedesk_not_found'
-  | 'servicedesk_validation'
-  | 'servicedesk_rate_limited'
-  | 'servicedesk_server_error'
-  | 'servicedesk_unexpected_status'
-  | 'servicedesk_connection'
-  | 'servicedesk_timeout'
-  | 'servicedesk_response_validation'
-  | 'servicedesk_invalid_ticket_id'
-  | 'servicedesk_aborted';
+  (typeof SERVICE_DESK_ERROR_CODES)[keyof typeof SERVICE_DESK_ERROR_CODES];
 
 /** Base class of every error the client raises. */
 export class ServiceDeskError extends CodedError<ServiceDeskErrorCode> {}
@@ -79,28 +84,28 @@ export class ApiError extends ServiceDeskError {
 /** 400: the request is malformed or breaks a business rule (e.g. changing a closed ticket). */
 export class BadRequestError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_bad_request', init);
+    super(SERVICE_DESK_ERROR_CODES.badRequest, init);
   }
 }
 
 /** 401: missing or invalid access key. */
 export class AuthenticationError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_authentication', init);
+    super(SERVICE_DESK_ERROR_CODES.authentication, init);
   }
 }
 
 /** 403: the key is valid but its role does not allow the action (a Read key on a write). */
 export class PermissionDeniedError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_permission_denied', init);
+    super(SERVICE_DESK_ERROR_CODES.permissionDenied, init);
   }
 }
 
 /** 404: the resource does not exist or the key's tenant cannot see it. */
 export class NotFoundError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_not_found', init);
+    super(SERVICE_DESK_ERROR_CODES.notFound, init);
   }
 }
 
@@ -110,7 +115,7 @@ export class ValidationError extends ApiError {
 
   constructor(init: ApiErrorInit) {
     const issues = parseValidationIssues(init.body);
-    super('servicedesk_validation', init, validationMessage(init, issues));
+    super(SERVICE_DESK_ERROR_CODES.validation, init, validationMessage(init, issues));
     this.issues = issues;
   }
 
@@ -133,21 +138,21 @@ export class ValidationError extends ApiError {
 /** 429: too many requests; `retryAfterMs` is the wait the server asked for, when it said. */
 export class RateLimitError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_rate_limited', init);
+    super(SERVICE_DESK_ERROR_CODES.rateLimited, init);
   }
 }
 
 /** 5xx: the platform failed. */
 export class ServerError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_server_error', init);
+    super(SERVICE_DESK_ERROR_CODES.serverError, init);
   }
 }
 
 /** Any other non-success status (e.g. 408, 409, 3xx). */
 export class UnexpectedStatusError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super('servicedesk_unexpected_status', init);
+    super(SERVICE_DESK_ERROR_CODES.unexpectedStatus, init);
   }
 }
 
@@ -184,7 +189,7 @@ export class ConnectionError extends ServiceDeskError {
     init: TransportErrorInit,
     message?: string,
     options?: ErrorOptions,
-    code: ServiceDeskErrorCode = 'servicedesk_connection',
+    code: ServiceDeskErrorCode = SERVICE_DESK_ERROR_CODES.connection,
   ) {
     super(
       code,
@@ -206,7 +211,7 @@ export class TimeoutError extends ConnectionError {
       init,
       `${init.operation} ${init.method} ${init.path}: timed out${init.causeCode ? ` (${init.causeCode})` : ''}`,
       options,
-      'servicedesk_timeout',
+      SERVICE_DESK_ERROR_CODES.timeout,
     );
   }
 }
@@ -227,7 +232,10 @@ export class ResponseValidationError extends ServiceDeskError {
     issues?: readonly z.core.$ZodIssue[];
   }) {
     const where = init.field ? `response field ${init.field}` : 'response body';
-    super('servicedesk_response_validation', `${init.operation}: ${where}: ${init.detail}`);
+    super(
+      SERVICE_DESK_ERROR_CODES.responseValidation,
+      `${init.operation}: ${where}: ${init.detail}`,
+    );
     this.operation = init.operation;
     this.field = init.field;
     this.status = init.status;
@@ -241,7 +249,7 @@ export class InvalidTicketIdError extends ServiceDeskError {
 
   constructor(ticketId: string) {
     super(
-      'servicedesk_invalid_ticket_id',
+      SERVICE_DESK_ERROR_CODES.invalidTicketId,
       `Not a ticket ID: ${JSON.stringify(ticketId.slice(0, 64))} (expected PREFIX-NUMBER, e.g. IT-42)`,
     );
     this.ticketId = ticketId;
@@ -256,8 +264,26 @@ export class AbortError extends ServiceDeskError {
   readonly operation: OperationName | undefined;
 
   constructor(operation: OperationName | undefined, reason: unknown) {
-    super('servicedesk_aborted', `${operation ?? 'request'}: aborted`, { cause: reason });
+    super(SERVICE_DESK_ERROR_CODES.aborted, `${operation ?? 'request'}: aborted`, {
+      cause: reason,
+    });
     this.operation = operation;
+  }
+}
+
+/**
+ * A foreign error's stand-in, for logs and causes: the same name, code and (redacted) message
+ * and stack, but none of its other fields, which may hold request options. Its code is the
+ * foreign error's own, when it had one.
+ */
+export class RedactedError extends Error {
+  declare readonly code?: string;
+
+  constructor(init: { name: string; message: string; stack?: string; code?: unknown }) {
+    super(init.message);
+    this.name = init.name;
+    if (typeof init.code === 'string') Object.assign(this, { code: init.code });
+    if (init.stack !== undefined) this.stack = init.stack;
   }
 }
 

@@ -4,6 +4,8 @@
  * so every string that leaves the client passes through here first.
  */
 
+import { RedactedError } from './errors.ts';
+
 /** What the key is replaced with. */
 export const REDACTED = '[redacted]';
 
@@ -37,12 +39,14 @@ export class Redactor {
    * stack, but none of its other fields, which may hold request options.
    */
   error(value: unknown): Error {
-    if (!(value instanceof Error)) return new Error(this.text(String(value)));
-    const copy = new Error(this.text(value.message));
-    copy.name = value.name;
-    const code = (value as { code?: unknown }).code;
-    if (typeof code === 'string') Object.assign(copy, { code });
-    copy.stack = this.text(value.stack ?? `${value.name}: ${value.message}`);
-    return copy;
+    if (!(value instanceof Error)) {
+      return new RedactedError({ name: 'Error', message: this.text(String(value)) });
+    }
+    return new RedactedError({
+      name: value.name,
+      message: this.text(value.message),
+      stack: this.text(value.stack ?? `${value.name}: ${value.message}`),
+      code: (value as { code?: unknown }).code,
+    });
   }
 }

@@ -4,8 +4,27 @@
  */
 import { CodedError } from '../coded-error.ts';
 
+/** The string codes of the Slack side's errors, one per class below. */
+export const SLACK_ERROR_CODES = {
+  personWithoutEmail: 'slack_person_without_email',
+  unknownIntent: 'slack_unknown_intent',
+  invalidIntent: 'slack_invalid_intent',
+  messageNotFound: 'slack_message_not_found',
+  ticketClosed: 'slack_ticket_closed',
+  changeRefused: 'slack_change_refused',
+  ticketNotPosted: 'slack_ticket_not_posted',
+  ticketPostDelayed: 'slack_ticket_post_delayed',
+  appNotInChannel: 'slack_app_not_in_channel',
+  leaseRunningOut: 'slack_lease_running_out',
+  responseUrlRefused: 'slack_response_url_refused',
+  dmNotOpened: 'slack_dm_not_opened',
+} as const;
+
+/** A code of the Slack side's errors. */
+export type SlackErrorCode = (typeof SLACK_ERROR_CODES)[keyof typeof SLACK_ERROR_CODES];
+
 /** Base class of the Slack side's own errors. */
-export class SlackAppError extends CodedError {}
+export class SlackAppError extends CodedError<SlackErrorCode> {}
 
 /** The person's Slack profile shows no email, so the platform cannot know who they are. */
 export class PersonWithoutEmailError extends SlackAppError {
@@ -13,7 +32,10 @@ export class PersonWithoutEmailError extends SlackAppError {
   readonly userId: string;
 
   constructor(userId: string) {
-    super('slack_person_without_email', `Slack user ${userId} has no email in their profile`);
+    super(
+      SLACK_ERROR_CODES.personWithoutEmail,
+      `Slack user ${userId} has no email in their profile`,
+    );
     this.userId = userId;
   }
 }
@@ -21,21 +43,24 @@ export class PersonWithoutEmailError extends SlackAppError {
 /** An outbox entry whose kind no handler knows: a deploy mixed versions, or a bug. */
 export class UnknownIntentError extends SlackAppError {
   constructor(kind: string) {
-    super('slack_unknown_intent', `No handler for outbox entries of kind "${kind}"`);
+    super(SLACK_ERROR_CODES.unknownIntent, `No handler for outbox entries of kind "${kind}"`);
   }
 }
 
 /** An outbox entry's payload that does not parse: written by another version, or corrupted. */
 export class InvalidIntentError extends SlackAppError {
   constructor(kind: string, detail: string) {
-    super('slack_invalid_intent', `Outbox entry of kind "${kind}" does not parse: ${detail}`);
+    super(
+      SLACK_ERROR_CODES.invalidIntent,
+      `Outbox entry of kind "${kind}" does not parse: ${detail}`,
+    );
   }
 }
 
 /** The message a reaction or shortcut points at is gone (deleted, or not visible to the app). */
 export class MessageNotFoundError extends SlackAppError {
   constructor(channel: string, ts: string) {
-    super('slack_message_not_found', `Message ${ts} in ${channel} could not be read`);
+    super(SLACK_ERROR_CODES.messageNotFound, `Message ${ts} in ${channel} could not be read`);
   }
 }
 
@@ -45,7 +70,7 @@ export class ClosedTicketError extends SlackAppError {
   readonly ticketId: string;
 
   constructor(ticketId: string) {
-    super('slack_ticket_closed', `Ticket ${ticketId} is closed`);
+    super(SLACK_ERROR_CODES.ticketClosed, `Ticket ${ticketId} is closed`);
     this.ticketId = ticketId;
   }
 }
@@ -67,7 +92,7 @@ export class ChangeRefusedError extends SlackAppError {
   readonly ticketId: string;
 
   constructor(ticketId: string, reason: RefusalReason) {
-    super('slack_change_refused', `Change to ${ticketId} refused: ${reason}`);
+    super(SLACK_ERROR_CODES.changeRefused, `Change to ${ticketId} refused: ${reason}`);
     this.ticketId = ticketId;
     this.reason = reason;
   }
@@ -83,7 +108,7 @@ export class TicketNotPostedError extends SlackAppError {
 
   constructor(ticketId: string, options?: ErrorOptions) {
     super(
-      'slack_ticket_not_posted',
+      SLACK_ERROR_CODES.ticketNotPosted,
       `Ticket ${ticketId} was filed but could not be posted`,
       options,
     );
@@ -102,7 +127,7 @@ export class TicketPostDelayedError extends SlackAppError {
 
   constructor(ticketId: string, options: ErrorOptions) {
     super(
-      'slack_ticket_post_delayed',
+      SLACK_ERROR_CODES.ticketPostDelayed,
       `Ticket ${ticketId} was filed; Slack has not taken its post yet`,
       options,
     );
@@ -116,7 +141,7 @@ export class AppNotInChannelError extends SlackAppError {
   readonly channel: string;
 
   constructor(channel: string, options?: ErrorOptions) {
-    super('slack_app_not_in_channel', `The app is not in ${channel}`, options);
+    super(SLACK_ERROR_CODES.appNotInChannel, `The app is not in ${channel}`, options);
     this.channel = channel;
   }
 }
@@ -128,8 +153,32 @@ export class AppNotInChannelError extends SlackAppError {
 export class LeaseRunningOutError extends SlackAppError {
   constructor(entryId: string, leftMs: number) {
     super(
-      'slack_lease_running_out',
+      SLACK_ERROR_CODES.leaseRunningOut,
       `Outbox entry ${entryId} has ${Math.max(0, leftMs)} ms of its lease left, too little to post`,
     );
+  }
+}
+
+/**
+ * Slack's response_url refused a message (expired, used up, or Slack failing). Not one of the
+ * app's own refusals: like any failed Slack call it may go through when tried again.
+ */
+export class ResponseUrlRefusedError extends CodedError<SlackErrorCode> {
+  /** The HTTP status Slack answered with. */
+  readonly status: number;
+
+  constructor(status: number) {
+    super(SLACK_ERROR_CODES.responseUrlRefused, `response_url answered HTTP ${status}`);
+    this.status = status;
+  }
+}
+
+/**
+ * conversations.open answered without a channel id, which Slack's API never should: like any
+ * failed Slack call, it may go through when tried again.
+ */
+export class DmNotOpenedError extends CodedError<SlackErrorCode> {
+  constructor() {
+    super(SLACK_ERROR_CODES.dmNotOpened, 'conversations.open returned no channel id');
   }
 }

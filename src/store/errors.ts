@@ -1,14 +1,21 @@
 /** The errors the stores raise, one class per case, each with a string `code`. */
 import { CodedError } from '../coded-error.ts';
 
-/** Codes of every store error. */
-export type StoreErrorCode =
-  | 'STORE_UNAVAILABLE'
-  | 'STORE_COMMAND_FAILED'
-  | 'STORE_DATA_INVALID'
-  | 'STORE_INVALID_ARGUMENT'
-  | 'STORE_CONTENDED'
-  | 'STORE_THREAD_LINKED_ELSEWHERE';
+/** Codes of every store error, one per class below. */
+export const STORE_ERROR_CODES = {
+  unavailable: 'STORE_UNAVAILABLE',
+  commandFailed: 'STORE_COMMAND_FAILED',
+  dataInvalid: 'STORE_DATA_INVALID',
+  invalidArgument: 'STORE_INVALID_ARGUMENT',
+  contended: 'STORE_CONTENDED',
+  threadLinkedElsewhere: 'STORE_THREAD_LINKED_ELSEWHERE',
+  transactionAborted: 'STORE_TRANSACTION_ABORTED',
+  scriptNotRegistered: 'STORE_SCRIPT_NOT_REGISTERED',
+  scriptKeyCount: 'STORE_SCRIPT_KEY_COUNT',
+} as const;
+
+/** A code of the store's errors. */
+export type StoreErrorCode = (typeof STORE_ERROR_CODES)[keyof typeof STORE_ERROR_CODES];
 
 /** The base of every store error, so callers can catch the component's errors at once. */
 export class StoreError extends CodedError<StoreErrorCode> {}
@@ -23,7 +30,7 @@ export class StoreUnavailableError extends StoreError {
 
   constructor(operation: string, options?: ErrorOptions) {
     super(
-      'STORE_UNAVAILABLE',
+      STORE_ERROR_CODES.unavailable,
       `store unavailable during ${operation}${causeSuffix(options)}`,
       options,
     );
@@ -38,7 +45,7 @@ export class StoreCommandError extends StoreError {
 
   constructor(operation: string, options?: ErrorOptions) {
     super(
-      'STORE_COMMAND_FAILED',
+      STORE_ERROR_CODES.commandFailed,
       `store command failed during ${operation}${causeSuffix(options)}`,
       options,
     );
@@ -51,7 +58,7 @@ export class StoreDataError extends StoreError {
   override readonly name = 'StoreDataError';
 
   constructor(message: string, options?: ErrorOptions) {
-    super('STORE_DATA_INVALID', message, options);
+    super(STORE_ERROR_CODES.dataInvalid, message, options);
   }
 }
 
@@ -60,7 +67,7 @@ export class InvalidStoreArgumentError extends StoreError {
   override readonly name = 'InvalidStoreArgumentError';
 
   constructor(message: string, options?: ErrorOptions) {
-    super('STORE_INVALID_ARGUMENT', message, options);
+    super(STORE_ERROR_CODES.invalidArgument, message, options);
   }
 }
 
@@ -70,7 +77,10 @@ export class StoreContentionError extends StoreError {
   readonly operation: string;
 
   constructor(operation: string, rounds: number) {
-    super('STORE_CONTENDED', `${operation} lost to other writers ${rounds} times in a row`);
+    super(
+      STORE_ERROR_CODES.contended,
+      `${operation} lost to other writers ${rounds} times in a row`,
+    );
     this.operation = operation;
   }
 }
@@ -86,10 +96,40 @@ export class ThreadLinkedElsewhereError extends StoreError {
 
   constructor(linkedTo: string, asked: string) {
     super(
-      'STORE_THREAD_LINKED_ELSEWHERE',
+      STORE_ERROR_CODES.threadLinkedElsewhere,
       `the thread belongs to ${linkedTo}, so it was not linked to ${asked}`,
     );
     this.linkedTo = linkedTo;
+  }
+}
+
+/** A MULTI came back from Redis with no replies: nothing of it was written. */
+export class TransactionAbortedError extends StoreError {
+  override readonly name = 'TransactionAbortedError';
+
+  constructor() {
+    super(STORE_ERROR_CODES.transactionAborted, 'transaction aborted');
+  }
+}
+
+/** ioredis did not add the method of a script just defined: the client is not one the store knows. */
+export class ScriptNotRegisteredError extends StoreError {
+  override readonly name = 'ScriptNotRegisteredError';
+
+  constructor(script: string) {
+    super(STORE_ERROR_CODES.scriptNotRegistered, `ioredis did not register the script ${script}`);
+  }
+}
+
+/** A script was called with another number of keys than it declares: a bug of its caller. */
+export class ScriptKeyCountError extends StoreError {
+  override readonly name = 'ScriptKeyCountError';
+
+  constructor(script: string, declared: number, given: number) {
+    super(
+      STORE_ERROR_CODES.scriptKeyCount,
+      `script ${script} takes ${declared} keys, got ${given}`,
+    );
   }
 }
 

@@ -11,7 +11,12 @@
  */
 import { Cluster, type Redis } from 'ioredis';
 import { requireKey } from './argument-checks.ts';
-import { InvalidStoreArgumentError, toStoreError } from './errors.ts';
+import {
+  InvalidStoreArgumentError,
+  StoreUnavailableError,
+  TransactionAbortedError,
+  toStoreError,
+} from './errors.ts';
 import { decodeDeadLetter } from './json-codec.ts';
 import type { RedisClient } from './redis-script.ts';
 import { runCommand } from './redis-script.ts';
@@ -156,7 +161,8 @@ async function moveDeadLetters(
       redis.multi().hset(entries, fields).rpush(to, letter.id).exec(),
     );
     const failed = replies?.find(([error]) => error)?.[0];
-    if (failed || !replies) throw toStoreError(op, failed ?? new Error('transaction aborted'));
+    if (failed) throw toStoreError(op, failed);
+    if (!replies) throw new StoreUnavailableError(op, { cause: new TransactionAbortedError() });
     report.deadLetters += 1;
   }
   if (kept === 0) await runCommand(op, () => redis.del(from));

@@ -4,7 +4,12 @@
  * node and on a Cluster alike.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { StoreDataError, toStoreError } from './errors.ts';
+import {
+  ScriptKeyCountError,
+  ScriptNotRegisteredError,
+  StoreDataError,
+  toStoreError,
+} from './errors.ts';
 
 /** A Redis standalone, Sentinel or Cluster client. */
 export type RedisClient = Redis | Cluster;
@@ -34,10 +39,10 @@ export function defineScript(
   redis.defineCommand(name, { numberOfKeys, lua });
   // defineCommand adds a method ioredis's types cannot know about.
   const command = (redis as unknown as Record<string, ScriptCommand | undefined>)[name];
-  if (!command) throw new Error(`ioredis did not register the script ${name}`);
+  if (!command) throw new ScriptNotRegisteredError(name);
   return async (operation, keys, args) => {
     if (keys.length !== numberOfKeys) {
-      throw new Error(`script ${name} takes ${numberOfKeys} keys, got ${keys.length}`);
+      throw new ScriptKeyCountError(name, numberOfKeys, keys.length);
     }
     try {
       return await command.call(redis, ...keys, ...args);

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, parseKeys, type RunningEmulator } from '../../tools/emulator/index.ts';
+import {
+  EmulatorConfigError,
+  parseKeys,
+  type RunningEmulator,
+} from '../../tools/emulator/index.ts';
 import { call, emulator } from './support.ts';
 
 describe('emulator authentication', () => {
@@ -81,7 +85,7 @@ describe('EMULATOR_KEYS parsing', () => {
 
   it('refuses a malformed entry with a message that names it by position, not by content', () => {
     const attempt = () => parseKeys('acme:rw:k_one,acme:admin:super_secret_value');
-    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(EmulatorConfigError);
     expect(attempt).toThrow(/entry 2/);
     expect(attempt).not.toThrow(/super_secret_value/);
   });

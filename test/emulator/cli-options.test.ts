@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../tools/emulator/cli-options.ts';
-import { ConfigError, type EmulatorOptions } from '../../tools/emulator/index.ts';
+import { EmulatorConfigError, type EmulatorOptions } from '../../tools/emulator/index.ts';
 import { resolveCapabilities } from '../../tools/emulator/model.ts';
 
 function options(argv: string[], env: Record<string, string> = {}): EmulatorOptions {
@@ -28,7 +28,7 @@ describe('emulator command line', () => {
   });
 
   it('refuses --updated-after together with --no-updated-at', () => {
-    expect(() => options(['--no-updated-at', '--updated-after'])).toThrow(ConfigError);
+    expect(() => options(['--no-updated-at', '--updated-after'])).toThrow(EmulatorConfigError);
   });
 
   it('has no webhook without --webhook-url', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createPlatform, NotFoundError, ValidationError } from '../../tools/emulator/index.ts';
+import {
+  createPlatform,
+  EmulatorNotFoundError,
+  EmulatorValidationError,
+} from '../../tools/emulator/index.ts';
 import { call, emulator, ManualClock, ManualScheduler } from './support.ts';
 
 describe('emulator model helpers', () => {
@@ -20,13 +24,13 @@ describe('emulator model helpers', () => {
   it('finds nothing, rather than throwing, for an unknown ticket', () => {
     const { model } = createPlatform({ tenants: ['acme'] });
     expect(model.findTicket('acme', 'IT-999')).toBeUndefined();
-    expect(() => model.getTicket('acme', 'IT-999')).toThrow(NotFoundError);
+    expect(() => model.getTicket('acme', 'IT-999')).toThrow(EmulatorNotFoundError);
   });
 
   it('refuses an agent reply from someone who is not an agent', () => {
     const { model } = createPlatform({ tenants: ['acme'] });
     const reply = { agentEmail: 'ana.lima@acme.example', body: 'hi' };
-    expect(() => model.addAgentReply('acme', 'IT-18', reply)).toThrow(ValidationError);
+    expect(() => model.addAgentReply('acme', 'IT-18', reply)).toThrow(EmulatorValidationError);
   });
 
   it('runs the AI agent on a simulated clock and scheduler without HTTP', () => {

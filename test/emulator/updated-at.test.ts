@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope, Ticket } from '../../src/contract/schemas.ts';
 import {
-  ConfigError,
+  EmulatorConfigError,
   EmulatorModel,
   type ModelEvent,
   type RunningEmulator,
@@ -235,7 +235,7 @@ describe('emulator updated_at and updated_after', () => {
   it('refuses updated_after on a platform without updated_at', async () => {
     await expect(
       start({ capabilities: { updatedAt: false, updatedAfter: true } }),
-    ).rejects.toBeInstanceOf(ConfigError);
+    ).rejects.toBeInstanceOf(EmulatorConfigError);
   });
 
   it('ignores updatedAfterMs in the model too when the capability is off', () => {

@@ -1,7 +1,7 @@
 /** The simulator shows what manifest.yml declares: commands, shortcuts, events, App Home. */
 import { describe, expect, it } from 'vitest';
 import { loadAppProfile, parseAppProfile } from '../../tools/sandbox/app-manifest.ts';
-import { ManifestError } from '../../tools/sandbox/errors.ts';
+import { ManifestUnreadableError } from '../../tools/sandbox/errors.ts';
 
 describe('the app profile read from the manifest', () => {
   it('offers /ticket with the usage hint manifest.yml gives it', async () => {
@@ -38,11 +38,13 @@ settings:
   });
 
   it('refuses a manifest it cannot read, with a coded error', () => {
-    expect(() => parseAppProfile('display_information: [unclosed')).toThrow(ManifestError);
+    expect(() => parseAppProfile('display_information: [unclosed')).toThrow(
+      ManifestUnreadableError,
+    );
     try {
       parseAppProfile('features: {}');
     } catch (error) {
-      expect((error as ManifestError).code).toBe('manifest_unreadable');
+      expect((error as ManifestUnreadableError).code).toBe('manifest_unreadable');
     }
     expect.assertions(2);
   });

@@ -3,7 +3,7 @@
  * it can be read (and tested) without starting a server.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 import type { EmulatorOptions } from './index.ts';
 import { keysFromEnv } from './keys.ts';
 
@@ -35,7 +35,7 @@ Webhooks (off unless --webhook-url is given):
   --webhook-retry-for-ms N    give a delivery up after this long (default 86400000)
 Keys: EMULATOR_KEYS=tenant:rw|ro:key,... replaces the demo keys.`;
 
-/** Reads the command line into emulator options; throws ConfigError on a bad value. */
+/** Reads the command line into emulator options; throws EmulatorConfigError on a bad value. */
 export function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
@@ -44,17 +44,20 @@ export function parseCli(
   try {
     values = parse(argv).values;
   } catch (error) {
-    throw new ConfigError(error instanceof Error ? error.message : String(error));
+    throw new EmulatorConfigError(error instanceof Error ? error.message : String(error));
   }
   if (values.help) return 'help';
   const variant = values.variant;
-  if (variant !== 'a' && variant !== 'b') throw new ConfigError('--variant must be a or b');
+  if (variant !== 'a' && variant !== 'b') throw new EmulatorConfigError('--variant must be a or b');
   const seed = values.seed;
-  if (seed !== 'demo' && seed !== 'empty') throw new ConfigError('--seed must be demo or empty');
+  if (seed !== 'demo' && seed !== 'empty')
+    throw new EmulatorConfigError('--seed must be demo or empty');
   const updatedAt = values['updated-at'];
   const updatedAfter = values['updated-after'];
   if (updatedAt === false && updatedAfter === true) {
-    throw new ConfigError('--updated-after needs updated_at on tickets; drop --no-updated-at');
+    throw new EmulatorConfigError(
+      '--updated-after needs updated_at on tickets; drop --no-updated-at',
+    );
   }
   return {
     port: wholeNumber('--port', values.port, 0, 65_535),
@@ -84,16 +87,20 @@ function webhookOptions(
   const url = values['webhook-url'];
   if (url === undefined) {
     const stray = Object.keys(values).find((name) => name.startsWith('webhook-'));
-    if (stray !== undefined) throw new ConfigError(`--${stray} needs --webhook-url`);
+    if (stray !== undefined) throw new EmulatorConfigError(`--${stray} needs --webhook-url`);
     return {};
   }
   if (!isHttpUrl(url)) {
-    throw new ConfigError(`--webhook-url must be an absolute http or https URL, got "${url}"`);
+    throw new EmulatorConfigError(
+      `--webhook-url must be an absolute http or https URL, got "${url}"`,
+    );
   }
   const secret = values['webhook-secret'] ?? env.EMULATOR_WEBHOOK_SECRET ?? '';
   // Never echo the secret: it is a password.
   if (secret === '') {
-    throw new ConfigError('--webhook-url needs --webhook-secret (or EMULATOR_WEBHOOK_SECRET)');
+    throw new EmulatorConfigError(
+      '--webhook-url needs --webhook-secret (or EMULATOR_WEBHOOK_SECRET)',
+    );
   }
   const read = <T>(raw: string | undefined, parse: (raw: string) => T): T | undefined =>
     raw === undefined ? undefined : parse(raw);
@@ -164,7 +171,7 @@ function wholeNumber(
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
-    throw new ConfigError(`${flag} must be a whole number ${range}, got "${raw}"`);
+    throw new EmulatorConfigError(`${flag} must be a whole number ${range}, got "${raw}"`);
   }
   return value;
 }
@@ -181,6 +188,6 @@ function isHttpUrl(raw: string): boolean {
 function fraction(flag: string, raw: string): number {
   const value = /^\d*\.?\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 0 && value <= 1))
-    throw new ConfigError(`${flag} must be a number from 0 to 1, got "${raw}"`);
+    throw new EmulatorConfigError(`${flag} must be a number from 0 to 1, got "${raw}"`);
   return value;
 }

@@ -13,7 +13,7 @@
 
 import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { parseCli, USAGE } from './cli-options.ts';
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from './index.ts';
 import { describeKey } from './keys.ts';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   try {
     options = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof EmulatorConfigError)) throw error;
     console.error(`emulator: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }

@@ -3,7 +3,7 @@
  * touches any state, so a faulted write never half-applies: it either did not happen at all
  * or (no fault) happened completely.
  */
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 import type { Random } from './random.ts';
 
 /** Fault settings; every field can change at runtime through `setFaults`. */
@@ -66,13 +66,13 @@ export class FaultInjector {
 function checkedSettings(settings: FaultSettings): FaultSettings {
   const { faultRate, latencyMs, loseWriteResponses = 0 } = settings;
   if (!(Number.isInteger(loseWriteResponses) && loseWriteResponses >= 0)) {
-    throw new ConfigError('loseWriteResponses must be a whole number, 0 or more');
+    throw new EmulatorConfigError('loseWriteResponses must be a whole number, 0 or more');
   }
   if (!(Number.isFinite(faultRate) && faultRate >= 0 && faultRate <= 1)) {
-    throw new ConfigError('faultRate must be a number from 0 to 1');
+    throw new EmulatorConfigError('faultRate must be a number from 0 to 1');
   }
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) {
-    throw new ConfigError('latencyMs must be a number of milliseconds, 0 or more');
+    throw new EmulatorConfigError('latencyMs must be a number of milliseconds, 0 or more');
   }
   return { ...settings };
 }

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Variant } from '../../src/contract/routes.ts';
 import { AiAgent } from './ai-agent.ts';
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 import { FaultInjector, type FaultSettings } from './faults.ts';
 import { type AccessKey, keysFromEnv } from './keys.ts';
 import { EmulatorModel, type ModelCapabilities, resolveCapabilities } from './model.ts';
@@ -258,23 +258,24 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     capabilities: resolveCapabilities(options.capabilities ?? {}),
   };
   if (resolved.variant !== 'a' && resolved.variant !== 'b')
-    throw new ConfigError('variant must be a or b');
+    throw new EmulatorConfigError('variant must be a or b');
   if (resolved.seed !== 'demo' && resolved.seed !== 'empty')
-    throw new ConfigError('seed must be demo or empty');
+    throw new EmulatorConfigError('seed must be demo or empty');
   for (const [name, value] of [
     ['ratePerMinute', resolved.ratePerMinute],
     ['ratePerHour', resolved.ratePerHour],
   ] as const) {
     if (!Number.isInteger(value) || value < 1)
-      throw new ConfigError(`${name} must be a whole number, 1 or more`);
+      throw new EmulatorConfigError(`${name} must be a whole number, 1 or more`);
   }
   if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535) {
-    throw new ConfigError('port must be a whole number from 0 to 65535');
+    throw new EmulatorConfigError('port must be a whole number from 0 to 65535');
   }
   if (!Number.isFinite(resolved.aiDelayMs) || resolved.aiDelayMs < 0) {
-    throw new ConfigError('aiDelayMs must be a number of milliseconds, 0 or more');
+    throw new EmulatorConfigError('aiDelayMs must be a number of milliseconds, 0 or more');
   }
-  if (resolved.keys.length === 0) throw new ConfigError('at least one access key is needed');
+  if (resolved.keys.length === 0)
+    throw new EmulatorConfigError('at least one access key is needed');
   return resolved;
 }
 

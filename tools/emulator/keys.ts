@@ -2,7 +2,7 @@
  * Access keys of the emulator: which tenant each key belongs to and whether it may write.
  * The demo keys are documented (README, CLI banner); EMULATOR_KEYS replaces them.
  */
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 
 /** A key's role: Read + Write, or Read only (docs/platform-contract.md, "Behaviour"). */
 export type KeyRole = 'rw' | 'ro';
@@ -35,26 +35,28 @@ export function parseKeys(raw: string): AccessKey[] {
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
   if (entries.length === 0) {
-    throw new ConfigError('EMULATOR_KEYS is empty: expected tenant:rw|ro:key[,...]');
+    throw new EmulatorConfigError('EMULATOR_KEYS is empty: expected tenant:rw|ro:key[,...]');
   }
   const seen = new Set<string>();
   return entries.map((entry, index) => {
     const where = `EMULATOR_KEYS entry ${index + 1}`;
     const parts = entry.split(':');
     if (parts.length !== 3) {
-      throw new ConfigError(`${where} is malformed: expected tenant:rw|ro:key`);
+      throw new EmulatorConfigError(`${where} is malformed: expected tenant:rw|ro:key`);
     }
     const [tenant = '', role = '', key = ''] = parts;
     if (!TENANT_NAME.test(tenant)) {
-      throw new ConfigError(`${where}: the tenant must be a lower-case host label (a-z, 0-9, -)`);
+      throw new EmulatorConfigError(
+        `${where}: the tenant must be a lower-case host label (a-z, 0-9, -)`,
+      );
     }
     if (role !== 'rw' && role !== 'ro') {
-      throw new ConfigError(`${where}: the role must be rw or ro`);
+      throw new EmulatorConfigError(`${where}: the role must be rw or ro`);
     }
     if (!KEY_VALUE.test(key)) {
-      throw new ConfigError(`${where}: the key must be 4 to 200 URL-safe characters`);
+      throw new EmulatorConfigError(`${where}: the key must be 4 to 200 URL-safe characters`);
     }
-    if (seen.has(key)) throw new ConfigError(`${where}: the key repeats an earlier entry`);
+    if (seen.has(key)) throw new EmulatorConfigError(`${where}: the key repeats an earlier entry`);
     seen.add(key);
     return { tenant, role, key };
   });

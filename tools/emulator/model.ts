@@ -25,7 +25,12 @@ import type {
   UpdateTicketInput,
 } from '../../src/contract/schemas.ts';
 import { normaliseTicketId } from '../../src/contract/ticket-id.ts';
-import { BusinessRuleError, ConfigError, NotFoundError, ValidationError } from './errors.ts';
+import {
+  BusinessRuleError,
+  EmulatorConfigError,
+  EmulatorNotFoundError,
+  EmulatorValidationError,
+} from './errors.ts';
 import type { Clock } from './scheduler.ts';
 import { issue, type OffsetQuery, type PageQuery } from './validation.ts';
 
@@ -656,7 +661,7 @@ export class EmulatorModel {
 
   #tenant(name: string): TenantState {
     const state = this.#tenants.get(name);
-    if (!state) throw new NotFoundError(`Unknown tenant ${name}`);
+    if (!state) throw new EmulatorNotFoundError(`Unknown tenant ${name}`);
     return state;
   }
 
@@ -668,13 +673,13 @@ export class EmulatorModel {
   #stored(tenant: string, id: string): StoredTicket {
     const stored = this.#lookup(this.#tenant(tenant), id);
     // The same answer for "does not exist" and "belongs to another tenant" (docs/platform-contract.md, "Behaviour").
-    if (!stored) throw new NotFoundError(`Ticket ${id} not found`);
+    if (!stored) throw new EmulatorNotFoundError(`Ticket ${id} not found`);
     return stored;
   }
 
   #checkDesk(state: TenantState, deskId: string, loc: string[]): void {
     if (!state.setup.desks.some((desk) => desk.slug === deskId)) {
-      throw new ValidationError([
+      throw new EmulatorValidationError([
         issue(loc, `Value error, unknown desk '${deskId}'`, 'value_error', deskId),
       ]);
     }
@@ -683,7 +688,7 @@ export class EmulatorModel {
   #agentEmail(state: TenantState, email: string, loc = ['body', 'assignee_email']): string {
     const employee = state.employeesByEmail.get(email.toLowerCase());
     if (employee?.role !== 'agent') {
-      throw new ValidationError([
+      throw new EmulatorValidationError([
         issue(loc, 'Value error, not an agent of this organization', 'value_error', email),
       ]);
     }
@@ -808,7 +813,7 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
   const updatedAfter = given.updatedAfter ?? updatedAt;
   // A filter on a field the client cannot see leaves it no cursor to send back.
   if (updatedAfter && !updatedAt) {
-    throw new ConfigError(
+    throw new EmulatorConfigError(
       'capabilities: updatedAfter needs updatedAt (a cursor the client can read)',
     );
   }

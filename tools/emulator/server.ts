@@ -19,13 +19,13 @@ import {
 import { ticketPage } from './dashboard.ts';
 import {
   EmulatorError,
+  EmulatorNotFoundError,
+  EmulatorValidationError,
   ForbiddenError,
   MethodNotAllowedError,
-  NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
   UnauthorizedError,
-  ValidationError,
 } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import type { AccessKey } from './keys.ts';
@@ -139,7 +139,7 @@ async function handle(
   let rate: RateDecision | undefined;
   try {
     const route = match(req.method ?? 'GET', url.pathname);
-    if (route.kind === 'not_found') throw new NotFoundError('Not Found');
+    if (route.kind === 'not_found') throw new EmulatorNotFoundError('Not Found');
     if (route.kind === 'method_not_allowed') throw new MethodNotAllowedError(route.allow);
 
     const key = authenticate(credentials, keys);
@@ -217,7 +217,7 @@ function idempotencyKey(req: IncomingMessage, operation: OperationName): string 
   if (!route.idempotent || raw === undefined) return undefined;
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (value === undefined || value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new ValidationError([
+    throw new EmulatorValidationError([
       issue(
         ['header', 'x-idempotency-key'],
         `Value should have 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../../src/contract/schemas.ts';
-import { ValidationError } from './errors.ts';
+import { EmulatorValidationError } from './errors.ts';
 
 /** Page-based pagination (tickets, messages, requests). */
 export interface PageQuery {
@@ -157,7 +157,7 @@ export class QueryReader {
 
   /** Throws the collected problems as one 422; call after reading every parameter. */
   done(): void {
-    if (this.#issues.length > 0) throw new ValidationError(this.#issues);
+    if (this.#issues.length > 0) throw new EmulatorValidationError(this.#issues);
   }
 }
 
@@ -200,11 +200,12 @@ function zoneOffsetMs(zone: string): number {
  * `json_invalid`; both at `loc ["body"]`.
  */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') throw new ValidationError([issue(['body'], 'Field required', 'missing')]);
+  if (text.trim() === '')
+    throw new EmulatorValidationError([issue(['body'], 'Field required', 'missing')]);
   try {
     return JSON.parse(text);
   } catch {
-    throw new ValidationError([issue(['body'], 'JSON decode error', 'json_invalid')]);
+    throw new EmulatorValidationError([issue(['body'], 'JSON decode error', 'json_invalid')]);
   }
 }
 
@@ -212,7 +213,7 @@ export function parseJsonBody(text: string): unknown {
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
-  throw new ValidationError(result.error.issues.map(fromZodIssue));
+  throw new EmulatorValidationError(result.error.issues.map(fromZodIssue));
 }
 
 /** Pydantic's type and message for one zod issue. */

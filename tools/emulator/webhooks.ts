@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { webhookSignature } from '../../src/contract/webhook.ts';
-import { ConfigError } from './errors.ts';
+import { EmulatorConfigError } from './errors.ts';
 import type { EmulatorModel, ModelEvent } from './model.ts';
 import type { Random } from './random.ts';
 import type { Cancel, Clock, Scheduler } from './scheduler.ts';
@@ -478,7 +478,7 @@ function httpTransport(agents: { http: HttpAgent; https: HttpsAgent }): WebhookT
 
 function checkedSettings(settings: WebhookSettings): WebhookSettings {
   const fail = (message: string): never => {
-    throw new ConfigError(`webhook ${message}`);
+    throw new EmulatorConfigError(`webhook ${message}`);
   };
   if (settings.url !== undefined) {
     let protocol = '';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { ManifestError } from './errors.ts';
+import { ManifestUnreadableError } from './errors.ts';
 
 /** A slash command as the composer offers it. */
 export interface ManifestCommand {
@@ -90,12 +90,12 @@ export function parseAppProfile(text: string): AppProfile {
   try {
     raw = parse(text);
   } catch (error) {
-    throw new ManifestError('manifest.yml is not valid YAML', { cause: error });
+    throw new ManifestUnreadableError('manifest.yml is not valid YAML', { cause: error });
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ManifestError(
+    throw new ManifestUnreadableError(
       `manifest.yml does not describe an app: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
     );
   }
@@ -130,7 +130,7 @@ export async function loadAppProfile(
   try {
     text = await readFile(location, 'utf8');
   } catch (error) {
-    throw new ManifestError(`manifest.yml could not be read`, { cause: error });
+    throw new ManifestUnreadableError(`manifest.yml could not be read`, { cause: error });
   }
   return parseAppProfile(text);
 }

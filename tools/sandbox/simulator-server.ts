@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ticketPage } from '../emulator/dashboard.ts';
 import type { EmulatorModel } from '../emulator/index.ts';
 import type { ChangeFeed } from './change-feed.ts';
-import { SandboxError } from './errors.ts';
+import { ActionNotJsonError, ActionTooLargeError, SandboxError } from './errors.ts';
 import type { SimulatorActions } from './simulator-actions.ts';
 import type { SimulatorSnapshot } from './simulator-state.ts';
 
@@ -86,13 +86,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   for await (const chunk of req) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > BODY_LIMIT) throw new SandboxError('body_too_large', 'the action is too large');
+    if (size > BODY_LIMIT) throw new ActionTooLargeError();
     chunks.push(buffer);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
-    throw new SandboxError('invalid_json', 'the action is not valid JSON');
+    throw new ActionNotJsonError();
   }
 }
 

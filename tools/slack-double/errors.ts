@@ -5,62 +5,99 @@
  */
 import { CodedError } from '../../src/coded-error.ts';
 
+/** The string codes of the Slack double's errors, one per class below. */
+export const SLACK_DOUBLE_ERROR_CODES = {
+  waitTimeout: 'wait_timeout',
+  doubleClosed: 'double_closed',
+  unknownUser: 'unknown_user',
+  unknownChannel: 'unknown_channel',
+  unknownMessage: 'unknown_message',
+  unknownView: 'unknown_view',
+  unknownAction: 'unknown_action',
+  userNotInChannel: 'user_not_in_channel',
+  requiredInputMissing: 'required_input_missing',
+  unknownOption: 'unknown_option',
+  unknownInput: 'unknown_input',
+  retryLimit: 'retry_limit',
+  appUnreachable: 'app_unreachable',
+  appTimeout: 'app_timeout',
+  notMessageAuthor: 'not_message_author',
+  missingContainer: 'missing_container',
+  noSocketConnection: 'no_socket_connection',
+  socketAckTimeout: 'socket_ack_timeout',
+  apiDescriptionMissing: 'api_description_missing',
+  contractViolation: 'contract_violation',
+} as const;
+
+/** A code of the Slack double's errors. */
+export type SlackDoubleErrorCode =
+  (typeof SLACK_DOUBLE_ERROR_CODES)[keyof typeof SLACK_DOUBLE_ERROR_CODES];
+
 /** The base of every error thrown by the Slack double and its driver. */
-export class SlackDoubleError extends CodedError {}
+export class SlackDoubleError extends CodedError<SlackDoubleErrorCode> {}
 
 /** A bounded wait (`waitForCall`, `waitForResponseUrlPost`) ended before anything matched. */
 export class WaitTimeoutError extends SlackDoubleError {
   constructor(what: string, timeoutMs: number) {
-    super('wait_timeout', `no ${what} within ${timeoutMs} ms`);
+    super(SLACK_DOUBLE_ERROR_CODES.waitTimeout, `no ${what} within ${timeoutMs} ms`);
   }
 }
 
 /** The double was closed while someone was still waiting on it. */
 export class DoubleClosedError extends SlackDoubleError {
   constructor(what: string) {
-    super('double_closed', `the Slack double closed while waiting for ${what}`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.doubleClosed,
+      `the Slack double closed while waiting for ${what}`,
+    );
   }
 }
 
 /** The script named a user the workspace does not have. */
 export class UnknownUserError extends SlackDoubleError {
   constructor(userId: string) {
-    super('unknown_user', `the workspace has no user ${userId}`);
+    super(SLACK_DOUBLE_ERROR_CODES.unknownUser, `the workspace has no user ${userId}`);
   }
 }
 
 /** The script named a channel the workspace does not have. */
 export class UnknownChannelError extends SlackDoubleError {
   constructor(channelId: string) {
-    super('unknown_channel', `the workspace has no channel ${channelId}`);
+    super(SLACK_DOUBLE_ERROR_CODES.unknownChannel, `the workspace has no channel ${channelId}`);
   }
 }
 
 /** The script named a message that is not stored in the channel. */
 export class UnknownMessageError extends SlackDoubleError {
   constructor(channelId: string, ts: string) {
-    super('unknown_message', `channel ${channelId} has no message ${ts}`);
+    super(SLACK_DOUBLE_ERROR_CODES.unknownMessage, `channel ${channelId} has no message ${ts}`);
   }
 }
 
 /** The script named a view the app never opened, pushed or published. */
 export class UnknownViewError extends SlackDoubleError {
   constructor(viewId: string) {
-    super('unknown_view', `no view ${viewId} was opened`);
+    super(SLACK_DOUBLE_ERROR_CODES.unknownView, `no view ${viewId} was opened`);
   }
 }
 
 /** The script acted on an element (`action_id`) the message or view does not contain. */
 export class UnknownActionError extends SlackDoubleError {
   constructor(actionId: string, where: string) {
-    super('unknown_action', `${where} has no interactive element with action_id ${actionId}`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.unknownAction,
+      `${where} has no interactive element with action_id ${actionId}`,
+    );
   }
 }
 
 /** A user tried to post in a channel they are not a member of, which Slack's client forbids. */
 export class UserNotInChannelError extends SlackDoubleError {
   constructor(userId: string, channelId: string) {
-    super('user_not_in_channel', `user ${userId} is not a member of ${channelId}`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.userNotInChannel,
+      `user ${userId} is not a member of ${channelId}`,
+    );
   }
 }
 
@@ -70,7 +107,10 @@ export class RequiredInputMissingError extends SlackDoubleError {
   readonly blockId: string;
 
   constructor(blockId: string) {
-    super('required_input_missing', `the required input in block ${blockId} has no value`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.requiredInputMissing,
+      `the required input in block ${blockId} has no value`,
+    );
     this.blockId = blockId;
   }
 }
@@ -78,14 +118,17 @@ export class RequiredInputMissingError extends SlackDoubleError {
 /** A submission or action chose an option the select menu does not offer. */
 export class UnknownOptionError extends SlackDoubleError {
   constructor(actionId: string, value: string) {
-    super('unknown_option', `the menu ${actionId} has no option with value ${value}`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.unknownOption,
+      `the menu ${actionId} has no option with value ${value}`,
+    );
   }
 }
 
 /** A submission gave a value for an element that is not an input of the view. */
 export class UnknownInputError extends SlackDoubleError {
   constructor(key: string, viewId: string) {
-    super('unknown_input', `view ${viewId} has no input element ${key}`);
+    super(SLACK_DOUBLE_ERROR_CODES.unknownInput, `view ${viewId} has no input element ${key}`);
   }
 }
 
@@ -93,7 +136,7 @@ export class UnknownInputError extends SlackDoubleError {
 export class RetryLimitError extends SlackDoubleError {
   constructor(requested: number) {
     super(
-      'retry_limit',
+      SLACK_DOUBLE_ERROR_CODES.retryLimit,
       `Slack delivers an event at most 4 times (1 + 3 retries); ${requested} were asked`,
     );
   }
@@ -102,35 +145,46 @@ export class RetryLimitError extends SlackDoubleError {
 /** The driver could not reach the app at all (refused, reset, DNS). */
 export class AppUnreachableError extends SlackDoubleError {
   constructor(appUrl: string, cause: unknown) {
-    super('app_unreachable', `could not reach the app at ${appUrl}`, { cause });
+    super(SLACK_DOUBLE_ERROR_CODES.appUnreachable, `could not reach the app at ${appUrl}`, {
+      cause,
+    });
   }
 }
 
 /** The app did not answer within the driver's request timeout. */
 export class AppTimeoutError extends SlackDoubleError {
   constructor(appUrl: string, timeoutMs: number) {
-    super('app_timeout', `the app at ${appUrl} did not answer within ${timeoutMs} ms`);
+    super(
+      SLACK_DOUBLE_ERROR_CODES.appTimeout,
+      `the app at ${appUrl} did not answer within ${timeoutMs} ms`,
+    );
   }
 }
 
 /** A user tried to edit a message someone else wrote, which Slack's client forbids. */
 export class NotMessageAuthorError extends SlackDoubleError {
   constructor(userId: string, ts: string) {
-    super('not_message_author', `user ${userId} did not write message ${ts}`);
+    super(SLACK_DOUBLE_ERROR_CODES.notMessageAuthor, `user ${userId} did not write message ${ts}`);
   }
 }
 
 /** An interaction names no place to happen: a block action needs a view or a message. */
 export class MissingContainerError extends SlackDoubleError {
   constructor() {
-    super('missing_container', 'a block action needs a viewId, or a channelId and a messageTs');
+    super(
+      SLACK_DOUBLE_ERROR_CODES.missingContainer,
+      'a block action needs a viewId, or a channelId and a messageTs',
+    );
   }
 }
 
 /** A Socket Mode delivery was asked for while the app had no open connection. */
 export class NoSocketConnectionError extends SlackDoubleError {
   constructor() {
-    super('no_socket_connection', 'the app has no Socket Mode connection open');
+    super(
+      SLACK_DOUBLE_ERROR_CODES.noSocketConnection,
+      'the app has no Socket Mode connection open',
+    );
   }
 }
 
@@ -138,7 +192,7 @@ export class NoSocketConnectionError extends SlackDoubleError {
 export class SocketAckTimeoutError extends SlackDoubleError {
   constructor(envelopeId: string, timeoutMs: number) {
     super(
-      'socket_ack_timeout',
+      SLACK_DOUBLE_ERROR_CODES.socketAckTimeout,
       `envelope ${envelopeId} was not acknowledged within ${timeoutMs} ms`,
     );
   }
@@ -148,7 +202,7 @@ export class SocketAckTimeoutError extends SlackDoubleError {
 export class ApiDescriptionMissingError extends SlackDoubleError {
   constructor(path: string, cause: unknown) {
     super(
-      'api_description_missing',
+      SLACK_DOUBLE_ERROR_CODES.apiDescriptionMissing,
       `the Slack double needs Slack's Web API description at ${path} (../shared beside the checkout)`,
       { cause },
     );
@@ -162,7 +216,7 @@ export class ContractViolationError extends SlackDoubleError {
 
   constructor(violations: readonly string[]) {
     super(
-      'contract_violation',
+      SLACK_DOUBLE_ERROR_CODES.contractViolation,
       `calls Slack's Web API description does not know:\n${violations.join('\n')}`,
     );
     this.violations = violations;

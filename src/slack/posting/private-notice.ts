@@ -5,6 +5,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { ResponseUrlRefusedError } from '../errors.ts';
 import { sendDm } from './slack-posting.ts';
 
 /** Where the person acted. */
@@ -26,7 +27,7 @@ export async function postToResponseUrl(url: string, body: Record<string, unknow
   });
   // The URL is Slack's; its status is all that matters and the body is not needed.
   await response.body?.cancel();
-  if (!response.ok) throw new Error(`response_url answered HTTP ${response.status}`);
+  if (!response.ok) throw new ResponseUrlRefusedError(response.status);
 }
 
 /** Tells the person privately, falling back to a direct message. */

@@ -2,6 +2,7 @@
 
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { DmNotOpenedError } from '../errors.ts';
 import { postMetadata, type ThreadMessage } from './post-metadata.ts';
 
 // Slack errors meaning "this conversation will not take the app's message".
@@ -47,7 +48,7 @@ export async function appIsIn(client: WebClient, channel: string): Promise<boole
 export async function openDm(client: WebClient, userId: string): Promise<string> {
   const opened = await client.conversations.open({ users: userId });
   const id = opened.channel?.id;
-  if (!id) throw new Error('conversations.open returned no channel id');
+  if (!id) throw new DmNotOpenedError();
   return id;
 }
 
