@@ -56,19 +56,11 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   };
-  // Socket Mode's receiver listens without handling its server's 'error', so there a port in
-  // use is an uncaught exception rather than start()'s rejection; only while starting.
-  const startFailed = (error: Error) => {
-    if (isPortInUse(error)) portInUse(error);
-    logger.fatal({ err: error }, 'uncaught exception while starting');
-    process.exit(1);
-  };
-  process.on('uncaughtException', startFailed);
+  // Every receiver listens before it connects and rejects start() when its port is taken.
   const port = await runtime.start().catch((error: unknown) => {
     if (!isPortInUse(error)) throw error;
     return portInUse(error);
   });
-  process.off('uncaughtException', startFailed);
   const mode = config.slack.appToken ? 'socket' : 'http';
   const serves = {
     all: mode === 'socket' ? 'Socket Mode' : 'HTTP mode, /slack/events',

@@ -5,36 +5,25 @@
  * process answers Slack, a worker process runs the outbox and the mirror.
  */
 
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import {
-  type AnyMiddlewareArgs,
-  App,
-  type CustomRoute,
-  HTTPReceiver,
-  type Middleware,
-  type Receiver,
-  type ReceiverEvent,
-  ReceiverMultipleAckError,
-  SocketModeReceiver,
-} from '@slack/bolt';
+import { type AnyMiddlewareArgs, App, type CustomRoute, type Middleware } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { AppRole } from '../config.ts';
+import type { Mirror } from '../mirror/mirror.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
-import { PERSON_ASKED_MARK } from '../store/index.ts';
 import type { Stores } from '../store/types.ts';
 import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
-import { guardRequestBodies, type RequestBodyGuardOptions } from './app/request-body-guard.ts';
-import { sortRequest } from './app/request-shapes.ts';
-import { serveRoutes } from './app/route-server.ts';
+import type { SignatureFailureReason } from './app/request-signature.ts';
+import { RouteServer, type ServingReceiver } from './app/route-server.ts';
 import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
+import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
+import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
 import { CardUpdater } from './cards/card-updater.ts';
-import type { IntentDeps, MirrorHints, SlackDeps, SlackSettings } from './deps.ts';
+import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { createTicket } from './intents/create-ticket.ts';
 import { requestHuman } from './intents/request-human.ts';
@@ -76,13 +65,13 @@ export interface SlackAppOptions {
   middleware?: Middleware<AnyMiddlewareArgs>[];
   /** Where people's refused reads, budget waits and answers are counted (metrics). */
   peopleMetrics?: PeopleReadMetrics;
-  /** Told of each request that fails the signature check (HTTP mode; see the guard). */
-  onSignatureFailure?: RequestBodyGuardOptions['onSignatureFailure'];
+  /** Told of each request that fails the signature check (HTTP mode; see the HTTP receiver). */
+  onSignatureFailure?: (reason: SignatureFailureReason) => void;
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
-  /** Builds the mirror (platform → Slack) around this app's poster; started and stopped with it. */
-  mirror?: (poster: MirrorPoster) => SlackMirror;
+  /** The mirror (platform → Slack), built by the runtime: told of writes from Slack. */
+  mirror: Mirror;
   /**
    * What this process runs (default all). `web`: the receiver and listeners, and the modal
    * submissions it waits on; the outbox's loops and the mirror run elsewhere. `worker`: the
@@ -91,19 +80,15 @@ export interface SlackAppOptions {
   role?: AppRole;
 }
 
-/** The mirror as the app runs it: told about writes from Slack, started and stopped with it. */
-export interface SlackMirror extends MirrorHints {
-  start(): void;
-  stop(): Promise<void>;
-}
-
 /** A built Slack app. */
 export interface SlackApp {
   app: App;
   deps: SlackDeps;
+  /** The mirror's Slack side: what its worker posts with (the runtime runs the worker). */
+  poster: MirrorPoster;
   /**
    * Starts what the role runs: listening (HTTP server or Socket Mode connection, or for a
-   * worker only the routes), the outbox worker and the mirror; returns the HTTP port.
+   * worker only the routes) and the outbox worker; returns the HTTP port.
    */
   start(): Promise<number>;
   /** Stops taking requests, finishes in-flight work, leaves unfinished outbox entries stored. */
@@ -159,7 +144,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const report: ErrorReporter = (error, context) => {
     logger.error({ err: error, ...context }, 'unexpected error after Slack was answered');
   };
-  // Built in dependency order: the mirror's poster, the mirror, the intents' dependencies,
+  // Built in dependency order: the mirror's poster, the intents' dependencies,
   // the worker that runs the intents, and last the listeners' dependencies around them.
   const people = new PeopleDirectory({
     client: interactive,
@@ -172,17 +157,16 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     dashboardUrl: options.settings.dashboardUrl,
     logger: logger.child({ component: 'cards' }),
   });
-  const mirror = options.mirror?.(
-    new SlackMirrorPoster({
-      client: background,
-      cards,
-      dashboardUrl: options.settings.dashboardUrl,
-      notices: new RequesterNotices(background, options.stores.claims),
-      personAsked: (ticketId) => options.stores.mirror.isOwn(ticketId, [PERSON_ASKED_MARK]),
-      onStatus: (ticketId, status, requesterEmail) =>
-        statuses.setStatus(ticketId, status, requesterEmail),
-    }),
-  );
+  const { mirror } = options;
+  const poster = new SlackMirrorPoster({
+    client: background,
+    cards,
+    dashboardUrl: options.settings.dashboardUrl,
+    notices: new RequesterNotices(background, options.stores.claims),
+    personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
+    onStatus: (ticketId, status, requesterEmail) =>
+      statuses.setStatus(ticketId, status, requesterEmail),
+  });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.
   const intentDeps: IntentDeps = {
@@ -199,7 +183,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       serviceDesk: options.serviceDesk,
       logger: logger.child({ component: 'fair-share' }),
       metrics: options.peopleMetrics,
-      known: (ticketId) => knownTicketStatus({ statuses, stores: options.stores }, ticketId),
+      known: (ticketId) => knownTicketStatus({ statuses, mirror }, ticketId),
     }),
     healWindow: new HealWindow({
       claims: options.stores.claims,
@@ -226,15 +210,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerActions(app, deps);
   registerEvents(app, deps);
 
-  async function listen(): Promise<Server | undefined> {
-    const started = await app.start(options.port);
-    // Socket Mode serves the routes from the receiver's own HTTP server (a field Bolt's types
-    // keep private), not from start()'s result.
-    return receiver instanceof SocketModeReceiver
-      ? listening((receiver as unknown as { httpServer?: Server }).httpServer)
-      : (started as Server | undefined);
-  }
-
   app.error(async (error) => {
     const original = (error as { original?: unknown }).original ?? error;
     logger.error({ err: original, code: error.code }, 'unhandled error in a Slack listener');
@@ -244,123 +219,52 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
 
   const role = options.role ?? 'all';
-  // The worker role's own server for the routes; the receivers serve them in the other roles.
-  let routeServer: Server | undefined;
   return {
     app,
     deps,
+    poster,
     async start() {
-      const server = role === 'worker' ? await serveRoutes(routes, options.port) : await listen();
-      routeServer = role === 'worker' ? server : undefined;
-      if (role !== 'web') {
-        worker.start();
-        mirror?.start();
-      }
-      const address = server?.address();
-      return typeof address === 'object' && address ? address.port : options.port;
+      // Bolt starts the receiver, which owns its server and so knows its port.
+      await app.start();
+      if (role !== 'web') worker.start();
+      return receiver.port ?? options.port;
     },
     async stop() {
-      if (routeServer) {
-        routeServer.closeIdleConnections();
-        await new Promise((resolve) => routeServer?.close(resolve));
-      } else {
-        await app
-          .stop()
-          .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
-      }
+      await app
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
-      await Promise.all([tasks.drain(8_000), worker.stop(), mirror?.stop()]);
+      await Promise.all([tasks.drain(8_000), worker.stop()]);
       await cards.stop();
     },
   };
 }
 
-function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Receiver {
-  // A worker takes no Slack requests; Bolt still wants a receiver to build the app around.
-  if (options.role === 'worker') return noSlackRequests;
-  const logger = boltLogger(options.logger);
+// Receivers of ours on Bolt's Receiver interface: Bolt's own are patched by nothing here.
+function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): ServingReceiver {
+  // A worker takes no Slack requests: its receiver only serves the routes.
+  if (options.role === 'worker') return new RouteServer({ routes, port: options.port });
+  const logger = options.logger;
   if (options.appToken) {
-    const socket = new SocketModeReceiver({
+    return new SlackSocketReceiver({
       appToken: options.appToken,
+      apiUrl: options.apiUrl,
+      routes,
+      port: options.port,
       logger,
-      customRoutes: routes,
-      installerOptions: {
-        port: options.port,
-        // apps.connections.open goes to the same Web API as every other call.
-        ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
-      },
+      boltLogger: boltLogger(logger),
     });
-    const init = socket.init.bind(socket);
-    socket.init = (app: App) => init(holdAcks(app, options.logger));
-    return socket;
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
-  const receiver = new HTTPReceiver({
+  return new SlackHttpReceiver({
     signingSecret: options.signingSecret,
-    endpoints: SLACK_EVENTS_PATH,
-    customRoutes: routes,
+    endpoint: SLACK_EVENTS_PATH,
+    routes,
+    port: options.port,
     logger,
-    // Answer Slack only after the listener stored the intent (see app.error above). Bolt's
-    // receiver already answers 401 to a bad or stale signature and 400 to a malformed body;
-    // the guard answers 400 to a body that is not an object, which Bolt would leave hanging.
-    processBeforeResponse: true,
-  });
-  guardRequestBodies(receiver, SLACK_EVENTS_PATH, {
-    signingSecret: options.signingSecret,
-    logger: options.logger,
+    boltLogger: boltLogger(logger),
     ...(options.onSignatureFailure ? { onSignatureFailure: options.onSignatureFailure } : {}),
   });
-  return receiver;
 }
 
 const SLACK_EVENTS_PATH = '/slack/events';
-
-const noSlackRequests: Receiver = {
-  init: () => undefined,
-  start: async () => undefined,
-  stop: async () => undefined,
-};
-
-// The receiver calls listen() without waiting for it; the port is known once it listens.
-async function listening(server: Server | undefined): Promise<Server | undefined> {
-  if (!server || server.listening) return server;
-  await once(server, 'listening');
-  return server;
-}
-
-/**
- * Socket Mode's acks held until the listeners are done, as `processBeforeResponse` does over
- * HTTP: Bolt acks an event before its listeners run, which would tell Slack an intent was
- * taken before it is stored. Held, a failure leaves the envelope unacked and Slack redelivers.
- * An envelope of a shape the app does not route is acked at once, as over HTTP (the guard).
- */
-function holdAcks(app: App, logger: Logger): App {
-  return new Proxy(app, {
-    get(target, property, receiver) {
-      if (property !== 'processEvent') return Reflect.get(target, property, receiver);
-      return async (event: ReceiverEvent) => {
-        const verdict = sortRequest(event.body);
-        if (verdict.kind !== 'route') {
-          logger.debug(
-            verdict.kind === 'unhandled'
-              ? { payload_type: verdict.type, fields: verdict.fields }
-              : {},
-            'ignored a Socket Mode envelope of a type or shape the app does not handle',
-          );
-          await event.ack();
-          return;
-        }
-        let held: { body: Parameters<ReceiverEvent['ack']>[0] } | undefined;
-        await target.processEvent({
-          ...event,
-          ack: async (body) => {
-            // As Bolt's HTTP ack does: the first answer stands (see answer-unhandled.ts).
-            if (held) throw new ReceiverMultipleAckError();
-            held = { body };
-          },
-        });
-        if (held) await event.ack(held.body);
-      };
-    },
-  });
-}
