@@ -90,6 +90,10 @@ export type RequestVerdict =
   | { kind: 'unhandled'; type: string; fields: string[] }
   | { kind: 'not_slack' };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * Sorts a parsed request body: a body of a type the app routes and of its shape goes to Bolt
  * (as do Slack's `url_verification` and `ssl_check`, which Bolt answers itself); a Slack payload
@@ -97,14 +101,11 @@ export type RequestVerdict =
  * anything else, without a `type` or `command`, is not a Slack payload.
  */
 export function sortRequest(body: unknown): RequestVerdict {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return { kind: 'not_slack' };
-  const fields = body as Record<string, unknown>;
-  if (fields.ssl_check !== undefined || fields.type === 'url_verification')
-    return { kind: 'route' };
-  const isCommand = fields.command !== undefined && fields.type === undefined;
-  if (!isCommand && typeof fields.type !== 'string') return { kind: 'not_slack' };
-  const type = isCommand ? 'slash_command' : (fields.type as string);
+  if (!isRecord(body)) return { kind: 'not_slack' };
+  if (body.ssl_check !== undefined || body.type === 'url_verification') return { kind: 'route' };
+  const isCommand = body.command !== undefined && body.type === undefined;
+  const type = isCommand ? 'slash_command' : body.type;
+  if (typeof type !== 'string') return { kind: 'not_slack' };
   const shape = isCommand ? slashCommand : ROUTED.get(type);
   if (!shape) return { kind: 'unhandled', type, fields: ['type'] };
   const checked = shape.safeParse(body);

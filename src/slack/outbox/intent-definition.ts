@@ -22,8 +22,8 @@ export interface IntentRunner<P> {
   logFields?(payload: P, result?: JsonValue): Record<string, unknown>;
 }
 
-/** One kind of queued write. */
-export interface IntentDefinition<P> {
+/** What an intent is made of: its kind, its payload's schema and its runner. */
+export interface IntentSpec<P> {
   /** The outbox kind its entries carry. */
   readonly kind: string;
   /** The payload's schema: checked when it is queued and parsed when it runs. */
@@ -32,17 +32,27 @@ export interface IntentDefinition<P> {
   runner(deps: IntentDeps): IntentRunner<P>;
 }
 
-/** Defines an intent (an identity function that ties the payload type to its schema). */
-export function defineIntent<P>(definition: IntentDefinition<P>): IntentDefinition<P> {
-  return definition;
+/**
+ * A definition of whatever payload, as the worker takes it in a list: its kind, and its handler,
+ * which parses the payload itself (so the list needs no payload type).
+ */
+export interface AnyIntentDefinition {
+  /** The outbox kind its entries carry. */
+  readonly kind: string;
+  /** The worker's handler of its entries, built with the app's dependencies. */
+  handler(deps: IntentDeps): IntentHandler;
 }
 
-/** Any intent definition, as a list the worker takes. */
-// biome-ignore lint/suspicious/noExplicitAny: the list holds definitions of every payload type.
-export type AnyIntentDefinition = IntentDefinition<any>;
+/** One kind of queued write. */
+export interface IntentDefinition<P> extends IntentSpec<P>, AnyIntentDefinition {}
+
+/** Defines an intent: ties the payload type to its schema, and builds its worker's handler. */
+export function defineIntent<P>(spec: IntentSpec<P>): IntentDefinition<P> {
+  return { ...spec, handler: (deps) => intentHandler(spec, deps) };
+}
 
 /** Parses an entry's payload; one that does not parse was written by another version. */
-function parseEntry<P>(definition: IntentDefinition<P>, entry: ReservedEntry): P {
+function parseEntry<P>(definition: IntentSpec<P>, entry: ReservedEntry): P {
   const parsed = definition.schema.safeParse(entry.payload);
   if (!parsed.success)
     throw new InvalidIntentError(entry.kind, parsed.error.issues[0]?.message ?? 'invalid');
@@ -50,7 +60,7 @@ function parseEntry<P>(definition: IntentDefinition<P>, entry: ReservedEntry): P
 }
 
 /** The worker's handler of one definition. */
-export function intentHandler<P>(definition: IntentDefinition<P>, deps: IntentDeps): IntentHandler {
+export function intentHandler<P>(definition: IntentSpec<P>, deps: IntentDeps): IntentHandler {
   const runner = definition.runner(deps);
   const { delayed, logFields } = runner;
   return {
@@ -76,7 +86,7 @@ export function intentHandlers(
   definitions: readonly AnyIntentDefinition[],
   deps: IntentDeps,
 ): Record<string, IntentHandler> {
-  return Object.fromEntries(definitions.map((d) => [d.kind, intentHandler(d, deps)]));
+  return Object.fromEntries(definitions.map((d) => [d.kind, d.handler(deps)]));
 }
 
 /**
@@ -86,7 +96,7 @@ export function intentHandlers(
 export async function enqueueIntent<P>(
   deps: Pick<SlackDeps, 'stores' | 'logger'>,
   key: string,
-  definition: IntentDefinition<P>,
+  definition: IntentSpec<P>,
   payload: P,
 ): Promise<EnqueueOutcome> {
   const checked = definition.schema.parse(payload) as JsonValue;

@@ -54,29 +54,49 @@ export const appHomeOpenedShape = z.looseObject({
   channel: z.string().optional(),
 });
 
+/** A `message` event as checked: what its listener may read. */
+export type CheckedMessageEvent = z.infer<typeof messageEventShape>;
+
+type EventArgs = SlackEventMiddlewareArgs & AllMiddlewareArgs;
+
+// Logs which fields were wrong (never their values: they are people's words).
+function logMismatch(logger: Logger, { event, body }: EventArgs, error: z.ZodError): void {
+  // At debug: anyone who can sign a request could fill the log at a higher level.
+  logger.debug(
+    {
+      event_type: (event as { type?: unknown }).type,
+      event_id: (body as { event_id?: unknown }).event_id,
+      fields: error.issues.map((issue) => issue.path.join('.')),
+    },
+    'ignored an event that does not have the shape Slack documents',
+  );
+}
+
 /**
  * A listener middleware that lets an event through only when it has `shape`; otherwise it logs
- * which fields were wrong (never their values: they are people's words) and ends the event.
+ * which fields were wrong and ends the event.
  */
 export function checkShape(shape: z.ZodType, logger: Logger) {
-  return async ({
-    event,
-    body,
-    next,
-  }: SlackEventMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    const checked = shape.safeParse(event);
-    if (checked.success) {
-      await next();
-      return;
-    }
-    // At debug: anyone who can sign a request could fill the log at a higher level.
-    logger.debug(
-      {
-        event_type: (event as { type?: unknown }).type,
-        event_id: (body as { event_id?: unknown }).event_id,
-        fields: checked.error.issues.map((issue) => issue.path.join('.')),
-      },
-      'ignored an event that does not have the shape Slack documents',
-    );
+  return async (args: EventArgs): Promise<void> => {
+    const checked = shape.safeParse(args.event);
+    if (checked.success) await args.next();
+    else logMismatch(logger, args, checked.error);
+  };
+}
+
+/**
+ * A listener that runs only for an event that has `shape`, and is handed the event as checked
+ * (typed by the shape, so it reads no field the check did not look at); otherwise it logs which
+ * fields were wrong and ends the event.
+ */
+export function whenShaped<S extends z.ZodType, A extends EventArgs>(
+  shape: S,
+  logger: Logger,
+  listener: (event: z.infer<S>, args: A) => Promise<void>,
+): (args: A) => Promise<void> {
+  return async (args) => {
+    const checked = shape.safeParse(args.event);
+    if (checked.success) await listener(checked.data, args);
+    else logMismatch(logger, args, checked.error);
   };
 }

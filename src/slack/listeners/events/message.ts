@@ -22,7 +22,8 @@ import {
   slackToPlain,
   titleFromText,
 } from '../../tickets/message-text.ts';
-import { type MessageChangedEvent, messageChanged } from './message-changed.ts';
+import type { CheckedMessageEvent } from './event-shapes.ts';
+import { messageChanged } from './message-changed.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -44,23 +45,18 @@ export function mayBeTicketThread(
 
 /** Builds the message event handler. */
 export function messageEvent(deps: SlackDeps) {
-  return async ({ event, body, context }: Args): Promise<void> => {
-    const subtype = (event as { subtype?: string }).subtype;
+  return async (event: CheckedMessageEvent, { body, context }: Args): Promise<void> => {
+    const subtype = event.subtype;
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
-      await messageChanged(
-        deps,
-        event as unknown as MessageChangedEvent,
-        key,
-        async (k, payload) => {
-          await enqueueIntent(deps, k, addMessage, payload);
-        },
-      );
+      await messageChanged(deps, event, key, async (k, payload) => {
+        await enqueueIntent(deps, k, addMessage, payload);
+      });
       return;
     }
     if (!PERSON_SUBTYPES.has(subtype)) return;
-    const message = event as unknown as PersonMessage;
-    if (message.bot_id || !message.user) return;
+    if (event.bot_id || !event.user || !event.ts) return;
+    const message: PersonMessage = { ...event, user: event.user, ts: event.ts };
     const body_ = messageBody(message);
     if (!body_) return;
     const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
@@ -81,9 +77,8 @@ export function messageEvent(deps: SlackDeps) {
       }
       // Looking the thread up is Slack calls: queued, so the ack does not wait on them.
       const appUserId = context.botUserId;
-      const thread = event as { channel_type?: string; parent_user_id?: unknown };
       if (!appUserId) return;
-      if (!mayBeTicketThread(thread, appUserId) && !(await deps.healWindow.isOpen())) return;
+      if (!mayBeTicketThread(event, appUserId) && !(await deps.healWindow.isOpen())) return;
       const payload: UnlinkedReplyPayload = { appUserId, ...reply };
       await enqueueIntent(deps, key, addMessage, payload);
       return;
