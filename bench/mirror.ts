@@ -4,8 +4,10 @@
  * The real schedule, stores (the in-memory twins), rate budget, client hooks, service-desk
  * client, mirror worker, ticket hints and change feed run against the emulator's model on a
  * simulated clock, and so does the emulator's webhook sender (its timers are on the clock too).
- * The worker and the feed come from `assembleMirror`, as in `src/runtime.ts` (the runtime itself
- * needs real time and HTTP, which an hour simulated in a second cannot give it). The
+ * The mirror is the `MirrorComponent` that `src/runtime.ts` builds (planner, pacer, hints, feed
+ * and worker), on the simulated clock (the runtime itself needs real time and HTTP, which an
+ * hour simulated in a second cannot give it), and the app's side of a reply goes through its
+ * `Mirror` interface as the Slack side's does. The
  * platform side counts every request the app makes (the poller's and the people's adds alike)
  * and applies the platform's own rate limiter, answering 429 as the emulator does. Slack is a
  * poster that records when each message and change line was posted. Traffic is described in
@@ -40,19 +42,17 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import {
   AdaptivePlanner,
-  assembleMirror,
-  BudgetPacer,
   createBudgetHooks,
   FixedPlanner,
   initialMirrorState,
+  MirrorComponent,
   type MirrorPoster,
   RELAXED_PACE,
-  TicketHints,
   WEBHOOK_PATH,
   webhookHandler,
 } from '../src/mirror/index.ts';
 import { hashIdempotencyKey, ServiceDeskClient } from '../src/servicedesk/index.ts';
-import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../src/store/index.ts';
+import { createMemoryStores } from '../src/store/index.ts';
 import { createPlatform, type WebhookTransport } from '../tools/emulator/index.ts';
 import { seededRandom } from '../tools/emulator/random.ts';
 import { maxInWindow, percentile, round1 } from './mirror/figures.ts';
@@ -322,15 +322,50 @@ for (const [index, ticketId] of linked.entries()) {
 const backgroundPerHour = Math.floor(PER_HOUR * (1 - RESERVE));
 const fixedIntervalMs = Math.ceil((TICKETS * HOUR_MS) / backgroundPerHour);
 const planner = STRATEGY === 'fixed' ? new FixedPlanner(fixedIntervalMs) : new AdaptivePlanner();
-const pacer =
-  STRATEGY === 'fixed'
-    ? undefined
-    : new BudgetPacer({
-        budget: stores.budget,
-        schedule: stores.schedule,
-        feed: stores.feed,
-        now: clock.now,
-      });
+// The change feed (filter and sweep, and push's safety net): one feed on the same stores, hints,
+// pacer and planner as the worker, forced to the way the strategy names, as
+// SERVICE_DESK_CHANGE_FEED=filter|sweep would (auto finds the same way on this platform).
+const feedMode: 'filter' | 'sweep' | undefined =
+  STRATEGY === 'filter' || STRATEGY === 'sweep' || STRATEGY === 'push'
+    ? UPDATED_AFTER
+      ? 'filter'
+      : 'sweep'
+    : undefined;
+const scans = {
+  scans: 0,
+  requests: 0,
+  changed: 0,
+  postponed: 0,
+  incomplete: 0,
+  swept: 0,
+  looked: 0,
+};
+// The mirror composed as the runtime composes it (planner, pacer, hints, feed; the worker
+// once the poster below exists), on the simulated clock.
+const mirror = new MirrorComponent({
+  platform: client,
+  stores,
+  logger: pino({ level: 'silent' }),
+  planner,
+  paced: STRATEGY !== 'fixed',
+  ...(feedMode ? { feedMode } : {}),
+  now: clock.now,
+  sleep: clock.sleep,
+  random: appRandom,
+  feed: {
+    pushed: STRATEGY === 'push',
+    onScan: (scan) => {
+      if (!inWindow(scan.startedAt)) return;
+      scans.scans += 1;
+      scans.requests += scan.requests;
+      scans.changed += scan.changed;
+      scans.postponed += scan.postponed;
+      if (!scan.complete) scans.incomplete += 1;
+      for (const range of scan.ranges) scans[range.choice === 'sweep' ? 'swept' : 'looked'] += 1;
+    },
+  },
+});
+const { pacer } = mirror;
 // Each ticket somewhere in its current interval, as in a schedule that has been running (the
 // pacer sizes intervals by the number of scheduled tickets, so they are all put in first).
 for (const ticketId of linked) await stores.schedule.pollAt(ticketId, END);
@@ -370,11 +405,10 @@ const poster: MirrorPoster = {
 // Push: the app's own webhook route, in process. The sender's request becomes a request
 // stream and a response that tells the sender its status; the route checks the signature and
 // its window, does nothing more for a delivery id it has seen, and hints.
-const hints = new TicketHints({ stores, now: clock.now });
 const hookOutcomes: Record<string, number> = {};
 const webhookRoute = webhookHandler({
   secret: WEBHOOK_SECRET,
-  hints,
+  hints: mirror.hints,
   claims: stores.claims,
   now: clock.now,
   onOutcome: (outcome) => {
@@ -406,51 +440,8 @@ receiveWebhook = (request) =>
     req.end(request.body);
   });
 
-// The change feed (filter and sweep, and push's safety net): one feed on the same stores, hints,
-// pacer and planner as the worker, forced to the way the strategy names, as
-// SERVICE_DESK_CHANGE_FEED=filter|sweep would (auto finds the same way on this platform).
-const feedMode: 'filter' | 'sweep' | undefined =
-  STRATEGY === 'filter' || STRATEGY === 'sweep' || STRATEGY === 'push'
-    ? UPDATED_AFTER
-      ? 'filter'
-      : 'sweep'
-    : undefined;
-const scans = {
-  scans: 0,
-  requests: 0,
-  changed: 0,
-  postponed: 0,
-  incomplete: 0,
-  swept: 0,
-  looked: 0,
-};
-// The worker and the feed assembled as the runtime assembles them, on the simulated clock.
-const { worker, feed } = assembleMirror({
-  platform: client,
-  stores,
-  poster,
-  logger: pino({ level: 'silent' }),
-  hints,
-  planner,
-  ...(pacer ? { pacer } : {}),
-  ...(feedMode ? { feedMode } : {}),
-  worker: { now: clock.now, sleep: clock.sleep, random: appRandom },
-  feed: {
-    pushed: STRATEGY === 'push',
-    now: clock.now,
-    sleep: clock.sleep,
-    random: appRandom,
-    onScan: (scan) => {
-      if (!inWindow(scan.startedAt)) return;
-      scans.scans += 1;
-      scans.requests += scan.requests;
-      scans.changed += scan.changed;
-      scans.postponed += scan.postponed;
-      if (!scan.complete) scans.incomplete += 1;
-      for (const range of scan.ranges) scans[range.choice === 'sweep' ? 'swept' : 'looked'] += 1;
-    },
-  },
-});
+// The worker, on the same stores, hints, pacer and planner as the feed, around this Slack.
+mirror.attach(poster);
 
 // The app's side of a reply in a linked thread: remembered as its own, added as the person
 // (an interactive request, inside the budget), and the ticket looked at again soon.
@@ -459,7 +450,7 @@ let failedAdds = 0;
 const failedAddReasons: Record<string, number> = {};
 async function requesterWrites(ticketId: string, body: string): Promise<boolean> {
   const email = model.findTicket(TENANT, ticketId)?.requester_email ?? 'someone@acme.example';
-  await stores.mirror.rememberOwn(ticketId, [ownMessageTextMark(email, body)]);
+  await mirror.rememberOwnMessage(ticketId, email, body);
   try {
     const message = await client.addMessage(
       ticketId,
@@ -470,8 +461,8 @@ async function requesterWrites(ticketId: string, body: string): Promise<boolean>
       },
     );
     ownIds.add(message.id);
-    await stores.mirror.rememberOwn(ticketId, [ownMessageIdMark(message.id)]);
-    await worker.slackWrote(ticketId);
+    await mirror.rememberOwnMessageId(ticketId, message.id);
+    await mirror.slackWrote(ticketId);
     return true;
   } catch (error) {
     // Counted: a person's reply the platform never got would be a failure of the app.
@@ -490,10 +481,9 @@ if (values.series && pacer) {
     clock.schedule(at - START, () => stretches.set(at, round1(pacer.pace().stretch)));
   }
 }
-worker.start();
-feed?.start();
+mirror.start();
 await clock.runUntil(GRACE_END);
-const stopping = Promise.all([worker.stop(), feed?.stop()]);
+const stopping = mirror.stop();
 await clock.runUntil(GRACE_END + 60_000);
 await stopping;
 webhooks.close();

@@ -13,13 +13,11 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import {
-  assembleMirror,
-  BudgetPacer,
-  type ChangeFeed,
-  type ChangeFeedOptions,
+  type ChangeFeedMode,
   createBudgetHooks,
+  MirrorComponent,
+  type MirrorComponentOptions,
   type PollPlanner,
-  TicketHints,
   WEBHOOK_PATH,
   webhookHandler,
 } from './mirror/index.ts';
@@ -47,7 +45,7 @@ export interface RuntimeParts {
   /** The mirror's rule and pace (tests shorten them), or false for no mirror in this process. */
   mirror?: { planner?: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean } | false;
   /** The change feed's pace and way (tests force them), or false for no feed in this process. */
-  changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'> | false;
+  changeFeed?: (MirrorComponentOptions['feed'] & { mode?: ChangeFeedMode }) | false;
   /** The outbox worker's pace (tests shorten it). */
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
@@ -72,6 +70,8 @@ export interface Runtime {
   metrics: AppMetrics;
   readiness: Readiness;
   slack: SlackApp;
+  /** The mirror, built once here: the Slack app holds its interface, this process may run it. */
+  mirror: MirrorComponent;
   /** Starts listening, the worker and the mirror; checks Slack's auth; returns the port. */
   start(): Promise<number>;
   /** Stops in order: unready, Slack (in-flight work finishes), the platform client, Redis. */
@@ -145,8 +145,31 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   // The platform's push hints, on every replica's port whatever its role: a hint only writes
   // to the shared poll schedule, which the replicas running the mirror read.
   const webhookSecret = config.serviceDesk.webhookSecret;
-  // One set of hints for the webhook route and the change feed.
-  const hints = new TicketHints({ stores });
+  const runsMirror = parts.mirror !== false;
+  const mirrorPace = parts.mirror || {};
+  const { mode, ...feedPace } = parts.changeFeed || {};
+  // The mirror, once: its hints serve the webhook route, its interface the Slack side, and
+  // where it runs (not a web process, which leaves it to the workers) its worker and feed. A
+  // lease lets one replica scan per period, so every worker may run the feed.
+  const feedMode =
+    !runsMirror || parts.changeFeed === false || config.role === 'web'
+      ? undefined
+      : (mode ?? config.serviceDesk.changeFeed);
+  const mirror = new MirrorComponent({
+    platform: serviceDesk,
+    stores,
+    logger,
+    runs: runsMirror,
+    ...(mirrorPace.planner ? { planner: mirrorPace.planner } : {}),
+    paced: runsMirror && mirrorPace.pacer !== false,
+    ...(feedMode ? { feedMode } : {}),
+    worker: {
+      ...(mirrorPace.idleMs !== undefined ? { idleMs: mirrorPace.idleMs } : {}),
+      ...(mirrorPace.leaseMs !== undefined ? { leaseMs: mirrorPace.leaseMs } : {}),
+      onPosted: (item) => appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
+    },
+    feed: { pushed: webhookSecret !== undefined, ...feedPace },
+  });
   const webhookRoutes: CustomRoute[] = webhookSecret
     ? [
         {
@@ -154,7 +177,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
           method: ['POST'],
           handler: webhookHandler({
             secret: webhookSecret,
-            hints,
+            hints: mirror.hints,
             claims: stores.claims,
             onOutcome: (outcome) => appMetrics.countWebhook(outcome),
             logger: logger.child({ component: 'webhook' }),
@@ -163,13 +186,6 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       ]
     : [];
 
-  const mirror = parts.mirror;
-  let feed: ChangeFeed | undefined;
-  // One pacer for the mirror's looks and the feed's scans: both spend the background budget.
-  const pacer =
-    mirror === false || mirror?.pacer === false
-      ? undefined
-      : new BudgetPacer({ budget: stores.budget, schedule: stores.schedule, feed: stores.feed });
   const signatureFailures = new SignatureFailures({ logger, metrics: appMetrics });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
@@ -195,39 +211,10 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     peopleMetrics: appMetrics,
     ...(parts.worker ? { worker: parts.worker } : {}),
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
-    ...(mirror === false
-      ? {}
-      : {
-          mirror: (poster) => {
-            const { mode, ...feedPace } = parts.changeFeed || {};
-            // The feed runs where the mirror does (a web process leaves both to the workers); a
-            // lease lets one replica scan per period, so every worker may run it.
-            const feedMode =
-              parts.changeFeed === false || config.role === 'web'
-                ? undefined
-                : (mode ?? config.serviceDesk.changeFeed);
-            const assembled = assembleMirror({
-              platform: serviceDesk,
-              stores,
-              poster,
-              logger,
-              hints,
-              ...(mirror?.planner ? { planner: mirror.planner } : {}),
-              ...(pacer ? { pacer } : {}),
-              ...(feedMode ? { feedMode } : {}),
-              worker: {
-                ...(mirror?.idleMs !== undefined ? { idleMs: mirror.idleMs } : {}),
-                ...(mirror?.leaseMs !== undefined ? { leaseMs: mirror.leaseMs } : {}),
-                onPosted: (item) =>
-                  appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
-              },
-              feed: { pushed: webhookSecret !== undefined, ...feedPace },
-            });
-            feed = assembled.feed;
-            return assembled.worker;
-          },
-        }),
+    mirror,
   });
+  // The worker posts through the Slack app's poster: built after it, as it needs the app.
+  mirror.attach(slack.poster);
 
   const { perMinute, perHour } = budget;
   const refreshSharedMetrics = async () => {
@@ -248,6 +235,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     metrics: appMetrics,
     readiness: ready,
     slack,
+    mirror,
     async start() {
       sharedMetrics = setInterval(() => {
         refreshSharedMetrics().catch((error: unknown) =>
@@ -256,7 +244,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       }, SHARED_METRICS_MS);
       sharedMetrics.unref();
       const port = await slack.start();
-      feed?.start();
+      // Where the outbox runs, so does the mirror: a web process leaves both to the workers.
+      if (config.role !== 'web') mirror.start();
       // Said once, here; readiness tries again when asked, and a request's authorize too.
       const slackAuth = await ready.verifySlackAtStart();
       if (!slackAuth.ok) {
@@ -273,8 +262,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     async stop() {
       clearInterval(sharedMetrics);
       ready.markShuttingDown();
-      await feed?.stop();
-      await slack.stop();
+      // Side by side with Slack's in-flight work: the whole shutdown has 10 s.
+      await Promise.all([slack.stop(), mirror.stop()]);
       await serviceDesk.close();
       // A caller's connection is the caller's to close.
       if (ownsRedis) await redis?.quit().catch(() => redis.disconnect());

@@ -26,7 +26,7 @@
  */
 import { type Sleep, sleep } from '../clock.ts';
 import { isServiceDeskError, type Ticket } from '../servicedesk/index.ts';
-import type { MirrorState, ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
+import type { ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { detectFeedWay } from './change-feed-detect.ts';
 import {
@@ -36,6 +36,7 @@ import {
   readFeedRecord,
 } from './change-feed-record.ts';
 import { BudgetDeferredError } from './errors.ts';
+import type { MirrorState } from './mirror-state.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import { AdaptivePlanner, type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { PAGE_SIZE, pageOf, pagesFor, planSweep, type SweepPlan } from './sweep-plan.ts';

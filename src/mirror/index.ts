@@ -1,6 +1,5 @@
 /** The mirror (platform → Slack) and the shared rate budget's client hooks: the public surface. */
 
-export { initialMirrorState } from '../store/mirror-rules.ts';
 export {
   type BudgetHooks,
   type BudgetHooksOptions,
@@ -18,12 +17,17 @@ export {
 export { detectFeedWay, type FeedDetection } from './change-feed-detect.ts';
 export type { FeedWay } from './change-feed-record.ts';
 export * from './errors.ts';
-export {
-  assembleMirror,
-  type MirrorAssembly,
-  type MirrorAssemblyOptions,
-} from './mirror-assembly.ts';
+export type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
+export { MirrorComponent, type MirrorComponentOptions } from './mirror-component.ts';
+export { initialMirrorState, type MirrorState } from './mirror-state.ts';
 export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+export {
+  ownMessageIdMark,
+  ownMessageTextMark,
+  PERSON_ASKED_MARK,
+  reopenAnnouncedMark,
+  slackChangeMark,
+} from './own-marks.ts';
 export {
   AdaptivePlanner,
   type AdaptivePlannerOptions,
@@ -36,6 +40,7 @@ export {
   RELAXED_PACE,
 } from './poll-planner.ts';
 export { PAGE_SIZE, planSweep, type SweepPlan, type SweepRange } from './sweep-plan.ts';
+export type { RelinkPlatform } from './thread-relink.ts';
 export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
 export type * from './types.ts';
 export {

@@ -18,16 +18,16 @@ import {
   NotFoundError,
   type Ticket,
 } from '../servicedesk/index.ts';
+import type { PollClaim, Stores, Thread } from '../store/types.ts';
+import type { BudgetPacer } from './budget-pacer.ts';
+import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
+import { initialMirrorState, type MirrorState } from './mirror-state.ts';
 import {
-  initialMirrorState,
   ownMessageIdMark,
   ownMessageTextMark,
   reopenAnnouncedMark,
   slackChangeMark,
-} from '../store/mirror-rules.ts';
-import type { MirrorState, PollClaim, Stores, Thread } from '../store/types.ts';
-import type { BudgetPacer } from './budget-pacer.ts';
-import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
+} from './own-marks.ts';
 import {
   AdaptivePlanner,
   isSettled,
@@ -142,29 +142,11 @@ export class MirrorWorker {
   }
 
   /**
-   * A person just wrote to the ticket from Slack (a reply, a new ticket, a button that adds a
-   * message): its answer is looked for soon, and the ticket counts as active again.
+   * Looks at the schedule again now when it is asleep past `atMs`: a look was just brought
+   * forward (a write from Slack) and must not wait out the idle time.
    */
-  async slackWrote(ticketId: string): Promise<void> {
-    const now = this.#o.now();
-    await this.#stores.mirror.noteSlackWrite(ticketId, now);
-    const state = await this.#stores.mirror.state(ticketId);
-    const at = this.#planner.afterSlackWrite(now, state, this.#pacer?.pace());
-    await this.#stores.schedule.pollAt(ticketId, at);
-    if (at < this.#idleUntil) this.#idle?.abort();
-  }
-
-  /**
-   * A person changed the ticket from Slack (status, priority, assignee): its announcement and
-   * the requester's notice should follow within seconds, read from the activity.
-   */
-  async slackChanged(ticketId: string): Promise<void> {
-    const now = this.#o.now();
-    // As a hint: the look reads the activity, where the change is, and is not routine.
-    await this.#stores.mirror.noteHint(ticketId, now);
-    const at = this.#planner.afterSlackWrite(now);
-    await this.#stores.schedule.pollAt(ticketId, at);
-    if (at < this.#idleUntil) this.#idle?.abort();
+  wake(atMs: number): void {
+    if (atMs < this.#idleUntil) this.#idle?.abort();
   }
 
   /** Starts polling until `stop()`. */

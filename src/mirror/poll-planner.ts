@@ -26,7 +26,7 @@
  * hint be looked at at once.
  */
 import { backoffMs } from '../backoff.ts';
-import type { MirrorState } from '../store/types.ts';
+import type { MirrorState } from './mirror-state.ts';
 
 /** How hard the poller must save requests now (see `BudgetPacer`). */
 export interface Pace {

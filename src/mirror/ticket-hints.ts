@@ -4,7 +4,8 @@
  * hints arrive together, and only when a Slack thread follows it. The look is an ordinary
  * scheduled poll, so it spends background budget only and never the people's reserve.
  */
-import type { Clock, MirrorState, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
+import type { Clock, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
+import type { MirrorState } from './mirror-state.ts';
 import { HINTED_FIRST_LOOK_MS } from './poll-planner.ts';
 
 /** How a hint was taken. */

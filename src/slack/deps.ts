@@ -2,6 +2,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import type { BackgroundTasks } from './app/background-tasks.ts';
@@ -21,14 +22,6 @@ export interface SlackSettings {
   submitWaitMs: number;
 }
 
-/** The mirror (platform → Slack), as the Slack side tells it about writes from Slack. */
-export interface MirrorHints {
-  /** A person just wrote to the ticket from Slack: its answer is looked for soon. */
-  slackWrote(ticketId: string): Promise<void>;
-  /** A person just changed the ticket from Slack: the change is looked for soon. */
-  slackChanged(ticketId: string): Promise<void>;
-}
-
 /** The dependencies of every listener and intent handler. */
 export interface SlackDeps {
   settings: SlackSettings;
@@ -46,8 +39,8 @@ export interface SlackDeps {
   worker: OutboxWorker;
   /** Whether thread links may have been lost with the store, so any unknown thread is looked up. */
   healWindow: Pick<HealWindow, 'isOpen'>;
-  /** The mirror, when it runs in this process. */
-  mirror: MirrorHints | undefined;
+  /** The mirror (platform → Slack): told of writes from Slack; its state is its own. */
+  mirror: Mirror;
 }
 
 /** What queued writes (intents) are given: everything but the worker that runs them. */

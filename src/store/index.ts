@@ -1,15 +1,7 @@
-/** The store component: claims, outbox, links, rate budget, poll schedule and mirror state. */
+/** The store component: claims, outbox, links, rate budget, poll schedule and the mirror's records. */
 export * from './errors.ts';
 export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
-export {
-  initialMirrorState,
-  ownMessageIdMark,
-  ownMessageTextMark,
-  PERSON_ASKED_MARK,
-  reopenAnnouncedMark,
-  slackChangeMark,
-} from './mirror-rules.ts';
 export { resolveBudgetLimits } from './rate-budget-rules.ts';
 export type { RedisMigrationReport } from './redis-migrate.ts';
 export { migrateRedisKeys } from './redis-migrate.ts';

@@ -1,8 +1,26 @@
 /** The mirror's per-ticket memory held in this process: the twin of `redis-mirror.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
-import { initialMirrorState, OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
-import type { Clock, HintScope, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
+import { OWN_MESSAGES_TTL_MS } from './mirror-retention.ts';
+import type { Clock, HintScope, MirrorRecord, MirrorStore, PostClaimOutcome } from './types.ts';
+
+// The record of a ticket only noted so far (a write from Slack, a hint): the Redis twin reads
+// an absent field as 0 or none alike.
+const EMPTY: MirrorRecord = {
+  activityCursor: 0,
+  messageCursor: 0,
+  messagesAnnounced: 0,
+  lastActivityAt: 0,
+  lastAnswerAt: 0,
+  lastPolledAt: 0,
+  backoffStep: 0,
+  status: undefined,
+  settledAt: undefined,
+  requesterEmail: undefined,
+  slackWriteAt: 0,
+  hintedAt: 0,
+  messageHintedAt: 0,
+};
 
 type Post =
   | { state: 'done' }
@@ -10,7 +28,7 @@ type Post =
   | { state: 'leased'; token: string; expiresAt: number };
 
 interface TicketMemory {
-  state: MirrorState | undefined;
+  state: MirrorRecord | undefined;
   slackWriteAt: number;
   hintedAt: number;
   messageHintedAt: number;
@@ -29,11 +47,11 @@ export class MemoryMirrorStore implements MirrorStore {
     this.#now = now;
   }
 
-  async state(ticketId: string): Promise<MirrorState | undefined> {
+  async state(ticketId: string): Promise<MirrorRecord | undefined> {
     const memory = this.#live(ticketId);
     const noted = memory && memory.slackWriteAt + memory.hintedAt + memory.messageHintedAt > 0;
     if (!memory || (!memory.state && !noted)) return undefined;
-    const base = memory.state ?? initialMirrorState();
+    const base = memory.state ?? EMPTY;
     return {
       ...base,
       slackWriteAt: memory.slackWriteAt,
@@ -42,7 +60,7 @@ export class MemoryMirrorStore implements MirrorStore {
     };
   }
 
-  async saveState(ticketId: string, state: MirrorState): Promise<void> {
+  async saveState(ticketId: string, state: MirrorRecord): Promise<void> {
     const memory = this.#memory(ticketId);
     const current = memory.state;
     memory.state = {

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
 import { StoreDataError } from './errors.ts';
-import { OWN_MESSAGES_TTL_MS } from './mirror-rules.ts';
+import { OWN_MESSAGES_TTL_MS } from './mirror-retention.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyString, runCommand } from './redis-script.ts';
-import type { Clock, HintScope, MirrorState, MirrorStore, PostClaimOutcome } from './types.ts';
+import type { Clock, HintScope, MirrorRecord, MirrorStore, PostClaimOutcome } from './types.ts';
 
 /** The keys of one ticket; all three carry the ticket's tag. */
 export interface MirrorKeys {
@@ -93,7 +93,7 @@ export class RedisMirrorStore implements MirrorStore {
     this.#finishPost = defineScript(redis, 'servicedeskMirrorFinishPost', 1, FINISH_POST);
   }
 
-  async state(ticketId: string): Promise<MirrorState | undefined> {
+  async state(ticketId: string): Promise<MirrorRecord | undefined> {
     requireKey(ticketId, 'ticket ID');
     const hash = await runCommand('mirror.state', () =>
       this.#redis.hgetall(this.#keys.state(ticketId)),
@@ -128,7 +128,7 @@ export class RedisMirrorStore implements MirrorStore {
     };
   }
 
-  async saveState(ticketId: string, state: MirrorState): Promise<void> {
+  async saveState(ticketId: string, state: MirrorRecord): Promise<void> {
     requireKey(ticketId, 'ticket ID');
     const forward = FORWARD_FIELDS.map((field) => Math.max(0, Math.floor(state[field])));
     await this.#saveState(

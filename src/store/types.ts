@@ -329,35 +329,25 @@ export interface ScheduledPoll {
   dueAt: number;
 }
 
-/** Where the mirror stands with one ticket. */
-export interface MirrorState {
-  /** Activity entries already read (the offset of the next Get-activity request). */
+/**
+ * What the mirror store keeps of one ticket (the mirror's `MirrorState`, whose meaning is the
+ * mirror's): the six counts and times from `activityCursor` to `lastPolledAt` only move
+ * forward; `backoffStep` to `requesterEmail` are kept as saved; the last three are raised only
+ * by `noteSlackWrite` and `noteHint`.
+ */
+export interface MirrorRecord {
   activityCursor: number;
-  /** Messages already read (their index in the ticket's conversation). */
   messageCursor: number;
-  /** `message_added` entries read from the activity: more than `messageCursor` means unread. */
   messagesAnnounced: number;
-  /** The latest thing that happened to the ticket (platform activity or a Slack write), ms. */
   lastActivityAt: number;
-  /** The latest public message that did not come from Slack (an answer from the desk), ms. */
   lastAnswerAt: number;
-  /** When the ticket was last polled, ms. */
   lastPolledAt: number;
-  /** Failed polls in a row. */
   backoffStep: number;
-  /** The ticket's last known status. */
   status: string | undefined;
-  /** When it became resolved or closed, ms. */
   settledAt: number | undefined;
   requesterEmail: string | undefined;
-  /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
   slackWriteAt: number;
-  /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */
   hintedAt: number;
-  /**
-   * The last time the platform hinted that a message was added, and nothing else (set by
-   * `noteHint(..., 'message')`), ms: the messages alone tell what changed.
-   */
   messageHintedAt: number;
 }
 
@@ -380,14 +370,14 @@ export type PostClaimOutcome =
  * twice into a thread, and the messages the app itself added from Slack (never echoed).
  */
 export interface MirrorStore {
-  /** The ticket's state, if the mirror has seen it. */
-  state(ticketId: string): Promise<MirrorState | undefined>;
+  /** The ticket's record, if the mirror has seen it. */
+  state(ticketId: string): Promise<MirrorRecord | undefined>;
   /**
    * Saves the state. Cursors and times only move forward (a late, slow poller cannot move them
    * back); `slackWriteAt`, `hintedAt` and `messageHintedAt` are left to `noteSlackWrite` and
    * `noteHint`.
    */
-  saveState(ticketId: string, state: MirrorState): Promise<void>;
+  saveState(ticketId: string, state: MirrorRecord): Promise<void>;
   /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
   noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
   /** Records that the ticket was hinted at `atMs` to have changed in `scope` (a later time wins). */

@@ -5,8 +5,8 @@
  * is spent is answered with words (busy and when, or what the app knew with its age).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initialMirrorState } from '../../src/mirror/index.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
-import { initialMirrorState } from '../../src/store/index.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually, modalOpenedBy, type Stack, startStack } from './harness.ts';
 

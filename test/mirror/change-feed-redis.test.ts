@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeFeed } from '../../src/mirror/index.ts';
-import { createRedisStores, initialMirrorState } from '../../src/store/index.ts';
+import { ChangeFeed, initialMirrorState } from '../../src/mirror/index.ts';
+import { createRedisStores } from '../../src/store/index.ts';
 import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -5,9 +5,10 @@ import {
   type BudgetPacer,
   ChangeFeed,
   type ChangeFeedOptions,
+  initialMirrorState,
   RELAXED_PACE,
 } from '../../src/mirror/index.ts';
-import { createMemoryStores, initialMirrorState } from '../../src/store/index.ts';
+import { createMemoryStores } from '../../src/store/index.ts';
 import type { Stores } from '../../src/store/types.ts';
 import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
 

@@ -3,13 +3,17 @@ import {
   AdaptivePlanner,
   BudgetDeferredError,
   type BudgetPacer,
+  MirrorComponent,
+  type MirrorComponentOptions,
   MirrorWorker,
+  ownMessageIdMark,
+  ownMessageTextMark,
   PostDeferredError,
   type PostedItem,
   RELAXED_PACE,
   TicketHints,
 } from '../../src/mirror/index.ts';
-import { createMemoryStores, ownMessageIdMark, ownMessageTextMark } from '../../src/store/index.ts';
+import { createMemoryStores } from '../../src/store/index.ts';
 import { emptyModel, ModelPlatform, RecordingPoster, SAM, serverError, TENANT } from './support.ts';
 
 const T0 = 1_767_225_600_000;
@@ -26,16 +30,18 @@ function setUp() {
   const poster = new RecordingPoster();
   const posted: PostedItem[] = [];
   const warnings: string[] = [];
-  const worker = new MirrorWorker({
-    platform,
+  // The worker as the mirror builds it: writes from Slack reach it through the mirror.
+  const mirror = new MirrorComponent({
+    platform: platform as unknown as MirrorComponentOptions['platform'],
     stores,
-    poster,
     logger: { ...silent, warn: (_obj: object, msg?: string) => void warnings.push(msg ?? '') },
     planner: new AdaptivePlanner(),
+    paced: false,
     now,
     random: () => 0.5,
-    onPosted: (item) => void posted.push(item),
+    worker: { onPosted: (item) => void posted.push(item) },
   });
+  const worker = mirror.attach(poster) as MirrorWorker;
 
   async function fileTicket(threads = [THREAD]) {
     const ticket = model.createTicket(TENANT, {
@@ -44,7 +50,7 @@ function setUp() {
       channel: 'slack',
     });
     for (const thread of threads) await stores.links.link(ticket.id, thread);
-    await worker.slackWrote(ticket.id);
+    await mirror.slackWrote(ticket.id);
     return ticket.id;
   }
 
@@ -78,6 +84,7 @@ function setUp() {
     poster,
     posted,
     warnings,
+    mirror,
     worker,
     fileTicket,
     pollNext,
@@ -351,7 +358,7 @@ describe('mirror worker', () => {
     t.advance(6_000);
     await hints.hint(id, { messageOnly: true });
     await t.stores.schedule.pollAt(id, t.clock.now);
-    await t.worker.slackWrote(id);
+    await t.mirror.slackWrote(id);
     expect(await t.stores.schedule.dueAt(id)).toBeGreaterThanOrEqual(retryAt);
     await t.pollNext();
     expect(t.clock.now).toBeGreaterThanOrEqual(retryAt);
@@ -419,7 +426,7 @@ describe('mirror worker', () => {
     const t = setUp();
     const id = await t.fileTicket();
     await t.stores.links.link('IT-999', OTHER);
-    await t.worker.slackWrote('IT-999');
+    await t.mirror.slackWrote('IT-999');
     await t.pollNext();
     expect(await t.stores.schedule.dueAt('IT-999')).toBeUndefined();
     expect(await t.stores.schedule.dueAt(id)).toBeDefined();
@@ -432,7 +439,7 @@ describe('mirror worker', () => {
     t.advance(3_600_000);
     await t.stores.schedule.remove(id);
     await t.stores.schedule.pollAt(id, t.clock.now + 3_600_000);
-    await t.worker.slackWrote(id);
+    await t.mirror.slackWrote(id);
     expect(await t.stores.schedule.dueAt(id)).toBe(t.clock.now + 2_000);
     expect((await t.stores.mirror.state(id))?.slackWriteAt).toBe(t.clock.now);
   });
@@ -500,7 +507,7 @@ describe('mirror worker', () => {
     });
     t.advance(600_000);
     t.model.updateTicket(TENANT, id, { status: 'in_progress' });
-    await t.worker.slackChanged(id);
+    await t.mirror.slackChanged(id);
     expect(await t.stores.schedule.dueAt(id)).toBeLessThanOrEqual(t.clock.now + 2_000);
     t.advance(2_000);
     t.platform.calls.length = 0;

@@ -3,9 +3,9 @@ import {
   AdaptivePlanner,
   FixedPlanner,
   initialMirrorState,
+  type MirrorState,
   type Pace,
 } from '../../src/mirror/index.ts';
-import type { MirrorState } from '../../src/store/types.ts';
 
 const NOW = 1_767_225_600_000;
 const MINUTE = 60_000;

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { migrateRedisKeys } from '../../src/store/redis-migrate.ts';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
-import type { MirrorState, Outbox, ReservedEntry } from '../../src/store/types.ts';
+import type { MirrorRecord, Outbox, ReservedEntry } from '../../src/store/types.ts';
 import { fakeClock } from './contract/harness.ts';
 import { hashTag, type RedisTestBed } from './redis-backend.ts';
 
@@ -18,7 +18,7 @@ function reserved(entry: ReservedEntry | undefined): ReservedEntry {
   return entry;
 }
 
-function mirrorState(now: number): MirrorState {
+function mirrorState(now: number): MirrorRecord {
   return {
     activityCursor: 1,
     messageCursor: 0,

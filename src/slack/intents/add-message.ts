@@ -17,7 +17,6 @@ import { ChangeRefusedError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { sendDm } from '../posting/slack-posting.ts';
-import { afterSlackWrite, relinkThread, rememberOwnText } from '../threads/mirror-hints.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import {
   announceReopen,
@@ -69,7 +68,7 @@ export async function addReply(
   refuseIfKnownClosed(payload.ticketId, before);
   const email = await deps.people.email(payload.userId);
   const checked = await refuseReopenByOthers(deps, payload, before, email);
-  await rememberOwnText(deps, payload.ticketId, email, payload.body);
+  await deps.mirror.rememberOwnMessage(payload.ticketId, email, payload.body);
   const message = await deps.serviceDesk.addMessage(
     payload.ticketId,
     { body: payload.body, author_email: email },
@@ -84,7 +83,8 @@ export async function addReply(
     },
     'thread reply added to ticket',
   );
-  await afterSlackWrite(deps, payload.ticketId, message.id);
+  await deps.mirror.rememberOwnMessageId(payload.ticketId, message.id);
+  await deps.mirror.slackWrote(payload.ticketId);
   if (options.announceReopen !== false)
     await announceReopen(deps, payload, checked, email, message.id);
   return { ticketId: payload.ticketId, messageId: message.id };
@@ -118,7 +118,8 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
     const thread = { channel: reply.channel, threadTs: reply.threadTs };
     const ticketId = await threads.ticketOf(thread, reply.appUserId);
     if (!ticketId) return undefined;
-    await relinkThread(deps, ticketId, thread);
+    const ticket = await deps.mirror.relinkThread(ticketId, thread);
+    if (ticket) deps.statuses.remember(ticket);
     deps.logger.info(
       { ticket_id: ticketId, channel: thread.channel, thread_ts: thread.threadTs },
       'thread linked again from its messages',

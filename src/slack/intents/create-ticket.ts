@@ -50,7 +50,6 @@ import {
   openDm,
   sendDm,
 } from '../posting/slack-posting.ts';
-import { afterSlackWrite } from '../threads/mirror-hints.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
@@ -437,7 +436,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       );
       const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
-      await afterSlackWrite(deps, ticket.id);
+      await deps.mirror.slackWrote(ticket.id);
       await updateView(
         payload.viewId,
         'Ticket filed',

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
-import { PERSON_ASKED_MARK } from '../../store/index.ts';
 import { buildPersonRequested, personRequestBody } from '../builders/change-notice-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
@@ -77,7 +76,7 @@ function requestHumanRunner(deps: IntentDeps): IntentRunner<RequestHumanPayload>
       // platform reopens a resolved ticket for its requester's message: said in this line, not
       // as "her reply reopened it", which would hide that she asked for a person.
       // Before the add: the AI's answer to it must not offer a person a second time.
-      await deps.stores.mirror.rememberOwn(ticket.id, [PERSON_ASKED_MARK]);
+      await deps.mirror.personAsked(ticket.id);
       const added = await addReply(deps, entry.deliveryKey, message, { announceReopen: false });
       const reopens = ticket.status === 'resolved' && isRequester(actor, ticket);
       if (reopens) deps.statuses.setStatus(ticket.id, 'open');

@@ -5,6 +5,7 @@
  * makes a change that is not theirs to make, and a retry whose first write landed is a no-op.
  */
 import { z } from 'zod';
+import type { SlackChange } from '../../mirror/mirror.ts';
 import {
   NotFoundError,
   TICKET_PRIORITIES,
@@ -12,7 +13,6 @@ import {
   type Ticket,
   type UpdateTicketInput,
 } from '../../servicedesk/index.ts';
-import { slackChangeMark } from '../../store/index.ts';
 import type { JsonValue } from '../../store/types.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
@@ -29,7 +29,6 @@ import { busyForMs } from '../outbox/transient-errors.ts';
 import { isFirstRefusal } from '../people/refusal-once.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../people/ticket-access.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
-import { afterSlackChange } from '../threads/mirror-hints.ts';
 
 /** The change asked for; the modal's assignee is a Slack person, matched by email when it runs. */
 export const changeRequestSchema = z.discriminatedUnion('kind', [
@@ -160,7 +159,7 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
         });
         deps.statuses.remember(updated);
         // The change's announcement and the requester's DM come from the mirror: look soon.
-        await afterSlackChange(deps, ticket.id);
+        await deps.mirror.slackChanged(ticket.id);
         deps.logger.info(
           {
             ticket_id: ticket.id,
@@ -223,19 +222,27 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
  * the write must already know it, to say so in the thread.
  */
 async function rememberSlackChanges(
-  deps: Pick<IntentDeps, 'stores'>,
+  deps: Pick<IntentDeps, 'mirror'>,
   ticket: Ticket,
   input: UpdateTicketInput,
   actorEmail: string,
 ): Promise<void> {
-  const marks: string[] = [];
+  const changes: SlackChange[] = [];
   if (input.status !== undefined)
-    marks.push(slackChangeMark('status_changed', ticket.status, input.status, actorEmail));
+    changes.push({ type: 'status_changed', from: ticket.status, to: input.status, actorEmail });
   if (input.priority !== undefined)
-    marks.push(slackChangeMark('priority_changed', ticket.priority, input.priority, actorEmail));
+    changes.push({
+      type: 'priority_changed',
+      from: ticket.priority,
+      to: input.priority,
+      actorEmail,
+    });
   if (input.assignee_email !== undefined)
-    marks.push(
-      slackChangeMark('assigned', ticket.assignee_email, input.assignee_email, actorEmail),
-    );
-  if (marks.length > 0) await deps.stores.mirror.rememberOwn(ticket.id, marks);
+    changes.push({
+      type: 'assigned',
+      from: ticket.assignee_email,
+      to: input.assignee_email,
+      actorEmail,
+    });
+  await deps.mirror.rememberSlackChanges(ticket.id, changes);
 }

@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { BudgetExhaustedError } from '../../mirror/errors.ts';
+import type { Mirror } from '../../mirror/mirror.ts';
 import {
   RateLimitError,
   type ServiceDeskClient,
@@ -25,7 +26,7 @@ import {
   ticketSchema,
 } from '../../servicedesk/index.ts';
 import { StoreError } from '../../store/errors.ts';
-import type { FairShareBucket, FairShareStore, JsonValue, MirrorStore } from '../../store/types.ts';
+import type { FairShareBucket, FairShareStore, JsonValue } from '../../store/types.ts';
 import type { BusyReason } from '../builders/busy-builder.ts';
 import { DONE_STATUSES } from '../builders/ticket-labels.ts';
 import type { TicketStatusMemo } from '../tickets/ticket-status-memo.ts';
@@ -316,18 +317,18 @@ export interface KnownTicketStatus {
  * record of its last poll.
  */
 export async function knownTicketStatus(
-  deps: { statuses: TicketStatusMemo; stores: { mirror: MirrorStore } },
+  deps: { statuses: TicketStatusMemo; mirror: Pick<Mirror, 'lastRead'> },
   ticketId: string,
 ): Promise<KnownTicketStatus | undefined> {
   const memo = deps.statuses.get(ticketId);
   let mirrored: KnownTicketStatus | undefined;
   try {
-    const state = await deps.stores.mirror.state(ticketId.toUpperCase());
-    if (state?.status !== undefined && state.lastPolledAt > 0) {
+    const read = await deps.mirror.lastRead(ticketId.toUpperCase());
+    if (read?.status !== undefined && read.polledAt > 0) {
       mirrored = {
-        status: state.status,
-        requesterEmail: state.requesterEmail?.toLowerCase(),
-        at: state.lastPolledAt,
+        status: read.status,
+        requesterEmail: read.requesterEmail?.toLowerCase(),
+        at: read.polledAt,
       };
     }
   } catch (error) {

@@ -6,7 +6,6 @@
  * else the mirror's record) where they can, so an ordinary reply costs no request beyond the add.
  */
 import { BadRequestError } from '../../servicedesk/index.ts';
-import { reopenAnnouncedMark } from '../../store/index.ts';
 import { buildReopenedByReply } from '../builders/change-notice-builder.ts';
 import {
   buildClosedTicketPrompt,
@@ -38,12 +37,12 @@ export async function lastKnownStatus(
   const known = deps.statuses.get(ticketId);
   if (known) return known;
   try {
-    const state = await deps.stores.mirror.state(ticketId);
-    if (state?.status) {
+    const read = await deps.mirror.lastRead(ticketId);
+    if (read?.status) {
       deps.statuses.adopt(ticketId, {
-        status: state.status,
-        requesterEmail: state.requesterEmail,
-        at: state.lastPolledAt,
+        status: read.status,
+        requesterEmail: read.requesterEmail,
+        at: read.polledAt,
       });
     }
   } catch (error) {
@@ -150,7 +149,7 @@ export async function announceReopen(
   deps.statuses.setStatus(reply.ticketId, 'open');
   try {
     // Before the post: a look in between must not announce the change a second time.
-    await deps.stores.mirror.rememberOwn(reply.ticketId, [reopenAnnouncedMark(messageId)]);
+    await deps.mirror.reopenAnnounced(reply.ticketId, messageId);
     await deps.client.chat.postMessage({
       channel: reply.channel,
       thread_ts: reply.threadTs,

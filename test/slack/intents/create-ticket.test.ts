@@ -54,7 +54,7 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
       person: async () => ({ email: 'alice@acme.example', isBot: false }),
       isAgent: async () => false,
     },
-    mirror: undefined,
+    mirror: { slackWrote: async () => {} },
   } as unknown as IntentDeps;
 }
 

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import type { MirroredTicket } from '../../../src/mirror/index.ts';
 import type { SlackDeps } from '../../../src/slack/deps.ts';
 import { ChangeRefusedError, ClosedTicketError } from '../../../src/slack/errors.ts';
 import {
@@ -8,14 +9,13 @@ import {
   refuseReopenByOthers,
 } from '../../../src/slack/tickets/closed-ticket-rules.ts';
 import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
-import type { MirrorState } from '../../../src/store/types.ts';
 
 const NOW = 1_000_000_000;
 
-function depsWith(memo: TicketStatusMemo, state: Partial<MirrorState> | undefined): SlackDeps {
+function depsWith(memo: TicketStatusMemo, read: Partial<MirroredTicket> | undefined): SlackDeps {
   return {
     statuses: memo,
-    stores: { mirror: { state: async () => state } },
+    mirror: { lastRead: async () => read },
     logger: pino({ level: 'silent' }),
   } as unknown as SlackDeps;
 }
@@ -23,20 +23,20 @@ function depsWith(memo: TicketStatusMemo, state: Partial<MirrorState> | undefine
 describe('last known status of a ticket', () => {
   it('takes a closed status from the mirror’s shared record when this process knows none', async () => {
     const memo = new TicketStatusMemo({ now: () => NOW });
-    const deps = depsWith(memo, { status: 'closed', requesterEmail: 'a@x', lastPolledAt: 0 });
+    const deps = depsWith(memo, { status: 'closed', requesterEmail: 'a@x', polledAt: 0 });
     expect((await lastKnownStatus(deps, 'IT-1'))?.status).toBe('closed');
   });
 
   it('prefers what this process saw itself', async () => {
     const memo = new TicketStatusMemo({ now: () => NOW });
     memo.remember({ id: 'IT-1', status: 'open', requester_email: 'a@x' });
-    const deps = depsWith(memo, { status: 'resolved', lastPolledAt: NOW - 1 });
+    const deps = depsWith(memo, { status: 'resolved', polledAt: NOW - 1 });
     expect((await lastKnownStatus(deps, 'IT-1'))?.status).toBe('open');
   });
 
   it('does not trust an old "resolved" from a mirror that stopped polling the ticket', async () => {
     const memo = new TicketStatusMemo({ ttlMs: 60_000, now: () => NOW });
-    const deps = depsWith(memo, { status: 'resolved', lastPolledAt: NOW - 120_000 });
+    const deps = depsWith(memo, { status: 'resolved', polledAt: NOW - 120_000 });
     expect(await lastKnownStatus(deps, 'IT-1')).toBeUndefined();
   });
 
@@ -44,11 +44,9 @@ describe('last known status of a ticket', () => {
     const memo = new TicketStatusMemo({ now: () => NOW });
     const deps = {
       ...depsWith(memo, undefined),
-      stores: {
-        mirror: {
-          state: async () => {
-            throw new Error('redis down');
-          },
+      mirror: {
+        lastRead: async () => {
+          throw new Error('redis down');
         },
       },
     } as unknown as SlackDeps;

@@ -1,12 +1,12 @@
 /** The mirror-store contract: every backend's MirrorStore must pass it. */
 import { describe, expect, it } from 'vitest';
-import type { MirrorState } from '../../../src/store/types.ts';
+import type { MirrorRecord } from '../../../src/store/types.ts';
 import type { StoresBackend } from './harness.ts';
 import { fakeClock } from './harness.ts';
 
 const LEASE = 30_000;
 
-function state(overrides: Partial<MirrorState> = {}): MirrorState {
+function state(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
   return {
     activityCursor: 4,
     messageCursor: 2,

@@ -18,7 +18,8 @@ function fakeDeps(told: unknown[], known: boolean): SlackDeps {
     statuses.remember({ id: 'IT-9', status: 'open', requester_email: 'alice@acme.example' });
   return {
     statuses,
-    stores: { mirror: { state: async () => undefined }, claims: new MemoryClaimStore(Date.now) },
+    stores: { claims: new MemoryClaimStore(Date.now) },
+    mirror: { lastRead: async () => undefined },
     logger: pino({ level: 'silent' }),
     people: {
       person: async (id: string) => ({ id, name: id, email: people[id]?.email, isBot: false }),

@@ -1,15 +1,9 @@
 /**
- * What both mirror-store backends and their callers agree on: how long the app's own messages
- * are remembered, the marks that name them, and the state of a ticket not yet read.
+ * The marks the mirror keeps of what the app itself did from Slack, so it never echoes it: the
+ * messages it added, the changes it made, a reopening the thread was already told of, and a
+ * person asked for. The store keeps them as opaque strings; their meaning is the mirror's.
  */
 import { createHash } from 'node:crypto';
-import type { MirrorState } from './types.ts';
-
-/**
- * How long a message the app added from Slack is remembered as its own: long enough for any
- * poll to have passed it, even after a long outage, and refreshed by every new one.
- */
-export const OWN_MESSAGES_TTL_MS = 30 * 86_400_000;
 
 /**
  * The mark of a message from Slack whose reopening of its ticket the thread was already told
@@ -54,23 +48,4 @@ export function ownMessageTextMark(authorEmail: string | undefined, body: string
     .update(`${(authorEmail ?? '').trim().toLowerCase()}\n${body}`)
     .digest('hex');
   return `text:${digest.slice(0, 32)}`;
-}
-
-/** The mirror state of a ticket nothing has been read of yet. */
-export function initialMirrorState(): MirrorState {
-  return {
-    activityCursor: 0,
-    messageCursor: 0,
-    messagesAnnounced: 0,
-    lastActivityAt: 0,
-    lastAnswerAt: 0,
-    lastPolledAt: 0,
-    backoffStep: 0,
-    status: undefined,
-    settledAt: undefined,
-    requesterEmail: undefined,
-    slackWriteAt: 0,
-    hintedAt: 0,
-    messageHintedAt: 0,
-  };
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { SlackDeps } from '../../../src/slack/deps.ts';
-import { relinkThread } from '../../../src/slack/threads/mirror-hints.ts';
-import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
-import { createMemoryStores, initialMirrorState } from '../../../src/store/index.ts';
+import {
+  initialMirrorState,
+  MirrorComponent,
+  type MirrorComponentOptions,
+} from '../../src/mirror/index.ts';
+import { createMemoryStores } from '../../src/store/index.ts';
 
 const NOW = 1_700_000_000_000;
 const THREAD = { channel: 'C1', threadTs: '100.1' };
@@ -46,27 +48,31 @@ function platform(options: { totals?: boolean } = {}) {
   return { serviceDesk, calls };
 }
 
-function depsWith(serviceDesk: unknown) {
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function mirrorWith(serviceDesk: unknown) {
   const stores = createMemoryStores({ now: () => NOW });
-  const statuses = new TicketStatusMemo({ now: () => NOW });
-  const deps = { stores, statuses, serviceDesk } as unknown as Pick<
-    SlackDeps,
-    'stores' | 'serviceDesk' | 'statuses'
-  >;
-  return { deps, stores, statuses };
+  const mirror = new MirrorComponent({
+    platform: serviceDesk as MirrorComponentOptions['platform'],
+    stores,
+    logger: silent,
+    paced: false,
+    now: () => NOW,
+  });
+  return { mirror, stores };
 }
 
 describe('linking a thread again after Redis came back empty', () => {
   it('links the thread and puts its ticket on the poll schedule at once', async () => {
-    const { deps, stores } = depsWith(platform().serviceDesk);
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
+    const { mirror, stores } = mirrorWith(platform().serviceDesk);
+    await mirror.relinkThread('IT-7', THREAD);
     expect(await stores.links.ticketForThread('C1', '100.1')).toBe('IT-7');
     expect(await stores.schedule.dueAt('IT-7')).toBe(NOW);
   });
 
   it('has the mirror resume an unread ticket after what the platform holds now', async () => {
-    const { deps, stores } = depsWith(platform().serviceDesk);
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
+    const { mirror, stores } = mirrorWith(platform().serviceDesk);
+    await mirror.relinkThread('IT-7', THREAD);
     expect(await stores.mirror.state('IT-7')).toMatchObject({
       messageCursor: 12,
       messagesAnnounced: 12,
@@ -78,16 +84,15 @@ describe('linking a thread again after Redis came back empty', () => {
     });
   });
 
-  it('tells replies the ticket’s status without another platform request', async () => {
-    const { deps, statuses } = depsWith(platform().serviceDesk);
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
-    expect(statuses.get('IT-7')?.status).toBe('resolved');
+  it('answers the ticket it read, so replies learn its status without another request', async () => {
+    const { mirror } = mirrorWith(platform().serviceDesk);
+    expect((await mirror.relinkThread('IT-7', THREAD))?.status).toBe('resolved');
   });
 
   it('counts the platform’s items when it gives no totals', async () => {
     const { serviceDesk, calls } = platform({ totals: false });
-    const { deps, stores } = depsWith(serviceDesk);
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
+    const { mirror, stores } = mirrorWith(serviceDesk);
+    await mirror.relinkThread('IT-7', THREAD);
     expect(await stores.mirror.state('IT-7')).toMatchObject({
       messageCursor: 12,
       activityCursor: 30,
@@ -96,9 +101,9 @@ describe('linking a thread again after Redis came back empty', () => {
   });
 
   it('resumes a ticket whose only record is a write from Slack, which the mirror never read', async () => {
-    const { deps, stores } = depsWith(platform().serviceDesk);
+    const { mirror, stores } = mirrorWith(platform().serviceDesk);
     await stores.mirror.noteSlackWrite('IT-7', NOW - 5_000);
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
+    await mirror.relinkThread('IT-7', THREAD);
     expect(await stores.mirror.state('IT-7')).toMatchObject({
       messageCursor: 12,
       slackWriteAt: NOW - 5_000,
@@ -107,7 +112,7 @@ describe('linking a thread again after Redis came back empty', () => {
 
   it('leaves the record of a ticket the mirror has read as it is, and asks the platform nothing', async () => {
     const { serviceDesk, calls } = platform();
-    const { deps, stores } = depsWith(serviceDesk);
+    const { mirror, stores } = mirrorWith(serviceDesk);
     await stores.mirror.saveState('IT-7', {
       ...initialMirrorState(),
       activityCursor: 3,
@@ -116,7 +121,7 @@ describe('linking a thread again after Redis came back empty', () => {
       lastPolledAt: NOW - 1_000,
       status: 'open',
     });
-    await relinkThread(deps, 'IT-7', THREAD, () => NOW);
+    await mirror.relinkThread('IT-7', THREAD);
     expect(await stores.mirror.state('IT-7')).toMatchObject({
       messageCursor: 2,
       activityCursor: 3,

@@ -1,0 +1,240 @@
+/**
+ * The mirror put together once, as the app runs it and as the mirror benchmark runs it on its
+ * simulated clock: the planner, the pacer, the push hints, the change feed and (around the
+ * Slack side's poster) the worker, on one set of stores and one clock. It is also the only
+ * writer of the mirror's state: the Slack side reaches it through the `Mirror` interface.
+ */
+import type { Ticket } from '../servicedesk/index.ts';
+import type { Stores, Thread } from '../store/types.ts';
+import { BudgetPacer } from './budget-pacer.ts';
+import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
+import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
+import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+import {
+  ownMessageIdMark,
+  ownMessageTextMark,
+  PERSON_ASKED_MARK,
+  reopenAnnouncedMark,
+  slackChangeMark,
+} from './own-marks.ts';
+import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
+import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
+import { TicketHints } from './ticket-hints.ts';
+import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+
+/** What the mirror is built from; the pace and the clock are the caller's. */
+export interface MirrorComponentOptions {
+  platform: MirrorPlatform & ChangeFeedPlatform & RelinkPlatform;
+  stores: Pick<Stores, 'claims' | 'links' | 'budget' | 'schedule' | 'mirror' | 'feed'>;
+  logger: MirrorLogger & { child?(bindings: object): MirrorLogger };
+  /**
+   * Whether a mirror runs for this app (default true). False (tests of the Slack side alone):
+   * no worker, no feed, no pacer, and writes from Slack bring no look forward; their marks and
+   * re-links are still kept, and the push hints still schedule.
+   */
+  runs?: boolean;
+  /** When tickets are polled (default: the adaptive rule). */
+  planner?: PollPlanner;
+  /** Whether the pacer stretches the schedule to the shared budget (default true). */
+  paced?: boolean;
+  /** How the feed asks what changed; undefined or `off`: no feed. */
+  feedMode?: ChangeFeedMode;
+  /** The clock every part runs on (default: real time). */
+  now?: () => number;
+  sleep?: MirrorWorkerOptions['sleep'];
+  random?: () => number;
+  /** The worker's pace. */
+  worker?: Omit<
+    MirrorWorkerOptions,
+    'platform' | 'stores' | 'poster' | 'logger' | 'planner' | 'pacer' | 'now' | 'sleep' | 'random'
+  >;
+  /** The feed's pace. */
+  feed?: Omit<
+    ChangeFeedOptions,
+    | 'platform'
+    | 'stores'
+    | 'logger'
+    | 'mode'
+    | 'hints'
+    | 'planner'
+    | 'pacer'
+    | 'now'
+    | 'sleep'
+    | 'random'
+  >;
+}
+
+/** The mirror: its parts, their start and stop, and the `Mirror` interface to the Slack side. */
+export class MirrorComponent implements Mirror {
+  /** The rule the schedule follows. */
+  readonly planner: PollPlanner;
+  /** Slows the schedule when the budget is tight (none when not paced). */
+  readonly pacer: BudgetPacer | undefined;
+  /** The platform's push hints (the webhook route's) and the feed's. */
+  readonly hints: TicketHints;
+  /** The change feed, when a way is set and the mirror runs. */
+  readonly feed: ChangeFeed | undefined;
+  readonly #options: MirrorComponentOptions;
+  readonly #stores: MirrorComponentOptions['stores'];
+  readonly #logger: MirrorLogger;
+  readonly #now: () => number;
+  readonly #runs: boolean;
+  #worker: MirrorWorker | undefined;
+
+  constructor(options: MirrorComponentOptions) {
+    const { stores } = options;
+    this.#options = options;
+    this.#stores = stores;
+    this.#runs = options.runs ?? true;
+    this.#now = options.now ?? Date.now;
+    const clock = {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.random ? { random: options.random } : {}),
+    };
+    const child = (component: string) => options.logger.child?.({ component }) ?? options.logger;
+    this.#logger = child('mirror');
+    this.planner = options.planner ?? new AdaptivePlanner();
+    // One pacer for the mirror's looks and the feed's scans: both spend the background budget.
+    this.pacer =
+      this.#runs && options.paced !== false
+        ? new BudgetPacer({
+            budget: stores.budget,
+            schedule: stores.schedule,
+            feed: stores.feed,
+            ...(options.now ? { now: options.now } : {}),
+          })
+        : undefined;
+    this.hints = new TicketHints({ stores, ...(options.now ? { now: options.now } : {}) });
+    const mode = options.feedMode;
+    this.feed =
+      !this.#runs || mode === undefined || mode === 'off'
+        ? undefined
+        : new ChangeFeed({
+            platform: options.platform,
+            stores,
+            logger: child('change-feed'),
+            mode,
+            hints: this.hints,
+            planner: this.planner,
+            ...(this.pacer ? { pacer: this.pacer } : {}),
+            ...clock,
+            ...options.feed,
+          });
+  }
+
+  /** The worker, once `attach` built it. */
+  get worker(): MirrorWorker | undefined {
+    return this.#worker;
+  }
+
+  /**
+   * Builds the worker around the Slack side's poster (the Slack app builds it, after the
+   * mirror); a mirror that does not run builds none.
+   */
+  attach(poster: MirrorPoster): MirrorWorker | undefined {
+    if (!this.#runs) return undefined;
+    const options = this.#options;
+    this.#worker = new MirrorWorker({
+      platform: options.platform,
+      stores: this.#stores,
+      poster,
+      logger: this.#logger,
+      planner: this.planner,
+      ...(this.pacer ? { pacer: this.pacer } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.random ? { random: options.random } : {}),
+      ...options.worker,
+    });
+    return this.#worker;
+  }
+
+  /** Starts the worker and the feed (a process that runs the mirror). */
+  start(): void {
+    this.#worker?.start();
+    this.feed?.start();
+  }
+
+  /** Stops both after the work under way; what is unfinished stays scheduled. */
+  async stop(): Promise<void> {
+    await Promise.all([this.#worker?.stop(), this.feed?.stop()]);
+  }
+
+  async relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined> {
+    return relinkThread(
+      { platform: this.#options.platform, stores: this.#stores, now: this.#now },
+      ticketId,
+      thread,
+    );
+  }
+
+  rememberOwnMessage(ticketId: string, authorEmail: string, body: string): Promise<void> {
+    return this.#stores.mirror.rememberOwn(ticketId, [ownMessageTextMark(authorEmail, body)]);
+  }
+
+  rememberOwnMessageId(ticketId: string, messageId: string): Promise<void> {
+    return this.#stores.mirror.rememberOwn(ticketId, [ownMessageIdMark(messageId)]);
+  }
+
+  async slackWrote(ticketId: string): Promise<void> {
+    if (!this.#runs) return;
+    try {
+      const now = this.#now();
+      await this.#stores.mirror.noteSlackWrite(ticketId, now);
+      const state = await this.#stores.mirror.state(ticketId);
+      // A write from Slack counts as activity: its answer is looked for soon.
+      const at = this.planner.afterSlackWrite(now, state, this.pacer?.pace());
+      await this.#stores.schedule.pollAt(ticketId, at);
+      this.#worker?.wake(at);
+    } catch (error) {
+      this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a write');
+    }
+  }
+
+  async rememberSlackChanges(ticketId: string, changes: readonly SlackChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.#stores.mirror.rememberOwn(
+      ticketId,
+      changes.map((change) =>
+        slackChangeMark(change.type, change.from, change.to, change.actorEmail),
+      ),
+    );
+  }
+
+  async slackChanged(ticketId: string): Promise<void> {
+    if (!this.#runs) return;
+    try {
+      const now = this.#now();
+      // As a hint: the look reads the activity, where the change is, and is not routine.
+      await this.#stores.mirror.noteHint(ticketId, now);
+      const at = this.planner.afterSlackWrite(now);
+      await this.#stores.schedule.pollAt(ticketId, at);
+      this.#worker?.wake(at);
+    } catch (error) {
+      this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a change');
+    }
+  }
+
+  reopenAnnounced(ticketId: string, messageId: string): Promise<void> {
+    return this.#stores.mirror.rememberOwn(ticketId, [reopenAnnouncedMark(messageId)]);
+  }
+
+  personAsked(ticketId: string): Promise<void> {
+    return this.#stores.mirror.rememberOwn(ticketId, [PERSON_ASKED_MARK]);
+  }
+
+  isPersonAsked(ticketId: string): Promise<boolean> {
+    return this.#stores.mirror.isOwn(ticketId, [PERSON_ASKED_MARK]);
+  }
+
+  async lastRead(ticketId: string): Promise<MirroredTicket | undefined> {
+    const state = await this.#stores.mirror.state(ticketId);
+    if (!state) return undefined;
+    return {
+      status: state.status,
+      requesterEmail: state.requesterEmail,
+      polledAt: state.lastPolledAt,
+    };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The mirror as the Slack side sees it: what a write from Slack tells it, and the little it may
+ * ask. The mirror's state (cursors, own-message marks, the poll schedule) is written only by
+ * the mirror; the Slack side holds this interface, never the mirror's stores.
+ */
+import type { Ticket } from '../servicedesk/index.ts';
+import type { Thread } from '../store/types.ts';
+
+/** A change about to be made from Slack, as the platform's activity will record it. */
+export interface SlackChange {
+  type: 'status_changed' | 'priority_changed' | 'assigned';
+  from: string | null | undefined;
+  to: string | null | undefined;
+  /** Who makes it: the person in Slack, as the platform knows them. */
+  actorEmail: string;
+}
+
+/** What the mirror last read of a ticket: its status and requester, and when. */
+export interface MirroredTicket {
+  status: string | undefined;
+  requesterEmail: string | undefined;
+  /** When the mirror last read the ticket, ms (0: never; only a write from Slack is known). */
+  polledAt: number;
+}
+
+/** The mirror's interface to the Slack side. */
+export interface Mirror {
+  /**
+   * Links a thread found from its messages (the store came back empty) to its ticket again and
+   * has the mirror look at it. A ticket the mirror never read resumes from what the platform
+   * holds now, not from the start (which would post its whole history again); the ticket read
+   * for that comes back.
+   */
+  relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined>;
+  /**
+   * A message by this author with this text is about to be added from Slack: the app's own,
+   * never echoed, even if a poll sees it before its id comes back.
+   */
+  rememberOwnMessage(ticketId: string, authorEmail: string, body: string): Promise<void>;
+  /** The message with this id was added from Slack: the app's own, never echoed. */
+  rememberOwnMessageId(ticketId: string, messageId: string): Promise<void>;
+  /**
+   * A person just wrote to the ticket from Slack: its answer is looked for soon. Best effort:
+   * the write is made, so a failure here is logged and the regular schedule finds it later.
+   */
+  slackWrote(ticketId: string): Promise<void>;
+  /** These changes are about to be made from Slack: their lines in the thread say so. */
+  rememberSlackChanges(ticketId: string, changes: readonly SlackChange[]): Promise<void>;
+  /** A person just changed the ticket from Slack: the change is looked for soon (best effort). */
+  slackChanged(ticketId: string): Promise<void>;
+  /** The thread was already told that this message reopened the ticket: no second line. */
+  reopenAnnounced(ticketId: string, messageId: string): Promise<void>;
+  /** The requester asked for a person from Slack. */
+  personAsked(ticketId: string): Promise<void>;
+  /** Whether the requester asked for a person from Slack. */
+  isPersonAsked(ticketId: string): Promise<boolean>;
+  /** What the mirror last read of the ticket (shared by every replica), if anything. */
+  lastRead(ticketId: string): Promise<MirroredTicket | undefined>;
+}

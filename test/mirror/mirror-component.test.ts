@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MirrorComponent,
+  type MirrorComponentOptions,
+  ownMessageIdMark,
+  ownMessageTextMark,
+  PERSON_ASKED_MARK,
+  reopenAnnouncedMark,
+  slackChangeMark,
+} from '../../src/mirror/index.ts';
+import { createMemoryStores } from '../../src/store/index.ts';
+import type { MirrorStore } from '../../src/store/types.ts';
+
+const NOW = 1_767_225_600_000;
+const THREAD = { channel: 'C0HELP', threadTs: '1767225600.000100' };
+
+function setUp(options: Partial<MirrorComponentOptions> = {}) {
+  const stores = createMemoryStores({ now: () => NOW });
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    error() {},
+    warn: (_obj: object, msg?: string) => void warnings.push(msg ?? ''),
+  };
+  const mirror = new MirrorComponent({
+    platform: {} as MirrorComponentOptions['platform'],
+    stores,
+    logger,
+    paced: false,
+    now: () => NOW,
+    ...options,
+  });
+  return { mirror, stores, warnings };
+}
+
+describe('the mirror as the Slack side tells it', () => {
+  it('looks for the answer to a write from Slack two seconds after it', async () => {
+    const { mirror, stores } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await mirror.slackWrote('IT-1');
+    expect(await stores.schedule.dueAt('IT-1')).toBe(NOW + 2_000);
+    expect((await stores.mirror.state('IT-1'))?.slackWriteAt).toBe(NOW);
+  });
+
+  it('looks at a ticket changed from Slack soon, reading its activity', async () => {
+    const { mirror, stores } = setUp();
+    await mirror.slackChanged('IT-1');
+    expect(await stores.schedule.dueAt('IT-1')).toBe(NOW + 2_000);
+    expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(NOW);
+  });
+
+  it('logs a write it could not schedule instead of failing the write', async () => {
+    const { mirror, stores, warnings } = setUp();
+    stores.mirror.noteSlackWrite = async () => {
+      throw new Error('Redis away');
+    };
+    await expect(mirror.slackWrote('IT-1')).resolves.toBeUndefined();
+    expect(warnings).toEqual(['mirror not told about a write']);
+  });
+
+  it('schedules nothing for a write from Slack where no mirror runs', async () => {
+    const { mirror, stores } = setUp({ runs: false });
+    await mirror.slackWrote('IT-1');
+    await mirror.slackChanged('IT-1');
+    expect(await stores.schedule.size()).toBe(0);
+  });
+
+  it('remembers a message about to be added from Slack by its author and text', async () => {
+    const { mirror, stores } = setUp();
+    await mirror.rememberOwnMessage('IT-1', 'alice@acme.example', 'Any news?');
+    const mark = ownMessageTextMark('alice@acme.example', 'Any news?');
+    expect(await stores.mirror.isOwn('IT-1', [mark])).toBe(true);
+  });
+
+  it('remembers a message added from Slack by its id', async () => {
+    const { mirror, stores } = setUp();
+    await mirror.rememberOwnMessageId('IT-1', 'm-7');
+    expect(await stores.mirror.isOwn('IT-1', [ownMessageIdMark('m-7')])).toBe(true);
+  });
+
+  it('marks each change about to be made from Slack by what it changes and who makes it', async () => {
+    const { mirror, stores } = setUp();
+    await mirror.rememberSlackChanges('IT-1', [
+      { type: 'status_changed', from: 'open', to: 'resolved', actorEmail: 'sam@acme.example' },
+    ]);
+    const mark = slackChangeMark('status_changed', 'open', 'resolved', 'sam@acme.example');
+    expect(await stores.mirror.isOwn('IT-1', [mark])).toBe(true);
+  });
+
+  it('writes nothing for an update that changes none of the mirrored fields', async () => {
+    const { mirror, stores } = setUp();
+    let written = false;
+    const original: MirrorStore['rememberOwn'] = stores.mirror.rememberOwn.bind(stores.mirror);
+    stores.mirror.rememberOwn = async (ticketId, marks) => {
+      written = true;
+      await original(ticketId, marks);
+    };
+    await mirror.rememberSlackChanges('IT-1', []);
+    expect(written).toBe(false);
+  });
+
+  it('remembers a reopening the thread was already told of, by the message that caused it', async () => {
+    const { mirror, stores } = setUp();
+    await mirror.reopenAnnounced('IT-1', 'm-9');
+    expect(await stores.mirror.isOwn('IT-1', [reopenAnnouncedMark('m-9')])).toBe(true);
+  });
+
+  it('knows that the requester asked for a person once told', async () => {
+    const { mirror, stores } = setUp();
+    expect(await mirror.isPersonAsked('IT-1')).toBe(false);
+    await mirror.personAsked('IT-1');
+    expect(await mirror.isPersonAsked('IT-1')).toBe(true);
+    expect(await stores.mirror.isOwn('IT-1', [PERSON_ASKED_MARK])).toBe(true);
+  });
+
+  it('says what it last read of a ticket, and when', async () => {
+    const { mirror, stores } = setUp();
+    expect(await mirror.lastRead('IT-1')).toBeUndefined();
+    await stores.mirror.noteSlackWrite('IT-1', NOW);
+    expect(await mirror.lastRead('IT-1')).toEqual({
+      status: undefined,
+      requesterEmail: undefined,
+      polledAt: 0,
+    });
+  });
+
+  it('builds no worker where no mirror runs', () => {
+    const { mirror } = setUp({ runs: false });
+    expect(mirror.attach({} as never)).toBeUndefined();
+  });
+});
