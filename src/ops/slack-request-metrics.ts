@@ -45,22 +45,28 @@ export function slackRequestMetrics(metrics: SlackMetrics): Middleware<AnyMiddle
   };
 }
 
-/** The outbox, counting every enqueue that found its delivery key already known. */
+/**
+ * The outbox, counting every enqueue that found its delivery key already known. A plain wrapper
+ * that names each method: a method added to `Outbox` is a compile error here until it is passed on.
+ */
 export function countingDuplicates(outbox: Outbox, metrics: SlackMetrics): Outbox {
-  return new Proxy(outbox, {
-    get(target, property, receiver) {
-      if (property !== 'enqueue') {
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      const enqueue: Outbox['enqueue'] = async (deliveryKey, kind, payload, opts) => {
-        const outcome = await target.enqueue(deliveryKey, kind, payload, opts);
-        if (!outcome.enqueued) metrics.countDuplicate(kind);
-        return outcome;
-      };
-      return enqueue;
+  return {
+    async enqueue(deliveryKey, kind, payload, opts) {
+      const outcome = await outbox.enqueue(deliveryKey, kind, payload, opts);
+      if (!outcome.enqueued) metrics.countDuplicate(kind);
+      return outcome;
     },
-  });
+    reserve: (workerId, leaseMs) => outbox.reserve(workerId, leaseMs),
+    complete: (lease, result) => outbox.complete(lease, result),
+    retryAt: (lease, atMs, error) => outbox.retryAt(lease, atMs, error),
+    fail: (lease, error) => outbox.fail(lease, error),
+    stats: (now) => outbox.stats(now),
+    deadLetters: (limit) => outbox.deadLetters(limit),
+    deadLetter: (id) => outbox.deadLetter(id),
+    retryDeadLetter: (id) => outbox.retryDeadLetter(id),
+    dropDeadLetter: (id) => outbox.dropDeadLetter(id),
+    watch: (listener) => outbox.watch(listener),
+  };
 }
 
 /** The stores with the outbox counting duplicates; every other store passes through. */

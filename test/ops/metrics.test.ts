@@ -70,6 +70,16 @@ describe('metrics', () => {
     ).toBe(1);
   });
 
+  it('passes every other outbox call through to the store unchanged, duplicates counted or not', async () => {
+    const metrics = metricsOnOwnRegistry();
+    const outbox = countingDuplicates(createMemoryStores().outbox, metrics);
+    await outbox.enqueue('A1:T1:Ev2', 'add_message', { text: 'kept' });
+    const lease = await outbox.reserve('worker-1', 10_000);
+    expect(lease?.payload).toEqual({ text: 'kept' });
+    expect(lease && (await outbox.complete(lease))).toBe(true);
+    expect(await outbox.stats()).toMatchObject({ depth: 0, inFlight: 0 });
+  });
+
   it('keeps the last outbox figures and counts the failure when the outbox cannot be read', async () => {
     let fail = false;
     const metrics = metricsOnOwnRegistry({

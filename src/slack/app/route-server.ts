@@ -13,7 +13,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { CustomRoute, Receiver } from '@slack/bolt';
+import { type CustomRoute, type Receiver, ReceiverInconsistentStateError } from '@slack/bolt';
 
 /** A receiver of ours: it owns its HTTP server, so its port is known once it listens. */
 export interface ServingReceiver extends Receiver {
@@ -54,7 +54,8 @@ export class RouteServer implements ServingReceiver {
   }
 
   async start(): Promise<Server> {
-    if (this.#server) throw new Error('the route server is already started');
+    if (this.#server)
+      throw new ReceiverInconsistentStateError('the route server is already started');
     const server = createServer(this.#listener);
     this.#server = server;
     // once() rejects on 'error', which is how a port in use comes back.

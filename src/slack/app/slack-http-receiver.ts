@@ -24,6 +24,7 @@ import {
   HTTPModuleFunctions,
   HTTPResponseAck,
   type ReceiverEvent,
+  ReceiverInconsistentStateError,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { sortRequest } from './request-shapes.ts';
@@ -153,7 +154,7 @@ export class SlackHttpReceiver implements ServingReceiver {
     res: ServerResponse,
   ): Promise<void> {
     const app = this.#app;
-    if (!app) throw new Error('the receiver was started before Bolt initialised it');
+    if (!app) throw new ReceiverInconsistentStateError('Bolt has not initialised the receiver');
     const { boltLogger } = this.#options;
     // Held: the answer Slack gets is stored by the first ack and sent once the listeners finish.
     const ack = new HTTPResponseAck({

@@ -14,6 +14,7 @@ import {
   type CustomRoute,
   defaultProcessEventErrorHandler,
   type ReceiverEvent,
+  ReceiverInconsistentStateError,
   ReceiverMultipleAckError,
 } from '@slack/bolt';
 import { SocketModeClient } from '@slack/socket-mode';
@@ -104,7 +105,7 @@ export class SlackSocketReceiver implements ServingReceiver {
       return;
     }
     const app = this.#app;
-    if (!app) throw new Error('the receiver was started before Bolt initialised it');
+    if (!app) throw new ReceiverInconsistentStateError('Bolt has not initialised the receiver');
     let held: { body: Record<string, unknown> | undefined } | undefined;
     const event: ReceiverEvent = {
       body: envelope.body,
