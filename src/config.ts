@@ -74,7 +74,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 export const CHANGE_FEEDS = ['auto', 'filter', 'sweep', 'off'] as const;
 /** One of `CHANGE_FEEDS`. */
-export type ChangeFeed = (typeof CHANGE_FEEDS)[number];
+export type ChangeFeedMode = (typeof CHANGE_FEEDS)[number];
 
 /**
  * What one process does: everything (`all`), only answer Slack and queue its requests (`web`),
@@ -216,7 +216,7 @@ export interface Config {
     /** The secret the platform's webhooks are signed with; unset: no webhook route. */
     webhookSecret: string | undefined;
     /** How the mirror reads changes across tickets. */
-    changeFeed: ChangeFeed;
+    changeFeed: ChangeFeedMode;
   };
   redisUrl: string | undefined;
   /** REDIS_URL names a seed node of a Redis Cluster. */

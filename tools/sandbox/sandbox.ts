@@ -27,7 +27,7 @@ import {
   startSlackDouble,
 } from '../slack-double/index.ts';
 import { type AppProfile, loadAppProfile } from './app-manifest.ts';
-import { ChangeFeed } from './change-feed.ts';
+import { RevisionFeed } from './revision-feed.ts';
 import { SimulatorActions } from './simulator-actions.ts';
 import { startSimulatorServer } from './simulator-server.ts';
 import {
@@ -157,7 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     stack.push(() => driver.close());
 
-    const feed = new ChangeFeed();
+    const feed = new RevisionFeed();
     const notices: Notice[] = [];
     let nextNotice = 1;
     const actions = new SimulatorActions({

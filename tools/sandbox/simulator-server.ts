@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ticketPage } from '../emulator/dashboard.ts';
 import type { EmulatorModel } from '../emulator/index.ts';
-import type { ChangeFeed } from './change-feed.ts';
 import { ActionNotJsonError, ActionTooLargeError, SandboxError } from './errors.ts';
+import type { RevisionFeed } from './revision-feed.ts';
 import type { SimulatorActions } from './simulator-actions.ts';
 import type { SimulatorSnapshot } from './simulator-state.ts';
 
@@ -17,7 +17,7 @@ import type { SimulatorSnapshot } from './simulator-state.ts';
 export interface SimulatorServerOptions {
   host: string;
   port: number;
-  feed: ChangeFeed;
+  feed: RevisionFeed;
   actions: SimulatorActions;
   model: EmulatorModel;
   /** The snapshot for one visitor identity and one opened ticket. */

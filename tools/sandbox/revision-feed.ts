@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 
 /** How the feed batches and keeps connections alive. */
-export interface ChangeFeedOptions {
+export interface RevisionFeedOptions {
   /** Changes within this window go out as one event; 30 ms by default. */
   batchMs?: number;
   /** A comment line this often keeps proxies from closing an idle stream; 15 s by default. */
@@ -14,7 +14,7 @@ export interface ChangeFeedOptions {
 }
 
 /** The revision counter and the pages listening to it. */
-export class ChangeFeed {
+export class RevisionFeed {
   readonly #clients = new Set<ServerResponse>();
   readonly #batchMs: number;
   readonly #heartbeat: NodeJS.Timeout;
@@ -22,7 +22,7 @@ export class ChangeFeed {
   #pending: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(options: ChangeFeedOptions = {}) {
+  constructor(options: RevisionFeedOptions = {}) {
     this.#batchMs = options.batchMs ?? 30;
     this.#heartbeat = setInterval(() => {
       for (const client of this.#clients) client.write(': keep-alive\n\n');

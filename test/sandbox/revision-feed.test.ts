@@ -1,7 +1,7 @@
 /** The change stream: a revision that only grows, batched so a burst costs the page one fetch. */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangeFeed } from '../../tools/sandbox/change-feed.ts';
+import { RevisionFeed } from '../../tools/sandbox/revision-feed.ts';
 
 /** A stand-in for the ServerResponse of an EventSource request, collecting what is written. */
 function fakeResponse() {
@@ -17,14 +17,14 @@ function fakeResponse() {
   return { res, written };
 }
 
-describe('the change feed', () => {
+describe('the sandbox page’s revision feed', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('sends one change event for a burst of changes, with the latest revision', () => {
     vi.useFakeTimers();
-    const feed = new ChangeFeed({ batchMs: 30 });
+    const feed = new RevisionFeed({ batchMs: 30 });
     const { res, written } = fakeResponse();
     feed.subscribe(res as never);
     written.length = 0;
@@ -37,7 +37,7 @@ describe('the change feed', () => {
   });
 
   it('tells a new listener the current revision at once', () => {
-    const feed = new ChangeFeed();
+    const feed = new RevisionFeed();
     feed.changed();
     const { res, written } = fakeResponse();
     feed.subscribe(res as never);
@@ -46,7 +46,7 @@ describe('the change feed', () => {
   });
 
   it('stops counting once closed', () => {
-    const feed = new ChangeFeed();
+    const feed = new RevisionFeed();
     feed.close();
     feed.changed();
     expect(feed.revision).toBe(0);
