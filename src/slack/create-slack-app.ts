@@ -84,6 +84,8 @@ export interface SlackAppOptions {
 export interface SlackApp {
   app: App;
   deps: SlackDeps;
+  /** The outbox worker (tests run its entries one at a time with `runOnce`). */
+  worker: OutboxWorker;
   /** The mirror's Slack side: what its worker posts with (the runtime runs the worker). */
   poster: MirrorPoster;
   /**
@@ -222,6 +224,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   return {
     app,
     deps,
+    worker,
     poster,
     async start() {
       // Bolt starts the receiver, which owns its server and so knows its port.

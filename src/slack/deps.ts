@@ -1,17 +1,137 @@
-/** What the Slack side's listeners and intents are given: built once in createSlackApp. */
+/**
+ * What the Slack side's listeners and intents are given: built once in createSlackApp. Each part
+ * is declared here as the interface its users call, so this file imports no room of the Slack
+ * side and every room may import it; the classes behind them live in people/, tickets/, app/,
+ * outbox/ and threads/. A listener takes the slice it uses (`Pick<SlackDeps, ...>`).
+ */
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
-import type { Stores } from '../store/types.ts';
-import type { BackgroundTasks } from './app/background-tasks.ts';
-import type { OutboxWorker } from './outbox/outbox-worker.ts';
-import type { PeopleReads } from './people/fair-share.ts';
-import type { PeopleDirectory } from './people/people-directory.ts';
-import type { HealWindow } from './threads/heal-window.ts';
-import type { DeskCatalog } from './tickets/desk-catalog.ts';
-import type { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
+import type { EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
+import type { BusyReason } from './builders/busy-builder.ts';
+
+/** What the status memo knows about a ticket. */
+export interface KnownTicket {
+  status: string;
+  requesterEmail: string | undefined;
+  /** When it was seen (ms since the epoch). */
+  at: number;
+}
+
+/** Last seen ticket statuses (`tickets/ticket-status-memo.ts`). */
+export interface StatusMemo {
+  /** Notes a ticket as read from the platform. */
+  remember(ticket: Pick<Ticket, 'id' | 'status' | 'requester_email'>): void;
+  /** Takes what another source (the mirror's last read) knows, unless the memo knows newer. */
+  adopt(ticketId: string, known: KnownTicket): void;
+  /** Notes a status the app itself just set. */
+  setStatus(ticketId: string, status: string, requesterEmail?: string | null): void;
+  /** What is known of the ticket, while it is still trusted. */
+  get(ticketId: string): KnownTicket | undefined;
+  /** Whether the ticket is known to be closed. */
+  isClosed(ticketId: string): boolean;
+}
+
+/** A Slack person as the app needs them. */
+export interface Person {
+  id: string;
+  name: string;
+  email: string | undefined;
+  isBot: boolean;
+  /** The pronouns on their Slack profile as they wrote them ("she/her"), when they did. */
+  pronouns?: string | undefined;
+}
+
+/** Slack people by user id (`people/people-directory.ts`). */
+export interface Directory {
+  /** The person behind a Slack user id. */
+  person(userId: string): Promise<Person>;
+  /** The person's email, or PersonWithoutEmailError: the platform cannot match them without it. */
+  email(userId: string): Promise<string>;
+  /** Whether the person is an agent: listed in AGENT_EMAILS or a member of the agents group. */
+  isAgent(userId: string): Promise<boolean>;
+}
+
+/** The platform's desks, kept for a while (`tickets/desk-catalog.ts`). */
+export interface Desks {
+  /** The desks if a fresh copy is kept, without waiting. */
+  peek(): Desk[] | undefined;
+  /** The desks, read again when the kept copy is stale. */
+  list(): Promise<Desk[]>;
+}
+
+/** What a person asked for that reads the platform. */
+export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update';
+
+/** Something read earlier, and when. */
+export interface KeptValue<T> {
+  value: T;
+  keptAt: number;
+}
+
+/** The outcome of a read for a person. */
+export type PersonRead<T> =
+  | { kind: 'read'; value: T; source: 'platform' | 'cache' }
+  | {
+      kind: 'busy';
+      reason: BusyReason;
+      /** When asking again should work, ms since the epoch. */
+      retryAt: number;
+      /** What was read earlier, if anything is still kept. */
+      kept: KeptValue<T> | undefined;
+    };
+
+/** People's reads of the platform (`people/fair-share.ts`). */
+export interface Reads {
+  /** The reads' clock, in ms since the epoch. */
+  now(): number;
+  /** A ticket read for a person; who may see it is the caller's to check. */
+  ticket(
+    userId: string,
+    ticketId: string,
+    request: PeopleRequest,
+    options?: { fresh?: boolean },
+  ): Promise<PersonRead<Ticket>>;
+  /** The open tickets a person requested, newest first. */
+  openRequested(
+    userId: string,
+    email: string,
+    request: PeopleRequest,
+    seen?: (ticket: Ticket) => void,
+  ): Promise<PersonRead<Ticket[]>>;
+  /** Counts an answer given from what was known. */
+  answeredFromKnown(request: PeopleRequest): void;
+}
+
+/** Work started after Slack is answered, its errors reported (`app/background-tasks.ts`). */
+export interface Tasks {
+  run(label: string, task: () => Promise<unknown>, context?: Record<string, unknown>): void;
+}
+
+/** How an entry's attempt ended, as waiters see it. */
+export type Settlement =
+  | { state: 'done'; result: JsonValue }
+  | { state: 'failed'; error: unknown }
+  | { state: 'retrying'; error: unknown; nextAttemptAt: number };
+
+/** The outbox worker, as a modal submission runs its entry at once (`outbox/outbox-worker.ts`). */
+export interface IntentSubmitter {
+  /** Stores the entry leased to this process, runs it, and waits up to `waitMs` for it. */
+  submit(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    waitMs: number,
+  ): Promise<{ outcome: EnqueueOutcome; settled?: Settlement }>;
+}
+
+/** Whether thread links may have been lost with the store (`threads/heal-window.ts`). */
+export interface HealCheck {
+  isOpen(): Promise<boolean>;
+}
 
 /** Settings the Slack side reads. */
 export interface SlackSettings {
@@ -29,16 +149,16 @@ export interface SlackDeps {
   client: WebClient;
   serviceDesk: ServiceDeskClient;
   stores: Stores;
-  people: PeopleDirectory;
+  people: Directory;
   /** Last seen ticket statuses: spares a platform request per thread reply. */
-  statuses: TicketStatusMemo;
-  desks: DeskCatalog;
+  statuses: StatusMemo;
+  desks: Desks;
   /** People's reads of the platform: their fair share, a short shared cache, busy answers. */
-  reads: PeopleReads;
-  tasks: BackgroundTasks;
-  worker: OutboxWorker;
+  reads: Reads;
+  tasks: Tasks;
+  worker: IntentSubmitter;
   /** Whether thread links may have been lost with the store, so any unknown thread is looked up. */
-  healWindow: Pick<HealWindow, 'isOpen'>;
+  healWindow: HealCheck;
   /** The mirror (platform → Slack): told of writes from Slack; its state is its own. */
   mirror: Mirror;
 }

@@ -276,7 +276,7 @@ describe('tickets from messages', () => {
       5_000,
       'the message',
     );
-    await stack.app.slack.deps.worker.runOnce();
+    await stack.app.slack.worker.runOnce();
     expect(
       stack.emulator.model
         .listMessages('acme', ticketId)

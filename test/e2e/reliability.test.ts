@@ -36,7 +36,7 @@ describe('reliability', () => {
       5_000,
       'the ticket',
     );
-    await stack.app.slack.deps.worker.runOnce();
+    await stack.app.slack.worker.runOnce();
     expect(
       ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === 'Double click'),
     ).toHaveLength(1);
@@ -66,7 +66,7 @@ describe('reliability', () => {
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     await eventually(() => ticketsOf(stack, 'bob@acme.example').length > 0, 5_000, 'the ticket');
-    await Promise.all([stack.app.slack.deps.worker.runOnce(), second.slack.deps.worker.runOnce()]);
+    await Promise.all([stack.app.slack.worker.runOnce(), second.slack.worker.runOnce()]);
     expect(
       ticketsOf(stack, 'bob@acme.example').filter((t) => t.title === 'Two replicas, one ticket'),
     ).toHaveLength(1);

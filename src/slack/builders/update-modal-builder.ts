@@ -11,8 +11,8 @@ import {
   type TicketPriority,
   type TicketStatus,
 } from '../../contract/schemas.ts';
-import { cardRefSchema } from '../cards/card-ref.ts';
 import { UPDATE_FIELDS, VIEWS } from '../ids.ts';
+import { cardRefSchema } from './card-ref.ts';
 import type { ViewStateValues } from './create-modal-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';

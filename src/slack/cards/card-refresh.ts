@@ -5,6 +5,7 @@
  * expired response_url) is logged and left.
  */
 import type { Ticket } from '../../contract/schemas.ts';
+import type { CardRef } from '../builders/card-ref.ts';
 import { buildOutcomeLine } from '../builders/change-notice-builder.ts';
 import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
@@ -12,7 +13,6 @@ import type { IntentDeps } from '../deps.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
 import { postToResponseUrl } from '../posting/private-notice.ts';
 import { isDirectMessage } from './card-audience.ts';
-import type { CardRef } from './card-ref.ts';
 
 /**
  * Refreshes the message a change came from; never throws. `changed` says whether the click

@@ -18,12 +18,12 @@ import { type Now, type Sleep, sleep } from '../../clock.ts';
 import type { Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
+import { cardLead, isCard } from '../builders/card-ref.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { postMetadata, type ThreadMessage, TICKET_EVENT_TYPE } from '../posting/post-metadata.ts';
-import { readThread } from '../threads/thread-reader.ts';
+import { readThread } from '../posting/thread-reader.ts';
 import { audienceShownBy, isDirectMessage } from './card-audience.ts';
-import { cardLead, isCard } from './card-ref.ts';
 
 /** A pino-compatible logger. */
 export interface CardLogger {

@@ -14,12 +14,12 @@ import {
   type UpdateTicketInput,
 } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
+import { cardRefSchema } from '../builders/card-ref.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import { buildAlreadyOpen, buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
-import { cardRefSchema } from '../cards/card-ref.ts';
 import { refreshCard } from '../cards/card-refresh.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../errors.ts';

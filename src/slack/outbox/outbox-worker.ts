@@ -11,6 +11,7 @@ import { backoffMs } from '../../backoff.ts';
 import { sleep } from '../../clock.ts';
 import type { EnqueueOutcome, JsonValue, Outbox, ReservedEntry } from '../../store/types.ts';
 import type { ErrorReporter } from '../app/background-tasks.ts';
+import type { IntentSubmitter, Settlement } from '../deps.ts';
 import { UnknownIntentError } from '../errors.ts';
 import { isAppRefusal, isExpected, isRefusal, isTransient, retryAtOf } from './transient-errors.ts';
 
@@ -33,10 +34,7 @@ export interface IntentHandler {
 }
 
 /** How an entry's attempt ended, as waiters see it. */
-export type Settlement =
-  | { state: 'done'; result: JsonValue }
-  | { state: 'failed'; error: unknown }
-  | { state: 'retrying'; error: unknown; nextAttemptAt: number };
+export type { Settlement };
 
 /** Options of the worker. */
 export interface OutboxWorkerOptions {
@@ -66,7 +64,7 @@ export interface OutboxWorkerOptions {
 }
 
 /** Runs outbox entries until stopped. */
-export class OutboxWorker {
+export class OutboxWorker implements IntentSubmitter {
   readonly #o: Required<Omit<OutboxWorkerOptions, 'handlers' | 'outbox' | 'logger' | 'report'>>;
   readonly #outbox: Outbox;
   readonly #handlers: Readonly<Record<string, IntentHandler>>;

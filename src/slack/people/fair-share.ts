@@ -29,10 +29,10 @@ import { StoreError } from '../../store/errors.ts';
 import type { FairShareBucket, FairShareStore, JsonValue } from '../../store/types.ts';
 import type { BusyReason } from '../builders/busy-builder.ts';
 import { DONE_STATUSES } from '../builders/ticket-labels.ts';
-import type { TicketStatusMemo } from '../tickets/ticket-status-memo.ts';
+import type { KeptValue, PeopleRequest, PersonRead, Reads, StatusMemo } from '../deps.ts';
 
-/** What a person asked for that reads the platform. */
-export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update';
+/** What a person asked for that reads the platform, and what it gives. */
+export type { KeptValue, PeopleRequest, PersonRead };
 
 /** Where an answer to a person came from. */
 export type PeopleAnswerSource = 'platform' | 'cache' | 'known';
@@ -58,24 +58,6 @@ export const DEFAULT_FAIR_SHARE: readonly FairShareBucket[] = [
   { capacity: 60, refillEveryMs: 60_000 },
 ];
 
-/** Something read earlier, and when. */
-export interface KeptValue<T> {
-  value: T;
-  keptAt: number;
-}
-
-/** The outcome of a read for a person. */
-export type PersonRead<T> =
-  | { kind: 'read'; value: T; source: 'platform' | 'cache' }
-  | {
-      kind: 'busy';
-      reason: BusyReason;
-      /** When asking again should work, ms since the epoch. */
-      retryAt: number;
-      /** What was read earlier, if anything is still kept. */
-      kept: KeptValue<T> | undefined;
-    };
-
 /** Options of `PeopleReads`. */
 export interface PeopleReadsOptions {
   store: FairShareStore;
@@ -99,7 +81,7 @@ export interface PeopleReadsOptions {
 const ticketListSchema = z.array(ticketSchema);
 
 /** Reads the platform for people, fairly and once for the same question. */
-export class PeopleReads {
+export class PeopleReads implements Reads {
   readonly #store: FairShareStore;
   readonly #serviceDesk: PeopleReadsOptions['serviceDesk'];
   readonly #logger: ReadsLogger;
@@ -317,7 +299,7 @@ export interface KnownTicketStatus {
  * record of its last poll.
  */
 export async function knownTicketStatus(
-  deps: { statuses: TicketStatusMemo; mirror: Pick<Mirror, 'lastRead'> },
+  deps: { statuses: StatusMemo; mirror: Pick<Mirror, 'lastRead'> },
   ticketId: string,
 ): Promise<KnownTicketStatus | undefined> {
   const memo = deps.statuses.get(ticketId);

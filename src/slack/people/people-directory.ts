@@ -4,17 +4,11 @@
  * command would otherwise cost a users.info call against Slack's own rate limits.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Directory, Person } from '../deps.ts';
 import { PersonWithoutEmailError } from '../errors.ts';
 
 /** A Slack person as the app needs them. */
-export interface Person {
-  id: string;
-  name: string;
-  email: string | undefined;
-  isBot: boolean;
-  /** The pronouns on their Slack profile as they wrote them ("she/her"), when they did. */
-  pronouns?: string | undefined;
-}
+export type { Person };
 
 /** Options of the directory. */
 export interface PeopleDirectoryOptions {
@@ -26,7 +20,7 @@ export interface PeopleDirectoryOptions {
 }
 
 /** Looks people up in Slack and tells agents from everyone else. */
-export class PeopleDirectory {
+export class PeopleDirectory implements Directory {
   readonly #client: WebClient;
   readonly #agentEmails: ReadonlySet<string>;
   readonly #agentUsergroup: string | undefined;

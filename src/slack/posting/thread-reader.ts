@@ -5,7 +5,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Thread } from '../../store/types.ts';
-import type { ThreadMessage } from '../posting/post-metadata.ts';
+import type { ThreadMessage } from './post-metadata.ts';
 
 // Pages of a thread read (200 messages each): the app's posts are near its start.
 const MAX_PAGES = 5;

@@ -7,6 +7,7 @@
  * that can be told apart cheaply are looked up (see `mayBeTicketThread`).
  */
 import type { ClaimStore, Clock } from '../../store/types.ts';
+import type { HealCheck } from '../deps.ts';
 
 const MARKER = 'store-epoch';
 // Long enough for every active thread to get a reply; a quiet one heals when /ticket ID is used.
@@ -24,7 +25,7 @@ export interface HealWindowOptions {
 }
 
 /** Tells whether the thread links may be incomplete because the store lost them. */
-export class HealWindow {
+export class HealWindow implements HealCheck {
   readonly #claims: ClaimStore;
   readonly #now: Clock;
   readonly #windowMs: number;

@@ -27,8 +27,8 @@ import {
 import type { CardUpdater } from '../cards/card-updater.ts';
 import { type PostPart, postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
 import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
+import { readThread } from '../posting/thread-reader.ts';
 import type { RequesterNotices } from './requester-notices.ts';
-import { readThread } from './thread-reader.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);

@@ -14,7 +14,7 @@ import { isTicketId } from '../../servicedesk/index.ts';
 import type { Thread } from '../../store/types.ts';
 import { postMetadata, type ThreadMessage } from '../posting/post-metadata.ts';
 import { isConversationUnavailable } from '../posting/slack-posting.ts';
-import { readThread } from './thread-reader.ts';
+import { readThread } from '../posting/thread-reader.ts';
 
 /** Options of the finder. */
 export interface ThreadTicketFinderOptions {

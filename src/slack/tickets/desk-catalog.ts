@@ -3,9 +3,10 @@
  * trigger window, and desks change rarely.
  */
 import type { Desk, ServiceDeskClient } from '../../servicedesk/index.ts';
+import type { Desks } from '../deps.ts';
 
 /** Cached List desks. */
-export class DeskCatalog {
+export class DeskCatalog implements Desks {
   readonly #client: ServiceDeskClient;
   readonly #ttlMs: number;
   readonly #now: () => number;

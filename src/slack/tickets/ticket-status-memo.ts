@@ -6,14 +6,10 @@
  * answer decides, as it would without the memo.
  */
 import type { Ticket } from '../../contract/schemas.ts';
+import type { KnownTicket, StatusMemo } from '../deps.ts';
 
 /** What the memo knows about a ticket. */
-export interface KnownTicket {
-  status: string;
-  requesterEmail: string | undefined;
-  /** When it was seen (ms since the epoch). */
-  at: number;
-}
+export type { KnownTicket };
 
 /** Options of the memo. */
 export interface TicketStatusMemoOptions {
@@ -25,7 +21,7 @@ export interface TicketStatusMemoOptions {
 }
 
 /** Remembers the last seen status of tickets, bounded in size and age. */
-export class TicketStatusMemo {
+export class TicketStatusMemo implements StatusMemo {
   readonly #entries = new Map<string, KnownTicket>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cardRefFromAction } from '../../../src/slack/builders/card-ref.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
-import { cardRefFromAction } from '../../../src/slack/cards/card-ref.ts';
 
 const ticket = {
   id: 'IT-3',

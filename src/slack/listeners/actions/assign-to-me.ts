@@ -1,5 +1,5 @@
 /** The card's "Assign to me" button (agents only): queues the assignment through the outbox. */
-import { cardRefFromAction } from '../../cards/card-ref.ts';
+import { cardRefFromAction } from '../../builders/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';

@@ -7,6 +7,7 @@
 import type { BlockAction } from '@slack/bolt';
 import { isServiceDeskError, NotFoundError, type Ticket } from '../../../servicedesk/index.ts';
 import { busyLine } from '../../builders/busy-builder.ts';
+import { cardRefFromAction } from '../../builders/card-ref.ts';
 import { buildStatusModal } from '../../builders/create-modal-builder.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
@@ -15,7 +16,6 @@ import {
   encodeUpdateMetadata,
   type UpdateModalMetadata,
 } from '../../builders/update-modal-builder.ts';
-import { cardRefFromAction } from '../../cards/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
 import { type ButtonArgs, clickedTicketId, clickOf, refuseClicker } from './button-click.ts';

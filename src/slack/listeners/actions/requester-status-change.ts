@@ -4,7 +4,7 @@
  * once when the requester is already known, and in any case by the intent, which applies the
  * rule to the ticket as it is before any write.
  */
-import { cardRefFromAction } from '../../cards/card-ref.ts';
+import { cardRefFromAction } from '../../builders/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
