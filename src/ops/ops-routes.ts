@@ -1,6 +1,7 @@
 /**
- * The operations routes, served next to /healthz on the app's HTTP port in both modes (in Socket
- * Mode Bolt serves custom routes from its own small HTTP server): /readyz and /metrics.
+ * The operations routes, served next to /healthz on the app's HTTP port in every mode and role
+ * (by the receiver's own server: beside /slack/events over HTTP, alone beside the Socket Mode
+ * connection, alone in a worker): /readyz and /metrics.
  */
 import type { CustomRoute } from '@slack/bolt';
 import type { Registry } from 'prom-client';

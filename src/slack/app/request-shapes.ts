@@ -4,8 +4,9 @@
  * the user of an interaction) and what every listener of its kind reads first. Bolt dereferences
  * these without checking them, so a signed body with `event: null` or `actions: null` would
  * throw inside Bolt and be answered 500, which Slack delivers again and again. A body that
- * fails here is answered at once instead (see `request-body-guard.ts`). Unknown fields pass;
- * what each listener reads beyond this is checked where it enters (`event-shapes.ts`).
+ * fails here is answered (or acked) at once instead, by both receivers (`slack-http-receiver.ts`,
+ * `slack-socket-receiver.ts`). Unknown fields pass; what each listener reads beyond this is
+ * checked where it enters (`event-shapes.ts`).
  */
 import { z } from 'zod';
 
