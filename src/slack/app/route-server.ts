@@ -31,6 +31,8 @@ export interface RouteServerOptions {
   port: number;
   /** Takes the requests it returns true for before the routes are looked at (Slack's endpoint). */
   take?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Told of a handler that threw (answered 500); without it the error goes on up. */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -83,8 +85,16 @@ export class RouteServer implements ServingReceiver {
   }
 
   readonly #listener: RequestListener = (req, res) => {
-    if (this.#options.take?.(req, res)) return;
-    answerRoute(this.#options.routes, req, res);
+    try {
+      if (this.#options.take?.(req, res)) return;
+      answerRoute(this.#options.routes, req, res);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+      // Told, a handler that throws does not take the process down; untold, it goes on up.
+      if (!this.#options.onError) throw error;
+      this.#options.onError(error);
+    }
   };
 }
 

@@ -66,6 +66,7 @@ export class SlackHttpReceiver implements ServingReceiver {
         this.#receive(req, res).catch((error: unknown) => this.#failed(error, res));
         return true;
       },
+      onError: (error) => options.logger.error({ err: error }, 'a route failed on a request'),
     });
   }
 

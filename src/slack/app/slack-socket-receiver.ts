@@ -61,7 +61,11 @@ export class SlackSocketReceiver implements ServingReceiver {
       // apps.connections.open goes to the same Web API as every other call.
       ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
     });
-    this.#server = new RouteServer({ routes: options.routes, port: options.port });
+    this.#server = new RouteServer({
+      routes: options.routes,
+      port: options.port,
+      onError: (error) => options.logger.error({ err: error }, 'a route failed on a request'),
+    });
     this.#client.on('slack_event', (envelope: SlackEnvelope) => {
       // The client does not wait on its listeners: an ack the connection refuses ends here.
       this.#receive(envelope).catch((error: unknown) =>

@@ -61,6 +61,30 @@ describe('the route server', () => {
     await answer.body.dump();
   });
 
+  it('answers 500 to a route that throws and tells its error handler, still serving', async () => {
+    const errors: unknown[] = [];
+    server = new RouteServer({
+      routes: [
+        {
+          path: '/broken',
+          method: 'GET',
+          handler: () => {
+            throw new Error('a route with a bug');
+          },
+        },
+        ...routes,
+      ],
+      port: 0,
+      onError: (error) => errors.push(error),
+    });
+    await server.start();
+    const broken = await request(`http://127.0.0.1:${server.port}/broken`);
+    await broken.body.dump();
+    const health = await request(`http://127.0.0.1:${server.port}/healthz`);
+    await health.body.dump();
+    expect([broken.statusCode, health.statusCode, errors.length]).toEqual([500, 200, 1]);
+  });
+
   it('has no port before it starts', () => {
     expect(new RouteServer({ routes, port: 0 }).port).toBeUndefined();
   });
