@@ -19,7 +19,7 @@ import { isDirectMessage } from './card-audience.ts';
  * made the change: a stale Reopen on a notice whose ticket is open already names nobody.
  */
 export async function refreshCard(
-  deps: IntentDeps,
+  deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'>,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,

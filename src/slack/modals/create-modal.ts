@@ -25,7 +25,13 @@ export interface OpenCreateModalArgs {
 }
 
 /** Opens the create modal and then fills in desks and devices. */
-export async function openCreateModal(deps: SlackDeps, args: OpenCreateModalArgs): Promise<void> {
+export async function openCreateModal(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
+  >,
+  args: OpenCreateModalArgs,
+): Promise<void> {
   const deskSlug = args.metadata.channel
     ? deps.settings.channelDesks.get(args.metadata.channel)
     : undefined;
@@ -82,7 +88,13 @@ export async function openCreateModal(deps: SlackDeps, args: OpenCreateModalArgs
     });
 }
 
-async function personAssets(deps: SlackDeps, userId: string): Promise<Asset[]> {
+async function personAssets(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
+  >,
+  userId: string,
+): Promise<Asset[]> {
   const { email } = await deps.people.person(userId);
   if (!email) return [];
   const assets: Asset[] = [];

@@ -12,7 +12,22 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Assign to me". */
-export function assignToMe(deps: SlackDeps) {
+export function assignToMe(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);

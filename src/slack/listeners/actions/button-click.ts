@@ -63,7 +63,20 @@ export function clickPlace(body: BlockAction): { channel?: string; threadTs?: st
 
 /** Tells the person who clicked, privately, where they clicked. */
 export async function tellClicker(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
   body: BlockAction,
   message: SlackMessage,
 ): Promise<void> {
@@ -86,7 +99,20 @@ export async function tellClicker(
  * is not refused again.
  */
 export async function refuseClicker(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
   body: BlockAction,
   ticketId: string,
   reason: RefusalReason,
@@ -110,7 +136,24 @@ export async function refuseClicker(
  * may use: when the requester is already known (no platform request), anyone else is told at
  * once. When it is not known, the intent decides with the ticket before any write.
  */
-export async function refusedEarly(deps: SlackDeps, body: BlockAction, ticketId: string) {
+export async function refusedEarly(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+  body: BlockAction,
+  ticketId: string,
+) {
   const known = await lastKnownStatus(deps, ticketId);
   if (!known?.requesterEmail) return false;
   const actor = await actorOf(deps, body.user.id);

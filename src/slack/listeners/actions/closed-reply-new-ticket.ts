@@ -37,7 +37,23 @@ import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 export type ReplyPromptKind = 'closed' | 'others';
 
 /** Builds the handler of a prompt's filing button. */
-export function closedReplyNewTicket(deps: SlackDeps, kind: ReplyPromptKind = 'closed') {
+export function closedReplyNewTicket(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+  kind: ReplyPromptKind = 'closed',
+) {
   return async ({ ack, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = parseClosedReply(clickOf(body).value);

@@ -26,7 +26,22 @@ import { messageBody, type PersonMessage, titleFromText } from '../../tickets/me
 import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the notice's "File my own ticket from this message" button. */
-export function fileOwnFromMessage(deps: SlackDeps) {
+export function fileOwnFromMessage(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+) {
   return async ({ ack, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     const taken = parseTakenMessage(clickOf(body).value);

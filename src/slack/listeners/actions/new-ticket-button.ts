@@ -9,7 +9,12 @@ import { openCreateModal } from '../../modals/create-modal.ts';
 import { type ButtonArgs, clickedTicketId } from './button-click.ts';
 
 /** Builds the handler of "New ticket". */
-export function newTicketButton(deps: SlackDeps) {
+export function newTicketButton(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings' | 'tasks'
+  >,
+) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const followUp = clickedTicketId(body);

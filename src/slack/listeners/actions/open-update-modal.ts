@@ -21,7 +21,23 @@ import { openModalOrTell } from '../../modals/modal-opening.ts';
 import { type ButtonArgs, clickedTicketId, clickOf, refuseClicker } from './button-click.ts';
 
 /** Builds the handler of the card's "Update" button. */
-export function openUpdateModal(deps: SlackDeps) {
+export function openUpdateModal(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+    | 'tasks'
+  >,
+) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);
@@ -55,7 +71,21 @@ export function openUpdateModal(deps: SlackDeps) {
 }
 
 async function fillUpdateModal(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+    | 'tasks'
+  >,
   body: BlockAction,
   viewId: string,
   metadata: UpdateModalMetadata,
@@ -116,7 +146,21 @@ async function fillUpdateModal(
 }
 
 async function slackUserByEmail(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+    | 'tasks'
+  >,
   email: string | null | undefined,
 ): Promise<string | undefined> {
   if (!email) return undefined;

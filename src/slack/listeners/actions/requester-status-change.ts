@@ -17,7 +17,23 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Mark resolved" (`resolve`) or "Reopen" (`reopen`). */
-export function requesterStatusChange(deps: SlackDeps, kind: 'resolve' | 'reopen') {
+export function requesterStatusChange(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+  kind: 'resolve' | 'reopen',
+) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);

@@ -14,7 +14,22 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Talk to a person". */
-export function talkToPerson(deps: SlackDeps) {
+export function talkToPerson(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+  >,
+) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);

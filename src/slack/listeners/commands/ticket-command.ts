@@ -36,7 +36,21 @@ const ephemeral = (message: { text: string; blocks?: unknown[] }) => ({
 });
 
 /** Builds the `/ticket` handler. */
-export function ticketCommand(deps: SlackDeps) {
+export function ticketCommand(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'tasks'
+  >,
+) {
   return async ({ command, ack, respond }: Args): Promise<void> => {
     const text = command.text.trim();
     const word = text.toLowerCase();
@@ -86,7 +100,19 @@ function formFromWords(words: string): { title?: string; description?: string } 
 }
 
 async function answerLookup(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'tasks'
+  >,
   userId: string,
   ticketId: string,
   typed: string,
@@ -118,7 +144,19 @@ async function answerLookup(
  * else only that it is busy and when to try again. A ticket they may not see is never hinted at.
  */
 async function busyAnswer(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'tasks'
+  >,
   userId: string,
   ticketId: string,
   busy: Extract<PersonRead<Ticket | undefined>, { kind: 'busy' }>,
@@ -148,7 +186,23 @@ async function busyAnswer(
   return buildBusy(busy.reason, retryInMs);
 }
 
-async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): Promise<void> {
+async function answerMine(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'tasks'
+  >,
+  userId: string,
+  respond: RespondFn,
+): Promise<void> {
   const read = await withPlatform(deps, respond, async () => {
     const email = (await deps.people.person(userId)).email;
     if (!email) return undefined;
@@ -189,7 +243,19 @@ async function answerMine(deps: SlackDeps, userId: string, respond: RespondFn): 
  * in plain words and returns null. Anything but a platform error is a bug and is rethrown.
  */
 async function withPlatform<T>(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'logger'
+    | 'mirror'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'tasks'
+  >,
   respond: RespondFn,
   call: () => Promise<T>,
 ): Promise<T | null> {

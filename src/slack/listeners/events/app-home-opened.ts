@@ -24,7 +24,13 @@ export interface AppHomeOptions {
 const MAX_TRACKED = 10_000;
 
 /** Builds the app_home_opened handler. */
-export function appHomeOpened(deps: SlackDeps, options: AppHomeOptions = {}) {
+export function appHomeOpened(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
+  >,
+  options: AppHomeOptions = {},
+) {
   const minRefreshMs = options.minRefreshMs ?? 10_000;
   const now = options.now ?? Date.now;
   const lastPublished = new Map<string, number>();
@@ -45,7 +51,13 @@ export function appHomeOpened(deps: SlackDeps, options: AppHomeOptions = {}) {
 }
 
 /** Reads the person's open tickets and publishes their Home. */
-export async function publishAppHome(deps: SlackDeps, userId: string): Promise<void> {
+export async function publishAppHome(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
+  >,
+  userId: string,
+): Promise<void> {
   const state = await homeState(deps, userId);
   await deps.client.views.publish({
     user_id: userId,
@@ -53,7 +65,13 @@ export async function publishAppHome(deps: SlackDeps, userId: string): Promise<v
   });
 }
 
-async function homeState(deps: SlackDeps, userId: string): Promise<AppHomeState> {
+async function homeState(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
+  >,
+  userId: string,
+): Promise<AppHomeState> {
   const email = (await deps.people.person(userId)).email;
   if (!email) return { kind: 'no_email' };
   let read: Awaited<ReturnType<SlackDeps['reads']['openRequested']>>;

@@ -41,7 +41,7 @@ export function editedBody(event: MessageChangedEvent): string | undefined {
 
 /** Queues the edit as a ticket message when it is a person's edit in a linked thread. */
 export async function messageChanged(
-  deps: SlackDeps,
+  deps: Pick<SlackDeps, 'stores'>,
   event: MessageChangedEvent,
   key: string,
   enqueue: (key: string, payload: AddMessagePayload) => Promise<void>,

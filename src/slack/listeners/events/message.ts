@@ -44,7 +44,7 @@ export function mayBeTicketThread(
 }
 
 /** Builds the message event handler. */
-export function messageEvent(deps: SlackDeps) {
+export function messageEvent(deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'stores'>) {
   return async (event: CheckedMessageEvent, { body, context }: Args): Promise<void> => {
     const subtype = event.subtype;
     if (subtype === 'message_changed') {

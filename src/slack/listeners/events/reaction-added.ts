@@ -18,7 +18,9 @@ import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { tellThreadTaken } from '../../threads/thread-owner.ts';
 
 /** Builds the reaction_added handler. */
-export function reactionAdded(deps: SlackDeps) {
+export function reactionAdded(
+  deps: Pick<SlackDeps, 'client' | 'logger' | 'settings' | 'stores' | 'tasks'>,
+) {
   return async ({
     event,
     context,

@@ -18,7 +18,22 @@ const MAX_REPLIES = 20;
 const PREFILL_BUDGET_MS = 1_000;
 
 /** Builds the message shortcut's handler. */
-export function createFromMessageShortcut(deps: SlackDeps) {
+export function createFromMessageShortcut(
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+    | 'tasks'
+  >,
+) {
   const threads = new ThreadTicketFinder({ client: deps.client });
   return async ({
     shortcut,
@@ -112,7 +127,20 @@ export function createFromMessageShortcut(deps: SlackDeps) {
 }
 
 async function threadReplies(
-  deps: SlackDeps,
+  deps: Pick<
+    SlackDeps,
+    | 'client'
+    | 'desks'
+    | 'healWindow'
+    | 'logger'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'statuses'
+    | 'stores'
+    | 'tasks'
+  >,
   channel: string,
   threadTs: string,
   ts: string,

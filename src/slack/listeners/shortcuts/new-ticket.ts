@@ -4,7 +4,12 @@ import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
 
 /** Builds the global shortcut's handler. */
-export function newTicketShortcut(deps: SlackDeps) {
+export function newTicketShortcut(
+  deps: Pick<
+    SlackDeps,
+    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings' | 'tasks'
+  >,
+) {
   return async ({
     shortcut,
     ack,

@@ -31,7 +31,7 @@ import { messageKey } from '../../outbox/delivery-keys.ts';
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** Builds the create modal's submission handler. */
-export function createTicketSubmission(deps: SlackDeps) {
+export function createTicketSubmission(deps: Pick<SlackDeps, 'settings' | 'worker'>) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const values = view.state.values as ViewStateValues;
     const form = readCreateForm(values);

@@ -25,7 +25,7 @@ import { submitModalIntent } from '../../modals/modal-submission.ts';
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** Builds the update modal's submission handler. */
-export function updateTicketSubmission(deps: SlackDeps) {
+export function updateTicketSubmission(deps: Pick<SlackDeps, 'people' | 'settings' | 'worker'>) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const metadata = decodeUpdateMetadata(view.private_metadata);
     if (!metadata) {
@@ -106,7 +106,7 @@ export function updateTicketSubmission(deps: SlackDeps) {
 const NOT_AN_AGENT = /not an agent/i;
 
 async function fieldErrors(
-  deps: SlackDeps,
+  deps: Pick<SlackDeps, 'people' | 'settings' | 'worker'>,
   error: unknown,
   actorUserId: string,
   assigneeUserId: string | undefined,
