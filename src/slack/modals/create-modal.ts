@@ -11,6 +11,12 @@ import type { PrivateTarget } from '../posting/private-notice.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
 
+/** What opening and filling the create modal use of the app's parts. */
+type CreateModalDeps = Pick<
+  SlackDeps,
+  'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
+>;
+
 /** What the modal opens with. */
 export interface OpenCreateModalArgs {
   triggerId: string;
@@ -26,10 +32,7 @@ export interface OpenCreateModalArgs {
 
 /** Opens the create modal and then fills in desks and devices. */
 export async function openCreateModal(
-  deps: Pick<
-    SlackDeps,
-    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
-  >,
+  deps: CreateModalDeps,
   args: OpenCreateModalArgs,
 ): Promise<void> {
   const deskSlug = args.metadata.channel
@@ -88,13 +91,7 @@ export async function openCreateModal(
     });
 }
 
-async function personAssets(
-  deps: Pick<
-    SlackDeps,
-    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
-  >,
-  userId: string,
-): Promise<Asset[]> {
+async function personAssets(deps: CreateModalDeps, userId: string): Promise<Asset[]> {
   const { email } = await deps.people.person(userId);
   if (!email) return [];
   const assets: Asset[] = [];

@@ -13,6 +13,22 @@ import { actorOf } from '../../people/ticket-access.ts';
 import { tellPrivately } from '../../posting/private-notice.ts';
 import { lastKnownStatus } from '../../tickets/closed-ticket-rules.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<
+  SlackDeps,
+  | 'client'
+  | 'desks'
+  | 'healWindow'
+  | 'logger'
+  | 'mirror'
+  | 'people'
+  | 'reads'
+  | 'serviceDesk'
+  | 'settings'
+  | 'statuses'
+  | 'stores'
+>;
+
 /** The arguments Bolt gives a block action handler. */
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -63,20 +79,7 @@ export function clickPlace(body: BlockAction): { channel?: string; threadTs?: st
 
 /** Tells the person who clicked, privately, where they clicked. */
 export async function tellClicker(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
+  deps: ListenerDeps,
   body: BlockAction,
   message: SlackMessage,
 ): Promise<void> {
@@ -99,20 +102,7 @@ export async function tellClicker(
  * is not refused again.
  */
 export async function refuseClicker(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
+  deps: ListenerDeps,
   body: BlockAction,
   ticketId: string,
   reason: RefusalReason,
@@ -136,24 +126,7 @@ export async function refuseClicker(
  * may use: when the requester is already known (no platform request), anyone else is told at
  * once. When it is not known, the intent decides with the ticket before any write.
  */
-export async function refusedEarly(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-  body: BlockAction,
-  ticketId: string,
-) {
+export async function refusedEarly(deps: ListenerDeps, body: BlockAction, ticketId: string) {
   const known = await lastKnownStatus(deps, ticketId);
   if (!known?.requesterEmail) return false;
   const actor = await actorOf(deps, body.user.id);

@@ -20,24 +20,25 @@ import type { SlackDeps } from '../../deps.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
 import { type ButtonArgs, clickedTicketId, clickOf, refuseClicker } from './button-click.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<
+  SlackDeps,
+  | 'client'
+  | 'desks'
+  | 'healWindow'
+  | 'logger'
+  | 'mirror'
+  | 'people'
+  | 'reads'
+  | 'serviceDesk'
+  | 'settings'
+  | 'statuses'
+  | 'stores'
+  | 'tasks'
+>;
+
 /** Builds the handler of the card's "Update" button. */
-export function openUpdateModal(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-    | 'tasks'
-  >,
-) {
+export function openUpdateModal(deps: ListenerDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);
@@ -71,21 +72,7 @@ export function openUpdateModal(
 }
 
 async function fillUpdateModal(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   body: BlockAction,
   viewId: string,
   metadata: UpdateModalMetadata,
@@ -146,21 +133,7 @@ async function fillUpdateModal(
 }
 
 async function slackUserByEmail(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   email: string | null | undefined,
 ): Promise<string | undefined> {
   if (!email) return undefined;

@@ -28,6 +28,21 @@ import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<
+  SlackDeps,
+  | 'client'
+  | 'desks'
+  | 'logger'
+  | 'mirror'
+  | 'people'
+  | 'reads'
+  | 'serviceDesk'
+  | 'settings'
+  | 'statuses'
+  | 'tasks'
+>;
+
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 const ephemeral = (message: { text: string; blocks?: unknown[] }) => ({
@@ -36,21 +51,7 @@ const ephemeral = (message: { text: string; blocks?: unknown[] }) => ({
 });
 
 /** Builds the `/ticket` handler. */
-export function ticketCommand(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'tasks'
-  >,
-) {
+export function ticketCommand(deps: ListenerDeps) {
   return async ({ command, ack, respond }: Args): Promise<void> => {
     const text = command.text.trim();
     const word = text.toLowerCase();
@@ -100,19 +101,7 @@ function formFromWords(words: string): { title?: string; description?: string } 
 }
 
 async function answerLookup(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   userId: string,
   ticketId: string,
   typed: string,
@@ -144,19 +133,7 @@ async function answerLookup(
  * else only that it is busy and when to try again. A ticket they may not see is never hinted at.
  */
 async function busyAnswer(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   userId: string,
   ticketId: string,
   busy: Extract<PersonRead<Ticket | undefined>, { kind: 'busy' }>,
@@ -186,23 +163,7 @@ async function busyAnswer(
   return buildBusy(busy.reason, retryInMs);
 }
 
-async function answerMine(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'tasks'
-  >,
-  userId: string,
-  respond: RespondFn,
-): Promise<void> {
+async function answerMine(deps: ListenerDeps, userId: string, respond: RespondFn): Promise<void> {
   const read = await withPlatform(deps, respond, async () => {
     const email = (await deps.people.person(userId)).email;
     if (!email) return undefined;
@@ -243,19 +204,7 @@ async function answerMine(
  * in plain words and returns null. Anything but a platform error is a bug and is rethrown.
  */
 async function withPlatform<T>(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   respond: RespondFn,
   call: () => Promise<T>,
 ): Promise<T | null> {

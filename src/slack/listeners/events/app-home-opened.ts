@@ -11,6 +11,12 @@ import { isServiceDeskError } from '../../../servicedesk/index.ts';
 import { type AppHomeState, buildAppHome } from '../../builders/app-home-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<
+  SlackDeps,
+  'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
+>;
+
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
 /** Options of the App Home handler. */
@@ -24,13 +30,7 @@ export interface AppHomeOptions {
 const MAX_TRACKED = 10_000;
 
 /** Builds the app_home_opened handler. */
-export function appHomeOpened(
-  deps: Pick<
-    SlackDeps,
-    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
-  >,
-  options: AppHomeOptions = {},
-) {
+export function appHomeOpened(deps: ListenerDeps, options: AppHomeOptions = {}) {
   const minRefreshMs = options.minRefreshMs ?? 10_000;
   const now = options.now ?? Date.now;
   const lastPublished = new Map<string, number>();
@@ -51,13 +51,7 @@ export function appHomeOpened(
 }
 
 /** Reads the person's open tickets and publishes their Home. */
-export async function publishAppHome(
-  deps: Pick<
-    SlackDeps,
-    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
-  >,
-  userId: string,
-): Promise<void> {
+export async function publishAppHome(deps: ListenerDeps, userId: string): Promise<void> {
   const state = await homeState(deps, userId);
   await deps.client.views.publish({
     user_id: userId,
@@ -65,13 +59,7 @@ export async function publishAppHome(
   });
 }
 
-async function homeState(
-  deps: Pick<
-    SlackDeps,
-    'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks'
-  >,
-  userId: string,
-): Promise<AppHomeState> {
+async function homeState(deps: ListenerDeps, userId: string): Promise<AppHomeState> {
   const email = (await deps.people.person(userId)).email;
   if (!email) return { kind: 'no_email' };
   let read: Awaited<ReturnType<SlackDeps['reads']['openRequested']>>;

@@ -13,27 +13,28 @@ import { ownerOfThread, tellThreadTaken, ticketTitle } from '../../threads/threa
 import { ThreadTicketFinder } from '../../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../../tickets/message-text.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<
+  SlackDeps,
+  | 'client'
+  | 'desks'
+  | 'healWindow'
+  | 'logger'
+  | 'people'
+  | 'reads'
+  | 'serviceDesk'
+  | 'settings'
+  | 'statuses'
+  | 'stores'
+  | 'tasks'
+>;
+
 /** Replies read into the description; the permalink in it leads to the rest of a long thread. */
 const MAX_REPLIES = 20;
 const PREFILL_BUDGET_MS = 1_000;
 
 /** Builds the message shortcut's handler. */
-export function createFromMessageShortcut(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-    | 'tasks'
-  >,
-) {
+export function createFromMessageShortcut(deps: ListenerDeps) {
   const threads = new ThreadTicketFinder({ client: deps.client });
   return async ({
     shortcut,
@@ -127,20 +128,7 @@ export function createFromMessageShortcut(
 }
 
 async function threadReplies(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-    | 'tasks'
-  >,
+  deps: ListenerDeps,
   channel: string,
   threadTs: string,
   ts: string,

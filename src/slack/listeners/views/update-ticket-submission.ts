@@ -22,10 +22,13 @@ import { UPDATE_FIELDS } from '../../ids.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { submitModalIntent } from '../../modals/modal-submission.ts';
 
+/** What this file's listeners use of the app's parts. */
+type ListenerDeps = Pick<SlackDeps, 'people' | 'settings' | 'worker'>;
+
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** Builds the update modal's submission handler. */
-export function updateTicketSubmission(deps: Pick<SlackDeps, 'people' | 'settings' | 'worker'>) {
+export function updateTicketSubmission(deps: ListenerDeps) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const metadata = decodeUpdateMetadata(view.private_metadata);
     if (!metadata) {
@@ -106,7 +109,7 @@ export function updateTicketSubmission(deps: Pick<SlackDeps, 'people' | 'setting
 const NOT_AN_AGENT = /not an agent/i;
 
 async function fieldErrors(
-  deps: Pick<SlackDeps, 'people' | 'settings' | 'worker'>,
+  deps: ListenerDeps,
   error: unknown,
   actorUserId: string,
   assigneeUserId: string | undefined,
