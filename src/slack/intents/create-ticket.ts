@@ -50,6 +50,7 @@ import {
   openDm,
   sendDm,
 } from '../posting/slack-posting.ts';
+import { readMessageAt } from '../posting/thread-reader.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
@@ -154,24 +155,13 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
   async function ticketFromMessage(ref: z.infer<typeof messageRef>) {
     // Slack answers with the thread's parent first, whatever ts names: for a reply, the window
     // [ts, ts] plus the parent takes two messages.
-    const replies = await deps.client.conversations
-      .replies({
-        channel: ref.channel,
-        ts: ref.ts,
-        oldest: ref.ts,
-        latest: ref.ts,
-        inclusive: true,
-        limit: 2,
-      })
-      .catch((error: unknown) => {
-        // A reaction in a channel the app was never invited to: the person must learn to invite it.
-        if (isConversationUnavailable(error))
-          throw new AppNotInChannelError(ref.channel, { cause: error });
-        throw error;
-      });
-    const message = replies.messages?.find((m) => m.ts === ref.ts);
+    const { message, parent } = await readMessageAt(deps.client, ref).catch((error: unknown) => {
+      // A reaction in a channel the app was never invited to: the person must learn to invite it.
+      if (isConversationUnavailable(error))
+        throw new AppNotInChannelError(ref.channel, { cause: error });
+      throw error;
+    });
     if (!message) throw new MessageNotFoundError(ref.channel, ref.ts);
-    const parent = replies.messages?.find((m) => m.ts !== ref.ts && m.ts === message.thread_ts);
     const text = slackToPlain(message.text ?? '');
     const permalink = await deps.client.chat
       .getPermalink({ channel: ref.channel, message_ts: ref.ts })

@@ -11,6 +11,7 @@ export const TICKET_EVENT_TYPE = 'servicedesk_ticket';
 /** A message as Slack returns it with `include_all_metadata`. */
 export interface ThreadMessage {
   ts?: string;
+  thread_ts?: string;
   user?: string;
   bot_id?: string;
   text?: string;

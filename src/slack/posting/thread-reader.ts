@@ -33,3 +33,28 @@ export async function readThread(
     if (!cursor) return;
   }
 }
+
+/**
+ * One message as Slack has it now (edits included), and its thread's parent when it is a reply:
+ * Slack answers the window [ts, ts] with the thread's parent first, so two messages hold both.
+ * `threadTs`, when known, names the thread to read; Slack's errors are the caller's to judge.
+ */
+export async function readMessageAt(
+  client: Pick<WebClient, 'conversations'>,
+  at: { channel: string; ts: string; threadTs?: string | undefined },
+): Promise<{ message: ThreadMessage | undefined; parent: ThreadMessage | undefined }> {
+  const replies = await client.conversations.replies({
+    channel: at.channel,
+    ts: at.threadTs ?? at.ts,
+    oldest: at.ts,
+    latest: at.ts,
+    inclusive: true,
+    limit: 2,
+  });
+  const messages = (replies.messages ?? []) as ThreadMessage[];
+  const message = messages.find((m) => m.ts === at.ts);
+  const parent = message?.thread_ts
+    ? messages.find((m) => m.ts !== at.ts && m.ts === message.thread_ts)
+    : undefined;
+  return { message, parent };
+}

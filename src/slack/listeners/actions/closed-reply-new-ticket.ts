@@ -1,22 +1,8 @@
-/**
- * The prompts' filing buttons: a reply that could not be added becomes a ticket of its own,
- * keyed by the message as any ticket filed apart from its thread's is (the thread-taken
- * notice's button too), so a second click files nothing new.
- * - "Open a new ticket with this text" (the ticket is closed): confirms in the thread and links
- *   the thread to the new ticket, since that is where the conversation now continues.
- * - "File as my own ticket" (a colleague's reply on someone else's resolved ticket): the card
- *   goes to the colleague's direct messages, and the thread stays with the original ticket,
- *   which the new one's description links to.
- * Only the reply's author may: the prompt was theirs. The reply is read from Slack now and its
- * words go into the outbox entry, so they are kept however long the platform takes.
- */
-import type { WebClient } from '@slack/web-api';
 import {
   buildAlreadyFiled,
   buildFilingAsOwn,
   buildFilingFromPrompt,
   buildSlackBusyNotice,
-  type ClosedReply,
   parseClosedReply,
 } from '../../builders/closed-ticket-prompt-builder.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
@@ -25,6 +11,7 @@ import { type CreateTicketPayload, createTicket } from '../../intents/create-tic
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { openDm } from '../../posting/slack-posting.ts';
+import { readMessageAt } from '../../posting/thread-reader.ts';
 import {
   messageBody,
   type PersonMessage,
@@ -58,7 +45,10 @@ export function closedReplyNewTicket(
     await ack();
     const reply = parseClosedReply(clickOf(body).value);
     if (!reply) return;
-    const message = await readReply(deps.client, reply);
+    const { message: found } = await readMessageAt(deps.client, reply).catch(() => ({
+      message: undefined,
+    }));
+    const message = found?.user ? ({ ...found, user: found.user } as PersonMessage) : undefined;
     if (!message || message.user !== body.user.id) {
       await tellClicker(deps, body, buildRefusal('not_visible', reply.ticketId));
       return;
@@ -129,24 +119,4 @@ export function closedReplyNewTicket(
     if (body.response_url) await respond({ replace_original: true, ...answer });
     else await tellClicker(deps, body, answer);
   };
-}
-
-/** The reply as Slack has it now (edits included); the thread's parent always comes first. */
-async function readReply(
-  client: WebClient,
-  reply: ClosedReply,
-): Promise<PersonMessage | undefined> {
-  const replies = await client.conversations
-    .replies({
-      channel: reply.channel,
-      ts: reply.threadTs,
-      oldest: reply.ts,
-      latest: reply.ts,
-      inclusive: true,
-      limit: 2,
-    })
-    .catch(() => undefined);
-  const found = replies?.messages?.find((m) => m.ts === reply.ts);
-  if (!found?.user || !found.ts) return undefined;
-  return { ...(found as PersonMessage), user: found.user, ts: found.ts };
 }

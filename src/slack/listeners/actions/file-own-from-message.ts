@@ -1,11 +1,3 @@
-/**
- * The thread-taken notice's button, "File my own ticket from this message": the message's words
- * become a ticket of the person who clicked, with links to the message and to the thread's
- * ticket, its card in their direct messages. The thread stays with its ticket (never linked to
- * the new one). Keyed by the message, so a double click, or a second person told the same,
- * files nothing twice. Only the person the notice was for may use it.
- */
-import type { WebClient } from '@slack/web-api';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import {
   buildFilingOwnFromMessage,
@@ -13,15 +5,14 @@ import {
   buildOwnSlackBusy,
   buildTakenMessageGone,
   parseTakenMessage,
-  type TakenMessage,
 } from '../../builders/thread-taken-notice-builder.ts';
 import { ticketPageUrl } from '../../builders/ticket-card-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import type { ThreadMessage } from '../../posting/post-metadata.ts';
 import { openDm } from '../../posting/slack-posting.ts';
+import { readMessageAt } from '../../posting/thread-reader.ts';
 import { messageBody, type PersonMessage, titleFromText } from '../../tickets/message-text.ts';
 import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
 
@@ -50,7 +41,9 @@ export function fileOwnFromMessage(
       await tellClicker(deps, body, buildRefusal('not_visible', taken.ticketId));
       return;
     }
-    const message = await readMessage(deps.client, taken);
+    const { message } = await readMessageAt(deps.client, taken).catch(() => ({
+      message: undefined,
+    }));
     const words = message
       ? messageBody({ ...(message as PersonMessage), channel: taken.channel })
       : '';
@@ -109,22 +102,4 @@ export function fileOwnFromMessage(
     if (body.response_url) await respond({ replace_original: true, ...answer });
     else await tellClicker(deps, body, answer);
   };
-}
-
-/** The message as Slack has it now (edits included); a thread's parent always comes first. */
-async function readMessage(
-  client: WebClient,
-  taken: TakenMessage,
-): Promise<ThreadMessage | undefined> {
-  const replies = await client.conversations
-    .replies({
-      channel: taken.channel,
-      ts: taken.threadTs,
-      oldest: taken.ts,
-      latest: taken.ts,
-      inclusive: true,
-      limit: 2,
-    })
-    .catch(() => undefined);
-  return (replies?.messages as ThreadMessage[] | undefined)?.find((m) => m.ts === taken.ts);
 }
