@@ -10,7 +10,7 @@
  * REDIS_URL and the real app over HTTP), so the figures are the app's own.
  */
 import { parseArgs } from 'node:util';
-import { type Stack, startStack } from '../test/e2e/harness.ts';
+import { type Stack, startStack } from '../test/support/stack.ts';
 import { defaultIds } from '../tools/slack-double/index.ts';
 
 const { alice, bob, itHelp } = defaultIds;

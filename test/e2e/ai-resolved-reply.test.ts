@@ -13,7 +13,7 @@ import {
   type Stack,
   startStack,
   ticketsOf,
-} from './harness.ts';
+} from '../support/stack.ts';
 
 const { alice, itHelp } = defaultIds;
 const ALICE = 'alice@acme.example';

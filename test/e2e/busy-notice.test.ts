@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, type Stack, startStack } from './harness.ts';
+import { eventually, type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 

@@ -9,7 +9,7 @@ import {
   type Stack,
   startStack,
   ticketsOf,
-} from './harness.ts';
+} from '../support/stack.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 

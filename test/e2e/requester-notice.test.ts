@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
-import { eventually, QUICK_PLANNER, type Stack, startStack } from './harness.ts';
+import { eventually, QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 

@@ -14,7 +14,7 @@ import {
   type Stack,
   startStack,
   ticketsOf,
-} from './harness.ts';
+} from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';

@@ -9,8 +9,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually } from '../e2e/harness.ts';
 import { callApi } from '../slack-double/call-api.ts';
+import { eventually } from '../support/stack.ts';
 import {
   actAs,
   CHROMIUM,
