@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, type Stack, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 

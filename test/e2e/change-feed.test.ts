@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FixedPlanner } from '../../src/mirror/index.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, type Stack, type StackOptions, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Stack, type StackOptions, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 const SAM = 'sam.rivera@acme.example';

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequesterNotice } from '../../src/slack/builders/ticket-message-builder.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp, general } = defaultIds;
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialMirrorState } from '../../src/mirror/index.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, type Stack, startStack } from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;
 

@@ -1,7 +1,8 @@
 /** Flows 5–9: message shortcut, global shortcut, reactions, direct messages, thread replies. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, general, itHelp } = defaultIds;
 

@@ -7,13 +7,8 @@ import type { Message } from '../../src/contract/schemas.ts';
 import { statusLabel } from '../../src/slack/builders/ticket-labels.ts';
 import { ACTIONS } from '../../src/slack/ids.ts';
 import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
-import {
-  eventually,
-  modalOpenedBy,
-  QUICK_PLANNER,
-  type Stack,
-  startStack,
-} from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';

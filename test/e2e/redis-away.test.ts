@@ -6,7 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, type Stack, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 

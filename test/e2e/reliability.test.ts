@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { slackSignature } from '../../tools/slack-double/request-signing.ts';
+import { eventually } from '../support/eventually.ts';
 import {
-  eventually,
   modalOpenedBy,
   SIGNING_SECRET,
   type Stack,

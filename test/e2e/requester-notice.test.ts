@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
-import { eventually, QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 

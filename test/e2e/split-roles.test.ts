@@ -5,7 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, itHelp } = defaultIds;
 

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
+import { eventually } from '../support/eventually.ts';
 import {
-  eventually,
   modalOpenedBy,
   QUICK_PLANNER,
   type Stack,

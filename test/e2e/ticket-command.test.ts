@@ -1,7 +1,8 @@
 /** Flows 1–4: `/ticket` opens the create modal, files a ticket, looks tickets up, lists them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp, general } = defaultIds;
 

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { webhookSignature } from '../../src/contract/webhook.ts';
 import { AdaptivePlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually, type Stack, startStack } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
 const SAM = 'sam.rivera@acme.example';

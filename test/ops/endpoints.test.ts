@@ -1,7 +1,7 @@
 /** /healthz, /readyz and /metrics on the app's HTTP port in HTTP mode, against the real stack. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 import { type OpsStack, sample, startOpsStack } from './support.ts';
 
 const { alice, bob, itHelp } = defaultIds;

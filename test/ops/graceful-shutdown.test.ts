@@ -17,7 +17,7 @@ import {
   SlackDriver,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 import { deleteKeys, REDIS_URL, sample } from './support.ts';
 
 const SECRET = 'shutdown-signing-secret-0123456789';

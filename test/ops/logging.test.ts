@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 import { type OpsStack, startOpsStack } from './support.ts';
 
 const run = promisify(execFile);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { callApi } from '../slack-double/call-api.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 import {
   actAs,
   CHROMIUM,

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

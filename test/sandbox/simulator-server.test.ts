@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
 import type { SimulatorSnapshot } from '../../tools/sandbox/simulator-state.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { eventually } from '../support/stack.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('the simulator server', () => {
   let sandbox: RunningSandbox;

@@ -30,6 +30,7 @@ import {
   SlackDriver,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
+import { eventually } from './eventually.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
@@ -119,22 +120,6 @@ export async function modalOpenedBy(stack: Stack, userId: string, open: () => Pr
   const view = stack.double.workspace.modalStack(userId).at(-1);
   if (!view) throw new Error('no modal open');
   return view;
-}
-
-/** Polls until `check` returns a value other than undefined/false, for at most `timeoutMs`. */
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<Exclude<T, undefined | false>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Starts the emulator, the Slack double and one app replica. */
