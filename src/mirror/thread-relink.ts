@@ -6,7 +6,7 @@
  * The price: what the desk wrote while the app did not know the thread stays on the platform.
  */
 import type { ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
-import type { Clock, MirrorStore, PollSchedule, Thread, ThreadLinks } from '../store/types.ts';
+import type { MirrorStore, Now, PollSchedule, Thread, ThreadLinks } from '../store/types.ts';
 import { initialMirrorState } from './mirror-state.ts';
 
 // A person's reply waits behind the reads of a re-link, as behind the add itself.
@@ -22,7 +22,7 @@ export type RelinkPlatform = Pick<
 export interface RelinkDeps {
   platform: RelinkPlatform;
   stores: { links: ThreadLinks; schedule: PollSchedule; mirror: MirrorStore };
-  now: Clock;
+  now: Now;
 }
 
 /** Links the thread again and schedules its ticket; answers the ticket when it was read. */

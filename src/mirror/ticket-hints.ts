@@ -4,7 +4,7 @@
  * hints arrive together, and only when a Slack thread follows it. The look is an ordinary
  * scheduled poll, so it spends background budget only and never the people's reserve.
  */
-import type { Clock, MirrorStore, PollSchedule, ThreadLinks } from '../store/types.ts';
+import type { MirrorStore, Now, PollSchedule, ThreadLinks } from '../store/types.ts';
 import type { MirrorState } from './mirror-state.ts';
 import { HINTED_FIRST_LOOK_MS } from './poll-planner.ts';
 
@@ -14,7 +14,7 @@ export type HintOutcome = 'scheduled' | 'unlinked';
 /** What the hints need. */
 export interface TicketHintsOptions {
   stores: { links: ThreadLinks; schedule: PollSchedule; mirror: MirrorStore };
-  now?: Clock;
+  now?: Now;
   /**
    * How long after a hint the ticket is looked at (default 1 s): the hints a burst of changes
    * sends arrive meanwhile and share the look.
@@ -32,7 +32,7 @@ export interface TicketHintsOptions {
 /** Turns hints into soon, shared looks at linked tickets. */
 export class TicketHints {
   readonly #stores: TicketHintsOptions['stores'];
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #gatherMs: number;
   readonly #minGapMs: number;
   readonly #ownWriteMs: number;

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkWebhook, type WebhookRefusal } from '../contract/webhook.ts';
-import type { ClaimStore, Clock } from '../store/types.ts';
+import type { ClaimStore, Now } from '../store/types.ts';
 import type { HintOutcome, TicketHints } from './ticket-hints.ts';
 
 /** The path the platform's automation rule calls. */
@@ -23,7 +23,7 @@ export interface WebhookReceiverOptions {
   hints: Pick<TicketHints, 'hint'>;
   /** Remembers delivery ids, so a replayed delivery does nothing. */
   claims: ClaimStore;
-  now?: Clock;
+  now?: Now;
   /** Told how each delivery ended (metrics, the doctor's "hints received lately"). */
   onOutcome?: (outcome: WebhookOutcome) => void;
   logger: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };

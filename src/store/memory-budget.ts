@@ -12,7 +12,7 @@ import type {
   BudgetGrant,
   BudgetPriority,
   BudgetUsage,
-  Clock,
+  Now,
   RateBudget,
   RateBudgetLimits,
   RateLimitObservation,
@@ -27,7 +27,7 @@ interface Adopted {
 /** A rolling log of request times; each method runs to completion, so each is atomic. */
 export class MemoryRateBudget implements RateBudget {
   readonly limits: RateBudgetLimits;
-  readonly #now: Clock;
+  readonly #now: Now;
   // Request times, ascending; entries older than an hour are dropped on every take.
   #log: number[] = [];
   // The background ones among them, the same way.
@@ -38,7 +38,7 @@ export class MemoryRateBudget implements RateBudget {
     hour: undefined,
   };
 
-  constructor(limits: RateBudgetLimits, now: Clock) {
+  constructor(limits: RateBudgetLimits, now: Now) {
     this.limits = limits;
     this.#now = now;
   }

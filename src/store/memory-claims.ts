@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey } from './argument-checks.ts';
 import { doneWithResult, encodeJson } from './json-codec.ts';
-import type { ClaimOutcome, ClaimRecord, ClaimStore, Clock, JsonValue } from './types.ts';
+import type { ClaimOutcome, ClaimRecord, ClaimStore, JsonValue, Now } from './types.ts';
 import { DAY_MS } from './types.ts';
 
 interface Held {
@@ -17,11 +17,11 @@ const SWEEP_EVERY = 1024;
 
 /** Claims in a Map; each method runs to completion before the next, so each is atomic. */
 export class MemoryClaimStore implements ClaimStore {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #held = new Map<string, Held>();
   #writes = 0;
 
-  constructor(now: Clock) {
+  constructor(now: Now) {
     this.#now = now;
   }
 

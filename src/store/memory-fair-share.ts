@@ -3,12 +3,12 @@ import { requireDuration, requireKey } from './argument-checks.ts';
 import { bucketsTtlMs, checkBuckets, checkPerson, takeFrom } from './fair-share-rules.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
 import type {
-  Clock,
   FairShareBucket,
   FairShareGrant,
   FairShareStore,
   JsonValue,
   KeptRead,
+  Now,
 } from './types.ts';
 
 interface Held {
@@ -28,11 +28,11 @@ const MAX_ENTRIES = 10_000;
 
 /** Buckets and kept reads in Maps; each method runs to completion, so each is atomic. */
 export class MemoryFairShareStore implements FairShareStore {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #buckets = new Map<string, Held>();
   readonly #kept = new Map<string, Kept>();
 
-  constructor(now: Clock) {
+  constructor(now: Now) {
     this.#now = now;
   }
 

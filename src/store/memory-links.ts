@@ -2,16 +2,16 @@
 import { requireKey } from './argument-checks.ts';
 import { ThreadLinkedElsewhereError } from './errors.ts';
 import { parseThreadMember, threadMember } from './thread-member.ts';
-import type { Clock, LinkOptions, Thread, ThreadLinks } from './types.ts';
+import type { LinkOptions, Now, Thread, ThreadLinks } from './types.ts';
 
 /** Links in two Maps kept in step; each method runs to completion, so both sides always agree. */
 export class MemoryThreadLinks implements ThreadLinks {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #ticketByThread = new Map<string, string>();
   // Per ticket: thread member -> when it was linked, to list threads in link order.
   readonly #threadsByTicket = new Map<string, Map<string, number>>();
 
-  constructor(now: Clock) {
+  constructor(now: Now) {
     this.#now = now;
   }
 

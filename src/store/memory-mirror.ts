@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
 import { OWN_MESSAGES_TTL_MS } from './mirror-retention.ts';
-import type { Clock, HintScope, MirrorRecord, MirrorStore, PostClaimOutcome } from './types.ts';
+import type { HintScope, MirrorRecord, MirrorStore, Now, PostClaimOutcome } from './types.ts';
 
 // The record of a ticket only noted so far (a write from Slack, a hint): the Redis twin reads
 // an absent field as 0 or none alike.
@@ -40,10 +40,10 @@ interface TicketMemory {
 
 /** Per-ticket records in a Map; each method runs to completion, so each is atomic. */
 export class MemoryMirrorStore implements MirrorStore {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #tickets = new Map<string, TicketMemory>();
 
-  constructor(now: Clock) {
+  constructor(now: Now) {
     this.#now = now;
   }
 

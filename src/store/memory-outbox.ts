@@ -11,13 +11,13 @@ import {
 } from './argument-checks.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
 import type {
-  Clock,
   DeadLetter,
   DeadLetterRetry,
   DeliveryState,
   EnqueueOptions,
   EnqueueOutcome,
   JsonValue,
+  Now,
   Outbox,
   OutboxEntry,
   OutboxLease,
@@ -58,7 +58,7 @@ const SWEEP_EVERY = 1024;
 
 /** Outbox entries in Maps; each method runs to completion before the next, so each is atomic. */
 export class MemoryOutbox implements Outbox {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #deadLetterCap: number;
   readonly #entries = new Map<string, Stored>();
   readonly #deliveries = new Map<string, Delivery>();
@@ -68,7 +68,7 @@ export class MemoryOutbox implements Outbox {
   #finished = 0;
   readonly #watchers = new Set<() => void>();
 
-  constructor(now: Clock, deadLetterCap: number) {
+  constructor(now: Now, deadLetterCap: number) {
     this.#now = now;
     this.#deadLetterCap = requireCount(deadLetterCap, 'deadLetterCap');
   }

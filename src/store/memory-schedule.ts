@@ -1,7 +1,7 @@
 /** The poll schedule held in this process's memory: the twin of `redis-schedule.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
-import type { Clock, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
+import type { Now, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
 interface Lease {
   token: string;
@@ -12,13 +12,13 @@ interface Lease {
 
 /** Due times in a Map; each method runs to completion, so each is atomic. */
 export class MemoryPollSchedule implements PollSchedule {
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #due = new Map<string, number>();
   readonly #leases = new Map<string, Lease>();
   // Ticket -> no look before this time (Slack's Retry-After on a post), until it passes.
   readonly #holds = new Map<string, number>();
 
-  constructor(now: Clock) {
+  constructor(now: Now) {
     this.#now = now;
   }
 

@@ -11,13 +11,13 @@ import { MemoryMirrorStore } from './memory-mirror.ts';
 import { MemoryOutbox } from './memory-outbox.ts';
 import { MemoryPollSchedule } from './memory-schedule.ts';
 import { resolveBudgetLimits } from './rate-budget-rules.ts';
-import type { Clock, RateBudgetLimits, Stores } from './types.ts';
+import type { Now, RateBudgetLimits, Stores } from './types.ts';
 import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
 
 /** Options for the in-memory backend. */
 export interface MemoryStoresOptions {
   /** The clock in ms (default Date.now). */
-  now?: Clock;
+  now?: Now;
   /** How many dead letters are kept (default 1,000). */
   deadLetterCap?: number;
   /** The platform's rate limits and the interactive reserve (default 100/min, 1,000/h, 20%). */
@@ -28,7 +28,7 @@ export interface MemoryStoresOptions {
 export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
   const clock = options.now ?? Date.now;
   // Whole milliseconds, as in Redis, whatever the injected clock returns.
-  const now: Clock = () => Math.floor(clock());
+  const now: Now = () => Math.floor(clock());
   return {
     claims: new MemoryClaimStore(now),
     outbox: new MemoryOutbox(now, options.deadLetterCap ?? DEFAULT_DEAD_LETTER_CAP),

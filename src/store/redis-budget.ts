@@ -19,7 +19,7 @@ import type {
   BudgetGrant,
   BudgetPriority,
   BudgetUsage,
-  Clock,
+  Now,
   RateBudget,
   RateBudgetLimits,
   RateLimitObservation,
@@ -154,13 +154,13 @@ return {minute, hour, recent, blocked, bm, bh, br}
 export class RedisRateBudget implements RateBudget {
   readonly limits: RateBudgetLimits;
   readonly #keys: BudgetKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #take: RedisScript;
   readonly #observe: RedisScript;
   readonly #backOff: RedisScript;
   readonly #usage: RedisScript;
 
-  constructor(redis: RedisClient, keys: BudgetKeys, limits: RateBudgetLimits, now: Clock) {
+  constructor(redis: RedisClient, keys: BudgetKeys, limits: RateBudgetLimits, now: Now) {
     this.limits = limits;
     this.#keys = keys;
     this.#now = now;

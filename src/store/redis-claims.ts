@@ -15,7 +15,7 @@ import {
   replyString,
   runCommand,
 } from './redis-script.ts';
-import type { ClaimOutcome, ClaimRecord, ClaimStore, Clock, JsonValue } from './types.ts';
+import type { ClaimOutcome, ClaimRecord, ClaimStore, JsonValue, Now } from './types.ts';
 import { DAY_MS } from './types.ts';
 
 // KEYS[1] claim; ARGV now, leaseMs, token, expiresAt.
@@ -57,12 +57,12 @@ return 1
 export class RedisClaimStore implements ClaimStore {
   readonly #redis: RedisClient;
   readonly #keyFor: (key: string) => string;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #claim: RedisScript;
   readonly #complete: RedisScript;
   readonly #release: RedisScript;
 
-  constructor(redis: RedisClient, keyFor: (key: string) => string, now: Clock) {
+  constructor(redis: RedisClient, keyFor: (key: string) => string, now: Now) {
     this.#redis = redis;
     this.#keyFor = keyFor;
     this.#now = now;

@@ -11,12 +11,12 @@ import { decodeJson, encodeJson } from './json-codec.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyNumber, runCommand } from './redis-script.ts';
 import type {
-  Clock,
   FairShareBucket,
   FairShareGrant,
   FairShareStore,
   JsonValue,
   KeptRead,
+  Now,
 } from './types.ts';
 
 /** The fair share's keys: a person's buckets and a kept read, each its own hash tag. */
@@ -66,10 +66,10 @@ return {1}
 export class RedisFairShareStore implements FairShareStore {
   readonly #redis: RedisClient;
   readonly #keys: FairShareKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #take: RedisScript;
 
-  constructor(redis: RedisClient, keys: FairShareKeys, now: Clock) {
+  constructor(redis: RedisClient, keys: FairShareKeys, now: Now) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;

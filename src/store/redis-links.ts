@@ -9,7 +9,7 @@ import { StoreContentionError, ThreadLinkedElsewhereError } from './errors.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, runCommand } from './redis-script.ts';
 import { parseThreadMember, threadMember } from './thread-member.ts';
-import type { Clock, LinkOptions, Thread, ThreadLinks } from './types.ts';
+import type { LinkOptions, Now, Thread, ThreadLinks } from './types.ts';
 
 /** The links' keys; every one carries the links' tag. */
 export interface LinkKeys {
@@ -48,11 +48,11 @@ return 1
 export class RedisThreadLinks implements ThreadLinks {
   readonly #redis: RedisClient;
   readonly #keys: LinkKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #link: RedisScript;
   readonly #unlink: RedisScript;
 
-  constructor(redis: RedisClient, keys: LinkKeys, now: Clock) {
+  constructor(redis: RedisClient, keys: LinkKeys, now: Now) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;

@@ -10,7 +10,7 @@ import { StoreDataError } from './errors.ts';
 import { OWN_MESSAGES_TTL_MS } from './mirror-retention.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyString, runCommand } from './redis-script.ts';
-import type { Clock, HintScope, MirrorRecord, MirrorStore, PostClaimOutcome } from './types.ts';
+import type { HintScope, MirrorRecord, MirrorStore, Now, PostClaimOutcome } from './types.ts';
 
 /** The keys of one ticket; all three carry the ticket's tag. */
 export interface MirrorKeys {
@@ -77,13 +77,13 @@ return 1
 export class RedisMirrorStore implements MirrorStore {
   readonly #redis: RedisClient;
   readonly #keys: MirrorKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #saveState: RedisScript;
   readonly #noteTime: RedisScript;
   readonly #claimPost: RedisScript;
   readonly #finishPost: RedisScript;
 
-  constructor(redis: RedisClient, keys: MirrorKeys, now: Clock) {
+  constructor(redis: RedisClient, keys: MirrorKeys, now: Now) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;

@@ -29,13 +29,13 @@ import {
   runCommand,
 } from './redis-script.ts';
 import type {
-  Clock,
   DeadLetter,
   DeadLetterRetry,
   DeliveryState,
   EnqueueOptions,
   EnqueueOutcome,
   JsonValue,
+  Now,
   Outbox,
   OutboxLease,
   OutboxStats,
@@ -246,7 +246,7 @@ const SWEEP_LIMIT = 100;
 export class RedisOutbox implements Outbox {
   readonly #redis: RedisClient;
   readonly #keys: OutboxKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #deadLetterCap: number;
   readonly #enqueue: RedisScript;
   readonly #reserve: RedisScript;
@@ -261,7 +261,7 @@ export class RedisOutbox implements Outbox {
   readonly #watchers = new Set<() => void>();
   #subscriber: RedisClient | undefined;
 
-  constructor(redis: RedisClient, keys: OutboxKeys, now: Clock, deadLetterCap: number) {
+  constructor(redis: RedisClient, keys: OutboxKeys, now: Now, deadLetterCap: number) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyNumber, replyString, runCommand } from './redis-script.ts';
-import type { Clock, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
+import type { Now, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
 /** The schedule's keys; each carries the `{poll}` tag. */
 export interface ScheduleKeys {
@@ -146,7 +146,7 @@ return 1
 export class RedisPollSchedule implements PollSchedule {
   readonly #redis: RedisClient;
   readonly #keys: ScheduleKeys;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #pollAt: RedisScript;
   readonly #claimDue: RedisScript;
   readonly #reschedule: RedisScript;
@@ -154,7 +154,7 @@ export class RedisPollSchedule implements PollSchedule {
   readonly #dueWithin: RedisScript;
   readonly #postpone: RedisScript;
 
-  constructor(redis: RedisClient, keys: ScheduleKeys, now: Clock) {
+  constructor(redis: RedisClient, keys: ScheduleKeys, now: Now) {
     this.#redis = redis;
     this.#keys = keys;
     this.#now = now;

@@ -89,7 +89,7 @@ import { RedisOutbox } from './redis-outbox.ts';
 import type { ScheduleKeys } from './redis-schedule.ts';
 import { RedisPollSchedule } from './redis-schedule.ts';
 import type { RedisClient } from './redis-script.ts';
-import type { Clock, RateBudgetLimits, Stores } from './types.ts';
+import type { Now, RateBudgetLimits, Stores } from './types.ts';
 import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
 
 /** Options for the Redis backend. */
@@ -99,7 +99,7 @@ export interface RedisStoresOptions {
   /** Put before every key, e.g. `servicedesk:prod:`; must not hold `{` or `}`. */
   prefix: string;
   /** The clock in ms (default Date.now). */
-  now?: Clock;
+  now?: Now;
   /** How many dead letters are kept (default 1,000). */
   deadLetterCap?: number;
   /** The platform's rate limits and the interactive reserve (default 100/min, 1,000/h, 20%). */
@@ -170,7 +170,7 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
   const keys = redisKeys(options.prefix);
   const clock = options.now ?? Date.now;
   // Whole milliseconds: scripts store times as integers.
-  const now: Clock = () => Math.floor(clock());
+  const now: Now = () => Math.floor(clock());
   const { redis } = options;
   return {
     claims: new RedisClaimStore(redis, keys.claim, now),

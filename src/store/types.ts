@@ -13,7 +13,7 @@ export type JsonValue =
   | { [key: string]: JsonValue };
 
 /** Milliseconds since the epoch; injected so leases and ages are testable without waiting. */
-export type Clock = () => number;
+export type { Now } from '../clock.ts';
 
 /** How long a finished delivery is remembered so a repeat is answered, not redone: 24 h. */
 export const DAY_MS = 86_400_000;

@@ -15,7 +15,7 @@ import { type AccessKey, keysFromEnv } from './keys.ts';
 import { EmulatorModel, type ModelCapabilities, resolveCapabilities } from './model.ts';
 import { seededRandom } from './random.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { type Clock, realTimers, type Scheduler } from './scheduler.ts';
+import { type Now, realTimers, type Scheduler } from './scheduler.ts';
 import { applySeed, type SeedKind } from './seed.ts';
 import { createRequestHandler } from './server.ts';
 import { type WebhookOptions, WebhookSender, type WebhookSettings } from './webhooks.ts';
@@ -40,7 +40,7 @@ export {
   type TicketField,
   type TicketQuery,
 } from './model.ts';
-export type { Cancel, Clock, Scheduler } from './scheduler.ts';
+export type { Cancel, Now, Scheduler } from './scheduler.ts';
 export { bulkSeedTickets, type SeedKind } from './seed.ts';
 export {
   DEFAULT_WEBHOOK_SETTINGS,
@@ -81,8 +81,8 @@ export interface EmulatorOptions {
   keys?: readonly AccessKey[];
   /** Where EMULATOR_KEYS is read from; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Clock of the model and the rate limiter; default Date.now. */
-  now?: Clock;
+  /** Now of the model and the rate limiter; default Date.now. */
+  now?: Now;
   /** Scheduler of the AI agent's delayed work; default real timers. */
   scheduler?: Scheduler;
   /** Seed of the fault-injection random source (requests and webhooks); default 1. */
@@ -119,7 +119,7 @@ export interface RunningEmulator {
 export interface PlatformOptions {
   tenants: readonly string[];
   seed?: SeedKind;
-  now?: Clock;
+  now?: Now;
   scheduler?: Scheduler;
   aiDelayMs?: number;
   /** Default both on; see `EmulatorOptions.capabilities`. */

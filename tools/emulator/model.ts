@@ -31,7 +31,7 @@ import {
   EmulatorNotFoundError,
   EmulatorValidationError,
 } from './errors.ts';
-import type { Clock } from './scheduler.ts';
+import type { Now } from './scheduler.ts';
 import { issue, type OffsetQuery, type PageQuery } from './validation.ts';
 
 /** A knowledge-base article the AI agent answers from. */
@@ -181,7 +181,7 @@ interface TenantState {
 
 /** The emulator's in-memory platform. */
 export class EmulatorModel {
-  readonly #clock: Clock;
+  readonly #clock: Now;
   readonly #capabilities: Readonly<ModelCapabilities>;
   readonly #tenants = new Map<string, TenantState>();
   readonly #listeners = new Set<(event: ModelEvent) => void>();
@@ -195,7 +195,7 @@ export class EmulatorModel {
   /** Set while a seed writes history: the time it writes at, and no events go out. */
   #replayAt: number | undefined;
 
-  constructor(now: Clock = Date.now, capabilities: Partial<ModelCapabilities> = {}) {
+  constructor(now: Now = Date.now, capabilities: Partial<ModelCapabilities> = {}) {
     this.#clock = now;
     this.#capabilities = resolveCapabilities(capabilities);
   }

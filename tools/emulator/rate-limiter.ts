@@ -6,7 +6,7 @@
  * an exact, predictable instant that a client can adopt, at the price of allowing a burst
  * across a boundary, which the platform's published headers suggest it tolerates too.
  */
-import type { Clock } from './scheduler.ts';
+import type { Now } from './scheduler.ts';
 
 /** Limits per key. */
 export interface RateLimits {
@@ -49,10 +49,10 @@ const HOUR_MS = 3_600_000;
 /** Fixed-window counters per key, on an injectable clock. */
 export class RateLimiter {
   readonly #limits: RateLimits;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #keys = new Map<string, KeyState>();
 
-  constructor(limits: RateLimits, now: Clock) {
+  constructor(limits: RateLimits, now: Now) {
     this.#limits = limits;
     this.#now = now;
   }

@@ -5,7 +5,7 @@
  */
 
 /** The current time in milliseconds since the Unix epoch. */
-export type Clock = () => number;
+export type { Now } from '../../src/clock.ts';
 
 /** Cancels a scheduled task; calling it after the task ran is harmless. */
 export type Cancel = () => void;

@@ -16,7 +16,7 @@ import { webhookSignature } from '../../src/contract/webhook.ts';
 import { EmulatorConfigError } from './errors.ts';
 import type { EmulatorModel, ModelEvent } from './model.ts';
 import type { Random } from './random.ts';
-import type { Cancel, Clock, Scheduler } from './scheduler.ts';
+import type { Cancel, Now, Scheduler } from './scheduler.ts';
 
 /** The kinds of change a webhook announces. */
 export type WebhookEventType = 'ticket.message_added' | 'ticket.updated';
@@ -152,7 +152,7 @@ export const WEBHOOK_RECORDS_KEPT = 10_000;
 /** What the sender needs. */
 export interface WebhookSenderOptions {
   model: EmulatorModel;
-  now: Clock;
+  now: Now;
   scheduler: Scheduler;
   random: Random;
   settings?: Partial<WebhookSettings>;
@@ -175,7 +175,7 @@ interface Pending {
 /** Turns ticket changes into webhook deliveries; subscribes to the model until `close()`. */
 export class WebhookSender {
   #settings: WebhookSettings;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #scheduler: Scheduler;
   readonly #random: Random;
   readonly #transport: WebhookTransport;

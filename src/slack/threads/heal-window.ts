@@ -6,7 +6,7 @@
  * ticket filed by 🎫 or the message shortcut) heal too. Outside the window only the threads
  * that can be told apart cheaply are looked up (see `mayBeTicketThread`).
  */
-import type { ClaimStore, Clock } from '../../store/types.ts';
+import type { ClaimStore, Now } from '../../store/types.ts';
 import type { HealCheck } from '../deps.ts';
 
 const MARKER = 'store-epoch';
@@ -19,7 +19,7 @@ const MARKER_TTL_MS = 10 * 365 * 24 * 60 * 60_000;
 /** Options of the heal window. */
 export interface HealWindowOptions {
   claims: ClaimStore;
-  now?: Clock;
+  now?: Now;
   windowMs?: number;
   recheckMs?: number;
 }
@@ -27,7 +27,7 @@ export interface HealWindowOptions {
 /** Tells whether the thread links may be incomplete because the store lost them. */
 export class HealWindow implements HealCheck {
   readonly #claims: ClaimStore;
-  readonly #now: Clock;
+  readonly #now: Now;
   readonly #windowMs: number;
   readonly #recheckMs: number;
   #since: number | undefined;
