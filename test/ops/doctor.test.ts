@@ -9,7 +9,8 @@ import { type DoctorReport, runDoctor } from '../../src/ops/doctor.ts';
 import { readManifestScopes } from '../../src/ops/manifest-scopes.ts';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 import { defaultIds, type SlackDouble, startSlackDouble } from '../../tools/slack-double/index.ts';
-import { APP_TOKEN, REDIS_URL } from './support.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { APP_TOKEN } from '../support/stack.ts';
 
 const run = promisify(execFile);
 const SECRET = '8f14e45fceea167a5a36dedd4bea2543';

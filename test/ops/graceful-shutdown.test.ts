@@ -18,7 +18,8 @@ import {
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { deleteKeys, REDIS_URL, sample } from './support.ts';
+import { sample } from '../support/prometheus-text.ts';
+import { deleteKeys, REDIS_URL } from '../support/redis.ts';
 
 const SECRET = 'shutdown-signing-secret-0123456789';
 const { alice } = defaultIds;

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { type OpsStack, startOpsStack } from './support.ts';
+import { type Stack, startStack } from '../support/stack.ts';
 
 const run = promisify(execFile);
 const { alice } = defaultIds;
@@ -31,7 +31,7 @@ function parsed(lines: string[]): Record<string, unknown>[] {
 }
 
 describe('logs', () => {
-  let stack: OpsStack | undefined;
+  let stack: Stack | undefined;
   afterEach(async () => {
     await stack?.close();
     stack = undefined;
@@ -52,9 +52,9 @@ describe('logs', () => {
   });
 
   it('names the ticket, channel and thread on every line about filing and replying', async () => {
-    const logs: string[] = [];
-    stack = await startOpsStack({ logs });
+    stack = await startStack({ logLevel: 'info' });
     const current = stack;
+    const { logs } = current;
     const dm = current.double.workspace.openIm(alice);
     const sent = await current.driver.userPosts({
       userId: alice,
@@ -62,7 +62,7 @@ describe('logs', () => {
       text: 'Dock is dead',
     });
     const ticketId = await eventually(
-      () => current.stores.links.ticketForThread(dm, sent.ts),
+      () => current.app.stores.links.ticketForThread(dm, sent.ts),
       5_000,
       'the link',
     );
@@ -93,9 +93,9 @@ describe('logs', () => {
   });
 
   it('logs a refusal the person was told about at info, without a stack', async () => {
-    const logs: string[] = [];
-    stack = await startOpsStack({ logs });
+    stack = await startStack({ logLevel: 'info' });
     const current = stack;
+    const { logs } = current;
     const dm = current.double.workspace.openIm(alice);
     const sent = await current.driver.userPosts({
       userId: alice,
@@ -103,7 +103,7 @@ describe('logs', () => {
       text: 'VPN drops',
     });
     const ticketId = await eventually(
-      () => current.stores.links.ticketForThread(dm, sent.ts),
+      () => current.app.stores.links.ticketForThread(dm, sent.ts),
       5_000,
       'the link',
     );
@@ -126,9 +126,9 @@ describe('logs', () => {
   });
 
   it('names the channel and thread on the retry lines of a ticket not yet filed', async () => {
-    const logs: string[] = [];
-    stack = await startOpsStack({ logs });
+    stack = await startStack({ logLevel: 'info' });
     const current = stack;
+    const { logs } = current;
     current.emulator.setFaults({ down: true });
     const dm = current.double.workspace.openIm(alice);
     const sent = await current.driver.userPosts({ userId: alice, channelId: dm, text: 'No Wi-Fi' });

@@ -8,7 +8,7 @@ import {
   slackRequestMetrics,
 } from '../../src/ops/slack-request-metrics.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
-import { sample } from './support.ts';
+import { sample } from '../support/prometheus-text.ts';
 
 function metricsOnOwnRegistry(sources = {}) {
   return createMetrics({ registry: new Registry(), processMetrics: false, sources });

@@ -16,7 +16,8 @@ import {
   WRONG_SECRET_LINE,
 } from '../../src/ops/signature-failures.ts';
 import { defaultIds, SlackDriver } from '../../tools/slack-double/index.ts';
-import { type OpsStack, sample, startOpsStack } from './support.ts';
+import { sample } from '../support/prometheus-text.ts';
+import { SIGNING_SECRET, type Stack, startStack } from '../support/stack.ts';
 
 interface LogLine {
   level: number;
@@ -55,17 +56,17 @@ async function slashCommandSigned(port: number, secret: string, timestampS: numb
 }
 
 describe('requests that fail the signature check, over HTTP', () => {
-  let stack: OpsStack | undefined;
+  let stack: Stack | undefined;
   afterEach(async () => {
     await stack?.close();
     stack = undefined;
   });
 
   it('logs the likely wrong SLACK_SIGNING_SECRET once at error and counts every request in /metrics', async () => {
-    const logs: string[] = [];
-    stack = await startOpsStack({ logs });
+    stack = await startStack({ logLevel: 'info' });
+    const { logs } = stack;
     const wrong = new SlackDriver({
-      appUrl: `http://127.0.0.1:${stack.port}/slack/events`,
+      appUrl: `http://127.0.0.1:${stack.app.port}/slack/events`,
       signingSecret: 'not-this-apps-secret',
       double: stack.double,
     });
@@ -84,22 +85,20 @@ describe('requests that fail the signature check, over HTTP', () => {
     }
     const errors = parsed(logs).filter((line) => line.level === 50);
     expect(errors).toEqual([expect.objectContaining({ msg: WRONG_SECRET_LINE, failures: 1 })]);
-    const metrics = await stack.get('/metrics');
+    const metrics = await stack.app.get('/metrics');
     expect(
       sample(metrics.text, 'servicedesk_slack_signature_failures_total', { reason: 'mismatch' }),
     ).toBe(3);
   });
 
   it('tells a signature made over five minutes ago from a wrong secret, and says to check the clock', async () => {
-    const logs: string[] = [];
-    stack = await startOpsStack({ logs });
+    stack = await startStack({ logLevel: 'info' });
+    const { logs } = stack;
     const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
-    expect(
-      await slashCommandSigned(stack.port, 'ops-signing-secret-0123456789', tenMinutesAgo),
-    ).toBe(401);
+    expect(await slashCommandSigned(stack.app.port, SIGNING_SECRET, tenMinutesAgo)).toBe(401);
     const errors = parsed(logs).filter((line) => line.level === 50);
     expect(errors.map((line) => line.msg)).toEqual([STALE_SIGNATURE_LINE]);
-    const metrics = await stack.get('/metrics');
+    const metrics = await stack.app.get('/metrics');
     expect(
       sample(metrics.text, 'servicedesk_slack_signature_failures_total', { reason: 'stale' }),
     ).toBe(1);
@@ -109,7 +108,7 @@ describe('requests that fail the signature check, over HTTP', () => {
   });
 
   it('counts nothing for a request signed with the right secret', async () => {
-    stack = await startOpsStack();
+    stack = await startStack();
     const result = await stack.driver.slashCommand({
       userId: defaultIds.alice,
       channelId: defaultIds.itHelp,
@@ -117,7 +116,7 @@ describe('requests that fail the signature check, over HTTP', () => {
       text: 'help',
     });
     expect(result.status).toBe(200);
-    const metrics = await stack.get('/metrics');
+    const metrics = await stack.app.get('/metrics');
     expect(
       sample(metrics.text, 'servicedesk_slack_signature_failures_total', { reason: 'mismatch' }),
     ).toBe(0);

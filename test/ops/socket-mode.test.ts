@@ -1,14 +1,15 @@
 /** In Socket Mode the app still serves /healthz, /readyz and /metrics on its HTTP port. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
-import { APP_TOKEN, type OpsStack, sample, startOpsStack } from './support.ts';
+import { sample } from '../support/prometheus-text.ts';
+import { APP_TOKEN, type Stack, startStack } from '../support/stack.ts';
 
 const { alice, itHelp } = defaultIds;
 
 describe('operations endpoints in Socket Mode', () => {
-  let stack: OpsStack;
+  let stack: Stack;
   beforeAll(async () => {
-    stack = await startOpsStack({ mode: 'socket' });
+    stack = await startStack({ receiver: 'socket' });
     await stack.double.socketMode.waitForConnection();
   });
   afterAll(async () => {
@@ -24,19 +25,19 @@ describe('operations endpoints in Socket Mode', () => {
   });
 
   it('answers /healthz on its HTTP port', async () => {
-    const health = await stack.get('/healthz');
+    const health = await stack.app.get('/healthz');
     expect(health.status).toBe(200);
     expect(JSON.parse(health.text)).toEqual({ status: 'ok' });
   });
 
   it('answers /readyz on its HTTP port', async () => {
-    const ready = await stack.get('/readyz');
+    const ready = await stack.app.get('/readyz');
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.text)).toMatchObject({ status: 'ready' });
   });
 
   it('answers /ticket help in the acknowledgement of a slash command envelope', async () => {
-    const ack = await stack.socketDriver.slashCommand({
+    const ack = await stack.app.socketDriver.slashCommand({
       userId: alice,
       channelId: itHelp,
       text: 'help',
@@ -47,7 +48,7 @@ describe('operations endpoints in Socket Mode', () => {
 
   it('opens the create modal for a plain /ticket sent over the WebSocket', async () => {
     const before = stack.double.callsTo('views.open').length;
-    const ack = await stack.socketDriver.slashCommand({ userId: alice, channelId: itHelp });
+    const ack = await stack.app.socketDriver.slashCommand({ userId: alice, channelId: itHelp });
     expect(ack.envelopeId).toBeTruthy();
     const call = await stack.double.waitForCall(
       'views.open',
@@ -57,7 +58,7 @@ describe('operations endpoints in Socket Mode', () => {
   });
 
   it('counts Socket Mode requests in /metrics', async () => {
-    const text = (await stack.get('/metrics')).text;
+    const text = (await stack.app.get('/metrics')).text;
     expect(
       sample(text, 'servicedesk_slack_requests_total', { kind: 'command', outcome: 'ok' }),
     ).toBeGreaterThanOrEqual(2);
@@ -65,13 +66,13 @@ describe('operations endpoints in Socket Mode', () => {
 });
 
 describe('acknowledgements in Socket Mode', () => {
-  let stack: OpsStack;
+  let stack: Stack;
   beforeAll(async () => {
-    stack = await startOpsStack({ mode: 'socket' });
+    stack = await startStack({ receiver: 'socket' });
     await stack.double.socketMode.waitForConnection();
   });
   afterAll(async () => {
-    if (stack.redis.status !== 'ready') await stack.redis.connect().catch(() => undefined);
+    if (stack.app.redis.status !== 'ready') await stack.app.redis.connect().catch(() => undefined);
     await stack.close();
   });
 
@@ -81,8 +82,8 @@ describe('acknowledgements in Socket Mode', () => {
       user: alice,
       text: 'Stored before acked',
     });
-    stack.redis.disconnect();
-    const delivery = stack.socketDriver.event({
+    stack.app.redis.disconnect();
+    const delivery = stack.app.socketDriver.event({
       ...message,
       channel: dm,
       channel_type: 'im',

@@ -1,13 +1,15 @@
 /**
- * The whole stack for end-to-end tests: the emulator as the platform, the Slack double as
- * Slack, a real Redis, and the real Bolt app over real HTTP. Each stack uses its own Redis key
- * prefix and deletes only its own keys.
+ * The whole stack for end-to-end and operations tests: the emulator as the platform, the Slack
+ * double as Slack, a real Redis, and the real Bolt app built by the runtime main.ts uses, over
+ * real HTTP or Socket Mode, with its metrics, readiness and ops routes. Each stack uses its own
+ * Redis key prefix and deletes only its own keys.
  */
 
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { pino } from 'pino';
+import { type LevelWithSilent, pino } from 'pino';
+import { request } from 'undici';
 import { type AppRole, loadConfig } from '../../src/config.ts';
 import {
   AdaptivePlanner,
@@ -15,6 +17,8 @@ import {
   type PollPlanner,
   WEBHOOK_PATH,
 } from '../../src/mirror/index.ts';
+import type { AppMetrics } from '../../src/ops/metrics.ts';
+import type { Readiness } from '../../src/ops/readiness.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
@@ -28,12 +32,16 @@ import {
   defaultIds,
   type SlackDouble,
   SlackDriver,
+  SocketModeDriver,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
 import { eventually } from './eventually.ts';
+import { deleteKeys, REDIS_URL } from './redis.ts';
 
 /** The signing secret the driver signs with and the app verifies. */
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
+/** The app-level token of Socket Mode stacks, which the double accepts. */
+export const APP_TOKEN = 'xapp-1-ops-test-token';
 /** The production planning rule with short intervals, so a test waits seconds, not minutes. */
 export const QUICK_PLANNER = new AdaptivePlanner({
   firstLookMs: 300,
@@ -52,9 +60,17 @@ export const ROUTED_DESK = 'it';
 export interface Replica {
   slack: SlackApp;
   stores: Stores;
+  metrics: AppMetrics;
+  readiness: Readiness;
+  /** The replica's HTTP port: Slack requests (HTTP mode), webhooks and /healthz, /readyz, /metrics. */
   port: number;
+  /** Sends signed HTTP requests (HTTP mode). */
   driver: SlackDriver;
+  /** Sends envelopes over the WebSocket (Socket Mode). */
+  socketDriver: SocketModeDriver;
   redis: Redis;
+  /** GET a path of the replica's HTTP port (the ops routes). */
+  get(path: string): Promise<{ status: number; text: string; contentType: string }>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +80,7 @@ export interface Stack {
   double: SlackDouble;
   driver: SlackDriver;
   app: Replica;
-  /** Every log line the app wrote, for redaction checks. */
+  /** Every log line the app wrote at `logLevel` and up, for redaction and log checks. */
   logs: string[];
   /** Every platform request the replicas made (its operation), in order. */
   platformRequests: string[];
@@ -80,6 +96,12 @@ export interface StackOptions {
   submitWaitMs?: number;
   /** Puts every request inside the shared rate budget (off by default: tests send bursts). */
   budget?: Partial<RateBudgetLimits>;
+  /** How Slack reaches the app: signed HTTP requests (default) or Socket Mode with APP_TOKEN. */
+  receiver?: 'http' | 'socket';
+  /** The scopes the Slack double reports the bot token has (its x-oauth-scopes header). */
+  oauthScopes?: readonly string[];
+  /** The lowest level the app logs into `logs` (default debug). */
+  logLevel?: LevelWithSilent;
   /** What the first replica does (default all). */
   role?: AppRole;
   /** The outbox worker's poll when idle (default 50 ms); new entries wake it sooner. */
@@ -131,11 +153,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ratePerHour: 1_000_000,
     ...options.emulator,
   });
-  const double = await startSlackDouble();
+  const double = await startSlackDouble({
+    appToken: APP_TOKEN,
+    ...(options.oauthScopes ? { oauthScopes: options.oauthScopes } : {}),
+  });
   const prefix = `test:e2e:${randomUUID()}:`;
   const logs: string[] = [];
   const logger = pino(
-    { level: 'debug' },
+    { level: options.logLevel ?? 'debug' },
     new Writable({
       write(chunk, _enc, done) {
         logs.push(String(chunk));
@@ -147,7 +172,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Every platform request any replica made, by operation, in order.
   const platformRequests: string[] = [];
   const { mirror } = options;
-  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisUrl = options.redisUrl ?? REDIS_URL;
+  const socket = options.receiver === 'socket';
 
   async function addReplica(role: AppRole = 'all'): Promise<Replica> {
     // Configured and built as production is: the same settings, the same runtime. The budget
@@ -155,7 +181,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const budget = options.budget;
     const config = loadConfig({
       SLACK_BOT_TOKEN: defaultIds.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      ...(socket ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: double.apiUrl,
       SERVICE_DESK_URL: emulator.url,
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
@@ -193,7 +219,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
     });
-    const { slack, stores } = runtime;
+    const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.
     const redis = runtime.redis as Redis;
     const port = await runtime.start();
@@ -206,9 +232,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const replica: Replica = {
       slack,
       stores,
+      metrics,
+      readiness,
       port,
       driver,
+      socketDriver: new SocketModeDriver(double),
       redis,
+      async get(path) {
+        const response = await request(`http://127.0.0.1:${port}${path}`);
+        return {
+          status: response.statusCode,
+          text: await response.body.text(),
+          contentType: String(response.headers['content-type'] ?? ''),
+        };
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -242,12 +279,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 1 }) as Redis;
       redis.on('error', () => undefined);
       try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-          cursor = next;
-          if (keys.length > 0) await redis.del(...keys);
-        } while (cursor !== '0');
+        await deleteKeys(redis, prefix);
       } catch {
         // Nothing left to clean where Redis is gone.
       }
