@@ -503,7 +503,7 @@ describe('conversations: the Slack side', () => {
     });
     const prompt = await eventually(
       () => ephemeralFor(alice, 'is closed, so your reply was not added'),
-      5_000,
+      15_000,
       'the private prompt',
     );
     expect(JSON.stringify(prompt.blocks)).toContain('The VPN fails again today');
@@ -605,7 +605,7 @@ describe('conversations: the Slack side', () => {
     });
     const prompt = await eventually(
       () => ephemeralFor(bob, 'someone else’s resolved request'),
-      5_000,
+      15_000,
       'the private prompt',
     );
     expect(JSON.stringify(prompt.blocks)).toContain('Still broken for the marketing share');
@@ -629,7 +629,7 @@ describe('conversations: the Slack side', () => {
         workspace()
           .ephemerals({ user: bob })
           .find((e) => JSON.stringify(e.blocks).includes('floor 2 are stuck too')),
-      5_000,
+      15_000,
       'the private prompt',
     );
     // A double click: both reach the app before the prompt is replaced.
@@ -689,7 +689,7 @@ describe('conversations: the Slack side', () => {
         workspace()
           .ephemerals({ user: bob })
           .find((e) => JSON.stringify(e.blocks).includes('scans come out blank')),
-      5_000,
+      15_000,
       'the private prompt',
     );
     stack.double.failNext('conversations.open', 'internal_error', { status: 500, times: 2 });
