@@ -1,10 +1,10 @@
 /** The card's "Assign to me" button (agents only): queues the assignment through the outbox. */
 import { cardRefFromAction } from '../../builders/card-ref.ts';
-import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
+  type ButtonDeps,
   clickedTicketId,
   clickKey,
   clickOf,
@@ -12,22 +12,7 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Assign to me". */
-export function assignToMe(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-) {
+export function assignToMe(deps: ButtonDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);

@@ -13,8 +13,11 @@ import { actorOf } from '../../people/ticket-access.ts';
 import { tellPrivately } from '../../posting/private-notice.ts';
 import { lastKnownStatus } from '../../tickets/closed-ticket-rules.ts';
 
-/** What this file's listeners use of the app's parts. */
-type ListenerDeps = Pick<
+/**
+ * What a button's handler uses of the app's parts: a click may enqueue an intent, refuse, or
+ * read the ticket, so every handler takes this one slice.
+ */
+export type ButtonDeps = Pick<
   SlackDeps,
   | 'client'
   | 'desks'
@@ -79,7 +82,7 @@ export function clickPlace(body: BlockAction): { channel?: string; threadTs?: st
 
 /** Tells the person who clicked, privately, where they clicked. */
 export async function tellClicker(
-  deps: ListenerDeps,
+  deps: ButtonDeps,
   body: BlockAction,
   message: SlackMessage,
 ): Promise<void> {
@@ -102,7 +105,7 @@ export async function tellClicker(
  * is not refused again.
  */
 export async function refuseClicker(
-  deps: ListenerDeps,
+  deps: ButtonDeps,
   body: BlockAction,
   ticketId: string,
   reason: RefusalReason,
@@ -126,7 +129,7 @@ export async function refuseClicker(
  * may use: when the requester is already known (no platform request), anyone else is told at
  * once. When it is not known, the intent decides with the ticket before any write.
  */
-export async function refusedEarly(deps: ListenerDeps, body: BlockAction, ticketId: string) {
+export async function refusedEarly(deps: ButtonDeps, body: BlockAction, ticketId: string) {
   const known = await lastKnownStatus(deps, ticketId);
   if (!known?.requesterEmail) return false;
   const actor = await actorOf(deps, body.user.id);

@@ -6,7 +6,6 @@ import {
   parseClosedReply,
 } from '../../builders/closed-ticket-prompt-builder.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
-import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
@@ -18,29 +17,13 @@ import {
   slackToPlain,
   titleFromText,
 } from '../../tickets/message-text.ts';
-import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
+import { type ButtonArgs, type ButtonDeps, clickOf, tellClicker } from './button-click.ts';
 
 /** Why the reply could not be added: its ticket is closed, or it is someone else's. */
 export type ReplyPromptKind = 'closed' | 'others';
 
 /** Builds the handler of a prompt's filing button. */
-export function closedReplyNewTicket(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-  kind: ReplyPromptKind = 'closed',
-) {
+export function closedReplyNewTicket(deps: ButtonDeps, kind: ReplyPromptKind = 'closed') {
   return async ({ ack, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = parseClosedReply(clickOf(body).value);

@@ -7,32 +7,16 @@ import {
   parseTakenMessage,
 } from '../../builders/thread-taken-notice-builder.ts';
 import { ticketPageUrl } from '../../builders/ticket-card-builder.ts';
-import type { SlackDeps } from '../../deps.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { openDm } from '../../posting/slack-posting.ts';
 import { readMessageAt } from '../../posting/thread-reader.ts';
 import { messageBody, type PersonMessage, titleFromText } from '../../tickets/message-text.ts';
-import { type ButtonArgs, clickOf, tellClicker } from './button-click.ts';
+import { type ButtonArgs, type ButtonDeps, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of the notice's "File my own ticket from this message" button. */
-export function fileOwnFromMessage(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-) {
+export function fileOwnFromMessage(deps: ButtonDeps) {
   return async ({ ack, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     const taken = parseTakenMessage(clickOf(body).value);

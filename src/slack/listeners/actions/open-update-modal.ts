@@ -18,24 +18,16 @@ import {
 } from '../../builders/update-modal-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
-import { type ButtonArgs, clickedTicketId, clickOf, refuseClicker } from './button-click.ts';
+import {
+  type ButtonArgs,
+  type ButtonDeps,
+  clickedTicketId,
+  clickOf,
+  refuseClicker,
+} from './button-click.ts';
 
-/** What this file's listeners use of the app's parts. */
-type ListenerDeps = Pick<
-  SlackDeps,
-  | 'client'
-  | 'desks'
-  | 'healWindow'
-  | 'logger'
-  | 'mirror'
-  | 'people'
-  | 'reads'
-  | 'serviceDesk'
-  | 'settings'
-  | 'statuses'
-  | 'stores'
-  | 'tasks'
->;
+/** What the Update button uses: a button's parts, and the background tasks that fill the form. */
+type ListenerDeps = ButtonDeps & Pick<SlackDeps, 'tasks'>;
 
 /** Builds the handler of the card's "Update" button. */
 export function openUpdateModal(deps: ListenerDeps) {

@@ -5,11 +5,11 @@
  * rule to the ticket as it is before any write.
  */
 import { cardRefFromAction } from '../../builders/card-ref.ts';
-import type { SlackDeps } from '../../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
+  type ButtonDeps,
   clickedTicketId,
   clickKey,
   clickOf,
@@ -17,23 +17,7 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Mark resolved" (`resolve`) or "Reopen" (`reopen`). */
-export function requesterStatusChange(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-  kind: 'resolve' | 'reopen',
-) {
+export function requesterStatusChange(deps: ButtonDeps, kind: 'resolve' | 'reopen') {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);

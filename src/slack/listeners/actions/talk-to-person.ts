@@ -1,12 +1,8 @@
-/**
- * "Talk to a person" on an AI answer in a ticket's thread: queues a message asking for a human,
- * written as the person who clicked (the intent checks they are the requester or an agent).
- */
-import type { SlackDeps } from '../../deps.ts';
 import { type RequestHumanPayload, requestHuman } from '../../intents/request-human.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   type ButtonArgs,
+  type ButtonDeps,
   clickedTicketId,
   clickKey,
   clickPlace,
@@ -14,22 +10,7 @@ import {
 } from './button-click.ts';
 
 /** Builds the handler of "Talk to a person". */
-export function talkToPerson(
-  deps: Pick<
-    SlackDeps,
-    | 'client'
-    | 'desks'
-    | 'healWindow'
-    | 'logger'
-    | 'mirror'
-    | 'people'
-    | 'reads'
-    | 'serviceDesk'
-    | 'settings'
-    | 'statuses'
-    | 'stores'
-  >,
-) {
+export function talkToPerson(deps: ButtonDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const ticketId = clickedTicketId(body);
