@@ -1,26 +1,9 @@
 /** The mirror's per-ticket memory held in this process: the twin of `redis-mirror.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import { emptyMirrorRecord } from './mirror-record.ts';
 import { OWN_MESSAGES_TTL_MS } from './mirror-retention.ts';
 import type { HintScope, MirrorRecord, MirrorStore, Now, PostClaimOutcome } from './types.ts';
-
-// The record of a ticket only noted so far (a write from Slack, a hint): the Redis twin reads
-// an absent field as 0 or none alike.
-const EMPTY: MirrorRecord = {
-  activityCursor: 0,
-  messageCursor: 0,
-  messagesAnnounced: 0,
-  lastActivityAt: 0,
-  lastAnswerAt: 0,
-  lastPolledAt: 0,
-  backoffStep: 0,
-  status: undefined,
-  settledAt: undefined,
-  requesterEmail: undefined,
-  slackWriteAt: 0,
-  hintedAt: 0,
-  messageHintedAt: 0,
-};
 
 type Post =
   | { state: 'done' }
@@ -51,7 +34,7 @@ export class MemoryMirrorStore implements MirrorStore {
     const memory = this.#live(ticketId);
     const noted = memory && memory.slackWriteAt + memory.hintedAt + memory.messageHintedAt > 0;
     if (!memory || (!memory.state && !noted)) return undefined;
-    const base = memory.state ?? EMPTY;
+    const base = memory.state ?? emptyMirrorRecord();
     return {
       ...base,
       slackWriteAt: memory.slackWriteAt,

@@ -336,18 +336,33 @@ export interface ScheduledPoll {
  * by `noteSlackWrite` and `noteHint`.
  */
 export interface MirrorRecord {
+  /** Activity entries already read (the offset of the next Get-activity request). */
   activityCursor: number;
+  /** Messages already read (their index in the ticket's conversation). */
   messageCursor: number;
+  /** `message_added` entries read from the activity: more than `messageCursor` means unread. */
   messagesAnnounced: number;
+  /** The latest thing that happened to the ticket (platform activity or a Slack write), ms. */
   lastActivityAt: number;
+  /** The latest public message that did not come from Slack (an answer from the desk), ms. */
   lastAnswerAt: number;
+  /** When the ticket was last polled, ms. */
   lastPolledAt: number;
+  /** Failed polls in a row. */
   backoffStep: number;
+  /** The ticket's last known status. */
   status: string | undefined;
+  /** When it became resolved or closed, ms. */
   settledAt: number | undefined;
   requesterEmail: string | undefined;
+  /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
   slackWriteAt: number;
+  /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */
   hintedAt: number;
+  /**
+   * The last time the platform hinted that a message was added, and nothing else (set by
+   * `noteHint(..., 'message')`), ms: the messages alone tell what changed.
+   */
   messageHintedAt: number;
 }
 
