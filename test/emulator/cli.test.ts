@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdPort } from '../held-port.ts';
+import { holdPort } from '../support/held-port.ts';
 
 const CLI = 'tools/emulator/cli.ts';
 

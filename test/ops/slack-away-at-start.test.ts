@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.ts';
 import { defaultIds, type SlackDouble, startSlackDouble } from '../../tools/slack-double/index.ts';
-import { holdPort } from '../held-port.ts';
+import { holdPort } from '../support/held-port.ts';
 
 describe('Slack unreachable at start', () => {
   const cleanup: (() => Promise<unknown> | unknown)[] = [];

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { holdPort } from '../held-port.ts';
+import { holdPort } from '../support/held-port.ts';
 
 const CLI = new URL('../../tools/sandbox/cli.ts', import.meta.url).pathname;
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { holdPort } from '../held-port.ts';
+import { holdPort } from '../support/held-port.ts';
 
 const CLI = new URL('../../tools/slack-double/cli.ts', import.meta.url).pathname;
 

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPortInUse } from '../../../src/port-in-use.ts';
 import { RouteServer } from '../../../src/slack/app/route-server.ts';
-import { holdPort } from '../../held-port.ts';
+import { holdPort } from '../../support/held-port.ts';
 
 const routes = [
   {

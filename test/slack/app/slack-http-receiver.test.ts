@@ -14,7 +14,7 @@ import {
   type SlackHttpReceiverOptions,
 } from '../../../src/slack/app/slack-http-receiver.ts';
 import { slackSignature } from '../../../tools/slack-double/index.ts';
-import { holdPort } from '../../held-port.ts';
+import { holdPort } from '../../support/held-port.ts';
 
 const SECRET = 'receiver-test-secret';
 const FORM = 'application/x-www-form-urlencoded';

@@ -10,7 +10,7 @@ import { isPortInUse } from '../../../src/port-in-use.ts';
 import { boltLogger } from '../../../src/slack/app/bolt-logger.ts';
 import { SlackSocketReceiver } from '../../../src/slack/app/slack-socket-receiver.ts';
 import { type SlackDouble, startSlackDouble } from '../../../tools/slack-double/index.ts';
-import { holdPort } from '../../held-port.ts';
+import { holdPort } from '../../support/held-port.ts';
 
 const APP_TOKEN = 'xapp-1-receiver-test';
 const logger = pino({ level: 'silent' });
