@@ -4,6 +4,14 @@
  * changes may share one, so the cursor stays a little behind the newest change seen and what
  * was seen already is skipped. After a whole scan, every due ticket the mirror looked at since
  * the cursor began, and that reported no change since, is unchanged.
+ *
+ * A feed without a cursor (its first scan, or its record lost with an emptied Redis) starts
+ * warm: its first listing goes back as far as the looks it may move (`lookbackMs`, the time a
+ * ticket's last look is trusted), and each linked ticket in it is compared with what the mirror
+ * last read of it, so only a change the mirror has not read (one made while the app was down)
+ * is hinted. A ticket not listed has not changed since before any look the feed may move, so
+ * the feed vouches for the quiet tickets from its first scan on rather than having each looked
+ * at once first.
  */
 import type { Ticket } from '../servicedesk/index.ts';
 import type { FeedRecord } from './change-feed-record.ts';
@@ -24,15 +32,15 @@ export async function filterScan(
   record: FeedRecord,
   work: ScanWork,
   period: number,
+  lookbackMs: number,
 ): Promise<void> {
   const { scan } = work;
   const now = ctx.now();
-  if (record.cursor === undefined) {
-    // Changes from now on; what came before is the per-ticket looks' to find.
-    record.cursor = now - ctx.o.overlapMs - ctx.o.clockMarginMs;
-    record.since = record.cursor;
-  }
-  const cursor = record.cursor;
+  const margin = ctx.o.clockMarginMs;
+  const warm = record.cursor === undefined;
+  // The record takes the cursor only once the listing is read: a warm start the budget cut
+  // short is made again at the next scan.
+  const cursor = record.cursor ?? now - lookbackMs - margin;
   const items: Ticket[] = [];
   let whole = false;
   for (let page = 1; page <= ctx.o.maxPages; page++) {
@@ -62,13 +70,16 @@ export async function filterScan(
     // Seen by the last scan, in the overlap behind its cursor.
     const known = seen.get(ticket.id);
     if (known?.updatedAt === updatedAt) continue;
-    if (await tell(ctx, ticket.id, updatedAt, work, { listed: ticket, known })) {
+    if (await tell(ctx, ticket.id, updatedAt, work, { listed: ticket, known, warm })) {
       const facts = factsOf(ticket, updatedAt);
       if (facts) work.noted.set(ticket.id, facts);
     }
   }
   if (unfiltered > 0) filterIgnored(ctx, record, unfiltered);
-  record.cursor = Math.max(cursor, newest - ctx.o.overlapMs);
+  // A warm start goes on from now: its listing read what came before.
+  const from = warm ? now - ctx.o.overlapMs - margin : cursor;
+  record.cursor = Math.max(from, newest - ctx.o.overlapMs);
+  if (warm) record.since = cursor;
   if (!whole) {
     // More changed than a scan reads: those not read are the per-ticket looks' to find.
     scan.complete = false;
@@ -82,7 +93,6 @@ export async function filterScan(
   const since = record.since;
   if (since === undefined) return;
   const due = await dueCandidates(ctx, ctx.now() + period, true);
-  const margin = ctx.o.clockMarginMs;
   for (const candidate of due) {
     const lookedAt = candidate.state.lastPolledAt - margin;
     // Every change after `since` was reported, and a reported one left its time in the facts.

@@ -8,7 +8,7 @@
 import type { Ticket } from '../servicedesk/index.ts';
 import type { ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
 import type { FeedWay } from './change-feed-record.ts';
-import type { MirrorState } from './mirror-state.ts';
+import { initialMirrorState, type MirrorState } from './mirror-state.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import type { TicketHints } from './ticket-hints.ts';
 import type { ChangeFeedPlatform } from './types.ts';
@@ -69,7 +69,7 @@ export interface ScanWork {
 /** What a way of scanning is given: the feed's parts and settings, and its one warning. */
 export interface FeedScanContext {
   platform: ChangeFeedPlatform;
-  stores: Pick<Stores, 'schedule' | 'mirror' | 'feed'>;
+  stores: Pick<Stores, 'schedule' | 'mirror' | 'feed' | 'links'>;
   logger: MirrorLogger;
   mode: ChangeFeedMode;
   hints: TicketHints;
@@ -126,14 +126,25 @@ export async function tell(
   ticketId: string,
   updatedAt: number,
   work: ScanWork,
-  seenAs: { listed?: Ticket; known?: TicketFacts | undefined; state?: MirrorState } = {},
+  seenAs: {
+    listed?: Ticket;
+    known?: TicketFacts | undefined;
+    state?: MirrorState;
+    /** The feed's first listing, which compares with all the mirror read (`lastRead`). */
+    warm?: boolean;
+  } = {},
 ): Promise<boolean> {
-  const { listed, known } = seenAs;
+  const { listed, known, warm } = seenAs;
   const state = seenAs.state ?? (await ctx.stores.mirror.state(ticketId));
   const margin = ctx.o.clockMarginMs;
-  const seen = state && updatedAt <= state.lastPolledAt - margin;
+  const seen = warm
+    ? updatedAt <= lastRead(state ?? initialMirrorState(), listed, margin)
+    : state && updatedAt <= state.lastPolledAt - margin;
   const moved = listed !== undefined && statusMoved(state, listed);
-  if (seen && !moved) return true;
+  if (seen && !moved) {
+    // A ticket the mirror keeps no record of may have no thread: its facts are not worth keeping.
+    return state !== undefined || (await ctx.stores.links.threadsForTicket(ticketId)).length > 0;
+  }
   // Only a scan by updated_after sees every change, so only its message hints may stand in
   // for the platform's own (a ticket sent message hints is looked at only on hints).
   const messageOnly =
@@ -146,11 +157,25 @@ export async function tell(
     state !== undefined &&
     state.slackWriteAt > state.lastPolledAt &&
     updatedAt <= state.slackWriteAt + margin;
-  if (messageOnly && ownWrite) return true;
+  // The first look after a write from Slack is never moved, and reads what the write changed.
+  if ((messageOnly || warm) && ownWrite) return true;
   if ((await ctx.hints.hint(ticketId, { messageOnly })) === 'unlinked') return false;
   work.hinted.add(ticketId);
   work.scan.changed += 1;
   return true;
+}
+
+/**
+ * The latest change of a ticket the mirror has read, as far as its record tells (platform time,
+ * ms): its last look (less the clocks' margin), the latest activity it read unless a write from
+ * Slack set that since, and for a ticket never looked at, its creation as listed: a ticket
+ * linked and changed by nothing since is not a change.
+ */
+export function lastRead(state: MirrorState, listed: Ticket | undefined, margin: number): number {
+  let at = state.lastPolledAt - margin;
+  if (state.slackWriteAt <= state.lastPolledAt) at = Math.max(at, state.lastActivityAt);
+  if (state.lastPolledAt <= 0) at = Math.max(at, timeOf(listed?.created_at) ?? 0);
+  return at;
 }
 
 /**

@@ -308,8 +308,9 @@ export class ChangeFeed {
     try {
       scan.way = await this.#findWay(record, scan);
       this.#way = scan.way;
-      if (scan.way === 'filter') await filterScan(this.#ctx, record, work, period);
-      else if (scan.way === 'sweep') await sweepScan(this.#ctx, record, work, period);
+      if (scan.way === 'filter') {
+        await filterScan(this.#ctx, record, work, period, this.#trustMs ?? pace.idleIntervalMs);
+      } else if (scan.way === 'sweep') await sweepScan(this.#ctx, record, work, period);
     } catch (error) {
       if (error instanceof BudgetDeferredError) {
         scan.complete = false;

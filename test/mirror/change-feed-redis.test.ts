@@ -40,7 +40,7 @@ function replicas() {
       periodMs: PERIOD,
       filterPeriodMs: PERIOD,
     });
-    return { stores, feed };
+    return { stores, feed, namespace };
   };
   return {
     clock,
@@ -85,5 +85,40 @@ describe('change feed on Redis', () => {
     clock.now += PERIOD;
     // The change is still behind the cursor's overlap; the other replica knows it was seen.
     expect(await b.feed.scanOnce()).toMatchObject({ way: 'filter', requests: 1, changed: 0 });
+  });
+
+  it('starts warm again after Redis was emptied: hints only the ticket changed meanwhile', async () => {
+    const { clock, model, a } = replicas();
+    const quiet = model.createTicket(TENANT, { title: 'Printer' });
+    const answered = model.createTicket(TENANT, { title: 'VPN' });
+    clock.now += 5_000;
+    const lookedAt = clock.now;
+    /** The ticket's thread, the mirror's record of a look now, and its next look in 20 s. */
+    const follow = async (ticketId: string, threadTs: string) => {
+      await a.stores.links.link(ticketId, { channel: 'C0HELP', threadTs });
+      await a.stores.mirror.saveState(ticketId, {
+        ...initialMirrorState(),
+        lastPolledAt: lookedAt,
+        status: 'new',
+      });
+      await a.stores.schedule.pollAt(ticketId, lookedAt + 20_000);
+    };
+    await follow(quiet.id, '1.1');
+    await follow(answered.id, '1.2');
+    await a.feed.scanOnce();
+    clock.now += PERIOD;
+    await a.feed.scanOnce();
+    const redis = connections[0] as Redis;
+    const keys = await redis.keys(`${a.namespace}*`);
+    await redis.del(...keys);
+    clock.now += 60_000;
+    model.addAgentReply(TENANT, answered.id, { agentEmail: SAM, body: 'On my way' });
+    clock.now += 1_000;
+    // The threads are found again with what the mirror had read of them.
+    await follow(quiet.id, '1.1');
+    await follow(answered.id, '1.2');
+    expect(await a.feed.scanOnce()).toMatchObject({ way: 'filter', changed: 1, postponed: 1 });
+    expect(await a.stores.schedule.dueAt(answered.id)).toBeLessThanOrEqual(clock.now + 1_000);
+    expect(await a.stores.schedule.dueAt(quiet.id)).toBeGreaterThan(clock.now);
   });
 });

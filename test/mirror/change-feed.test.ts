@@ -186,15 +186,54 @@ describe('change feed, updated_after', () => {
     expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
   });
 
-  it('does not move a look at a ticket changed before the feed began to read the changes', async () => {
-    const { clock, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+  it('hints at its first scan a ticket changed too close to the mirror’s last look to tell, rather than moving its look', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt } = setUp();
     const id = await linkedTicket();
     await lookedAt(id, 40_000);
     clock.now += 5_000;
-    await feed.scanOnce();
-    nextPeriod();
-    expect(await feed.scanOnce()).toMatchObject({ postponed: 0 });
-    expect(await stores.schedule.dueAt(id)).toBe(T0 + 40_000);
+    expect(await feed.scanOnce()).toMatchObject({ changed: 1, postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(clock.now + 1_000);
+  });
+
+  it('starts warm: its first scan over linked quiet tickets hints none of them and moves their looks', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt } = setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await linkedTicket());
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 20_000);
+    clock.now += 600_000;
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ way: 'filter', changed: 0, postponed: 5 });
+    // The detection's two requests and one listing back over the trusted time.
+    expect(platform.count('listTickets')).toBe(3);
+    for (const id of ids) expect(await stores.schedule.dueAt(id)).toBeGreaterThan(clock.now);
+  });
+
+  it('hints at its first scan a ticket changed while the app was down, and only that one', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt } = setUp();
+    const quiet = await linkedTicket();
+    const answered = await linkedTicket();
+    const resolved = await linkedTicket();
+    clock.now += 5_000;
+    for (const id of [quiet, answered, resolved]) await lookedAt(id, 600_000);
+    clock.now += 60_000;
+    model.addAgentReply(TENANT, answered, { agentEmail: SAM, body: 'On my way' });
+    model.updateTicket(TENANT, resolved, { status: 'resolved' });
+    clock.now += 60_000;
+    expect(await feed.scanOnce()).toMatchObject({ changed: 2 });
+    expect(await stores.schedule.dueAt(answered)).toBe(clock.now + 1_000);
+    expect(await stores.schedule.dueAt(resolved)).toBe(clock.now + 1_000);
+    expect(await stores.schedule.dueAt(quiet)).toBe(T0 + 5_000 + 600_000);
+  });
+
+  it('does not call a ticket linked and changed by nothing since a change, though the mirror never looked at it', async () => {
+    const { clock, stores, feed, linkedTicket } = setUp();
+    const id = await linkedTicket();
+    await stores.mirror.saveState(id, { ...initialMirrorState(), status: 'new' });
+    await stores.schedule.pollAt(id, clock.now + 600_000);
+    clock.now += 60_000;
+    expect(await feed.scanOnce()).toMatchObject({ changed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(T0 + 600_000);
   });
 
   it('hints nothing the mirror has already looked past', async () => {
