@@ -1,6 +1,7 @@
 /** The poll schedule held in this process's memory: the twin of `redis-schedule.ts`. */
 import { randomUUID } from 'node:crypto';
 import { requireCount, requireDuration, requireKey, requireTime } from './argument-checks.ts';
+import { DueTimes } from './due-times.ts';
 import type { Now, PollClaim, PollSchedule, ScheduledPoll } from './types.ts';
 
 interface Lease {
@@ -10,10 +11,13 @@ interface Lease {
   pending: number | undefined;
 }
 
-/** Due times in a Map; each method runs to completion, so each is atomic. */
+/**
+ * Due times in a map ordered by a heap (`DueTimes`), so a claim reads only what is due; each
+ * method runs to completion, so each is atomic.
+ */
 export class MemoryPollSchedule implements PollSchedule {
   readonly #now: Now;
-  readonly #due = new Map<string, number>();
+  readonly #due = new DueTimes();
   readonly #leases = new Map<string, Lease>();
   // Ticket -> no look before this time (Slack's Retry-After on a post), until it passes.
   readonly #holds = new Map<string, number>();
@@ -38,12 +42,11 @@ export class MemoryPollSchedule implements PollSchedule {
     requireCount(limit, 'limit');
     requireDuration(leaseMs, 'leaseMs');
     const now = this.#now();
-    const due = [...this.#due].filter(([, at]) => at <= now);
-    // The order of a Redis sorted set: by score, then by member.
-    due.sort(([a, at], [b, bt]) => (at !== bt ? at - bt : a < b ? -1 : a > b ? 1 : 0));
+    const due = this.#due.takeDue(now, limit);
+    if (due.length === 0) return [];
     const base = randomUUID();
     const expiresAt = now + leaseMs;
-    return due.slice(0, limit).map(([ticketId, dueAt], index) => {
+    return due.map(([ticketId, dueAt], index) => {
       const previous = this.#leases.get(ticketId);
       const token = `${base}:${index + 1}`;
       // A lapsed claim's hint is kept for the next holder.
@@ -101,9 +104,7 @@ export class MemoryPollSchedule implements PollSchedule {
   }
 
   async nextDueAt(): Promise<number | undefined> {
-    let earliest: number | undefined;
-    for (const at of this.#due.values()) if (earliest === undefined || at < earliest) earliest = at;
-    return earliest;
+    return this.#due.earliest();
   }
 
   async size(): Promise<number> {
@@ -114,12 +115,15 @@ export class MemoryPollSchedule implements PollSchedule {
     const until = requireTime(Math.floor(untilMs), 'untilMs');
     requireCount(limit, 'limit');
     const now = this.#now();
-    const due = [...this.#due].filter(([ticketId, at]) => {
+    const due: ScheduledPoll[] = [];
+    if (limit === 0) return due;
+    for (const [ticketId, dueAt] of this.#due.ordered(until)) {
       const lease = this.#leases.get(ticketId);
-      return at <= until && !(lease && lease.expiresAt > now);
-    });
-    due.sort(([a, at], [b, bt]) => (at !== bt ? at - bt : a < b ? -1 : a > b ? 1 : 0));
-    return due.slice(0, limit).map(([ticketId, dueAt]) => ({ ticketId, dueAt }));
+      if (lease && lease.expiresAt > now) continue;
+      due.push({ ticketId, dueAt });
+      if (due.length >= limit) break;
+    }
+    return due;
   }
 
   async postpone(ticketId: string, dueAt: number, atMs: number): Promise<boolean> {
