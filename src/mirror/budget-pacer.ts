@@ -51,6 +51,9 @@ export interface BudgetPacerOptions {
 
 const HOUR_MS = 3_600_000;
 
+/** The ranks the pacer gates: what a person waits for always goes. */
+export type GatedPriority = Exclude<LookPriority, 'awaited'>;
+
 /** Reads the shared budget now and then and says how hard the poller must save. */
 export class BudgetPacer {
   readonly #budget: RateBudget;
@@ -59,6 +62,11 @@ export class BudgetPacer {
   readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule' | 'feed'>>;
   #pace: Pace;
   #refreshedAt = Number.NEGATIVE_INFINITY;
+  // Per rank, the earliest time the next refused look may come back (see `retryAt`).
+  readonly #nextTurn: Record<GatedPriority, number> = {
+    hinted: Number.NEGATIVE_INFINITY,
+    routine: Number.NEGATIVE_INFINITY,
+  };
 
   constructor(options: BudgetPacerOptions) {
     this.#budget = options.budget;
@@ -91,7 +99,7 @@ export class BudgetPacer {
    * wait for (the first look after a write from Slack, a look a message hint asked for) and
    * the change feed's scans still find room. The budget stays the hard limit for all.
    */
-  async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
+  async admits(priority: GatedPriority): Promise<boolean> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     if (usage.blockedUntil !== undefined) return false;
     const { perMinute, perHour } = this.#budget.limits;
@@ -99,6 +107,29 @@ export class BudgetPacer {
     return (
       usage.minute < this.#level(perMinute, headroom) && usage.hour < this.#level(perHour, headroom)
     );
+  }
+
+  /**
+   * When a look `admits` just refused at `priority` is to be claimed again: not before
+   * `earliestMs` (the caller's spread), and a routine look after every routine look refused
+   * before it, one per share of the hour the routine level lets through. Refused looks then come back about as
+   * fast as the budget can take them, in the order they were refused, instead of all together
+   * to be refused again: a full budget costs the schedule one claim per admitted look, not one
+   * per waiting ticket per retry. Each replica keeps its own turns (a few replicas come back a
+   * few times as fast, which only costs a few claims more); a hint or a write from Slack still
+   * brings a ticket's look forward.
+   */
+  retryAt(priority: GatedPriority, earliestMs: number): number {
+    // A hinted look comes back at its caller's time: hints and scans bring such a ticket forward
+    // again and again, and each would take a turn it never uses, pushing the rest back for
+    // nothing (a sweep's status lines waited three times as long so).
+    if (priority !== 'routine') return Math.round(earliestMs);
+    const { perHour } = this.#budget.limits;
+    const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
+    const turnMs = HOUR_MS / Math.max(1, this.#level(perHour, headroom));
+    const at = Math.max(earliestMs, this.#nextTurn[priority]);
+    this.#nextTurn[priority] = at + turnMs;
+    return Math.round(at);
   }
 
   /** Where polls that leave `headroom` of the background stop in a window of `limit` requests. */

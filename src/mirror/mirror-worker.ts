@@ -191,8 +191,10 @@ export class MirrorWorker {
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
       const priority = this.#planner.priority(previous, this.#o.now());
       if (priority !== 'awaited' && this.#pacer && !(await this.#pacer.admits(priority))) {
-        const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
-        await this.#stores.schedule.reschedule(claim, later);
+        // Back when the budget can take it, after the looks refused before it (see retryAt),
+        // not due again at once to be claimed and refused again.
+        const spread = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
+        await this.#stores.schedule.reschedule(claim, this.#pacer.retryAt(priority, spread));
         return;
       }
       let state: MirrorState;

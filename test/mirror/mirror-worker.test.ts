@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
-  type BudgetPacer,
+  BudgetPacer,
   MirrorComponent,
   type MirrorComponentOptions,
   MirrorWorker,
@@ -466,6 +466,7 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
+      retryAt: (_priority: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -495,6 +496,7 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
+      retryAt: (_priority: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -514,5 +516,39 @@ describe('mirror worker', () => {
     await gated.runOnce();
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
+  });
+
+  it('puts looks the budget refuses back one turn apart, not all due again together to be refused again', async () => {
+    const t = setUp();
+    const first = await t.fileTicket();
+    const second = await t.fileTicket([OTHER]);
+    await t.catchUp(first);
+    await t.catchUp(second);
+    const pacer = new BudgetPacer({
+      budget: t.stores.budget,
+      schedule: t.stores.schedule,
+      now: () => t.clock.now,
+    });
+    const gated = new MirrorWorker({
+      platform: t.platform,
+      stores: t.stores,
+      poster: t.poster,
+      logger: silent,
+      pacer,
+      now: () => t.clock.now,
+      random: () => 0.5,
+    });
+    t.advance(600_000);
+    // The minute's routine share (72 of 80 background requests) is spent.
+    for (let i = 0; i < 72; i++) await t.stores.budget.take('background');
+    await t.stores.schedule.pollAt(first, t.clock.now);
+    await t.stores.schedule.pollAt(second, t.clock.now + 1);
+    t.advance(1);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls).toEqual([]);
+    // 60 s of spread, then one routine turn (5 s: 720 looks an hour) behind the first.
+    expect(await t.stores.schedule.dueAt(first)).toBe(t.clock.now + 60_000);
+    expect(await t.stores.schedule.dueAt(second)).toBe(t.clock.now + 65_000);
   });
 });
