@@ -29,7 +29,9 @@
  * in the window and not posted by its end plus the grace; they count in the latencies with the
  * time they waited); duplicate_posts (a message or change line posted twice); failed_adds
  * (people's replies the platform never got, whole run); poller_requests_per_hour and
- * poller_max_requests_per_minute (everything but people's adds: looks, fetches, feed scans).
+ * poller_max_requests_per_minute (everything but people's adds: looks, fetches, feed scans);
+ * claims (tickets the worker claimed in the window) and claims_put_back (of them, looks the
+ * budget's pacer refused, put back unlooked); cpu_s (the process's CPU time).
  * Details (traffic digest, requests by operation, latencies by kind, feed scans, webhook
  * deliveries, the round-robin bound, `--series`) go to stderr as a second JSON line.
  *
@@ -366,6 +368,23 @@ const mirror = new MirrorComponent({
   },
 });
 const { pacer } = mirror;
+// Claims the worker made in the measured window, and those it put back without a look because
+// the budget's pacer refused them: the churn of a schedule that hands out what cannot go yet.
+const churn = { claims: 0, putBack: 0 };
+const claimDue = stores.schedule.claimDue.bind(stores.schedule);
+stores.schedule.claimDue = async (limit, leaseMs) => {
+  const claims = await claimDue(limit, leaseMs);
+  if (inWindow(clock.now())) churn.claims += claims.length;
+  return claims;
+};
+if (pacer) {
+  const admits = pacer.admits.bind(pacer);
+  pacer.admits = async (priority) => {
+    const admitted = await admits(priority);
+    if (!admitted && inWindow(clock.now())) churn.putBack += 1;
+    return admitted;
+  };
+}
 // Each ticket somewhere in its current interval, as in a schedule that has been running (the
 // pacer sizes intervals by the number of scheduled tickets, so they are all put in first).
 for (const ticketId of linked) await stores.schedule.pollAt(ticketId, END);
@@ -537,6 +556,7 @@ for (const ticketId of linked) {
   }
 }
 
+const cpuAtEnd = process.cpuUsage();
 const measured = platform.requests.filter((r) => inWindow(r.at));
 const all = samples.map((s) => s.latencyS);
 const hotOnly = samples.filter((s) => s.hot).map((s) => s.latencyS);
@@ -583,6 +603,10 @@ console.log(
       poller.map((r) => r.at),
       60_000,
     ),
+    claims: churn.claims,
+    claims_put_back: churn.putBack,
+    // The whole process's CPU time, setup included: what the run cost, beside what it measured.
+    cpu_s: round1((cpuAtEnd.user + cpuAtEnd.system) / 1e6),
   }),
 );
 
