@@ -54,6 +54,12 @@ const HOUR_MS = 3_600_000;
 /** The ranks the pacer gates: what a person waits for always goes. */
 export type GatedPriority = Exclude<LookPriority, 'awaited'>;
 
+/**
+ * Where a look refused for want of budget waits its turn: a routine look the gate refused, or
+ * one whose request the budget itself deferred.
+ */
+export type TurnQueue = 'routine' | 'budget';
+
 /** Reads the shared budget now and then and says how hard the poller must save. */
 export class BudgetPacer {
   readonly #budget: RateBudget;
@@ -62,10 +68,10 @@ export class BudgetPacer {
   readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule' | 'feed'>>;
   #pace: Pace;
   #refreshedAt = Number.NEGATIVE_INFINITY;
-  // Per rank, the earliest time the next refused look may come back (see `retryAt`).
-  readonly #nextTurn: Record<GatedPriority, number> = {
-    hinted: Number.NEGATIVE_INFINITY,
+  // Per queue, the earliest time the next refused look may come back (see `retryAt`).
+  readonly #nextTurn: Record<TurnQueue, number> = {
     routine: Number.NEGATIVE_INFINITY,
+    budget: Number.NEGATIVE_INFINITY,
   };
 
   constructor(options: BudgetPacerOptions) {
@@ -110,26 +116,27 @@ export class BudgetPacer {
   }
 
   /**
-   * When a look `admits` just refused at `priority` is to be claimed again: not before
-   * `earliestMs` (the caller's spread), and a routine look after every routine look refused
-   * before it, one per share of the hour the routine level lets through. Refused looks then come back about as
-   * fast as the budget can take them, in the order they were refused, instead of all together
-   * to be refused again: a full budget costs the schedule one claim per admitted look, not one
-   * per waiting ticket per retry. Each replica keeps its own turns (a few replicas come back a
-   * few times as fast, which only costs a few claims more); a hint or a write from Slack still
-   * brings a ticket's look forward.
+   * When a look refused for want of budget is to be claimed again: not before `earliestMs`
+   * (the caller's spread, or the budget's own retry time), and after every look refused before
+   * it in its queue, one a turn: the share of the hour the queue may use (`routine`: routine looks
+   * `admits` refused, up to the routine level; `budget`: looks whose request the budget itself
+   * deferred, up to the background hour). Refused looks then come back about as
+   * fast as the budget can take them, in the order they were refused, instead of together to be
+   * refused again: a full budget costs the schedule about one claim per turn, not one per waiting
+   * ticket per retry; a hint or a write from Slack still brings a ticket forward. Each replica
+   * keeps its own turns: a few replicas come back a few times as fast, which only costs a few
+   * claims more.
    */
-  retryAt(priority: GatedPriority, earliestMs: number): number {
-    // A hinted look comes back at its caller's time: hints and scans bring such a ticket forward
-    // again and again, and each would take a turn it never uses, pushing the rest back for
-    // nothing (a sweep's status lines waited three times as long so).
-    if (priority !== 'routine') return Math.round(earliestMs);
-    const { perHour } = this.#budget.limits;
-    const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
-    const turnMs = HOUR_MS / Math.max(1, this.#level(perHour, headroom));
-    const at = Math.max(earliestMs, this.#nextTurn[priority]);
-    this.#nextTurn[priority] = at + turnMs;
+  retryAt(queue: TurnQueue, earliestMs: number): number {
+    const at = Math.max(earliestMs, this.#nextTurn[queue]);
+    this.#nextTurn[queue] = at + HOUR_MS / Math.max(1, this.#turnsPerHour(queue));
     return Math.round(at);
+  }
+
+  #turnsPerHour(queue: TurnQueue): number {
+    const { perHour, reserve } = this.#budget.limits;
+    if (queue === 'budget') return Math.floor(perHour * (1 - reserve));
+    return this.#routineLevel(perHour);
   }
 
   /** Where polls that leave `headroom` of the background stop in a window of `limit` requests. */

@@ -163,15 +163,15 @@ describe('budget pacer', () => {
     expect(pacer.retryAt('routine', clock.now + 30_000)).toBe(clock.now + 30_000);
   });
 
-  it('gives a refused hinted look its caller’s time, however many routine looks wait', async () => {
+  it('keeps each queue’s turns apart, so routine looks waiting never hold back one the budget deferred', async () => {
     const { clock, pacer } = setUp();
     for (let i = 0; i < 100; i++) pacer.retryAt('routine', clock.now + 30_000);
-    expect(pacer.retryAt('hinted', clock.now + 30_000)).toBe(clock.now + 30_000);
+    expect(pacer.retryAt('budget', clock.now + 1_000)).toBe(clock.now + 1_000);
   });
 
-  it('takes no turn for a refused hinted look, which hints bring forward again anyway', async () => {
+  it('spaces looks the budget itself deferred by the background hour: 800 turns an hour', async () => {
     const { clock, pacer } = setUp();
-    for (let i = 0; i < 100; i++) pacer.retryAt('hinted', clock.now + 30_000);
-    expect(pacer.retryAt('routine', clock.now + 30_000)).toBe(clock.now + 30_000);
+    pacer.retryAt('budget', clock.now + 1_000);
+    expect(pacer.retryAt('budget', clock.now + 1_000)).toBe(clock.now + 1_000 + 4_500);
   });
 });

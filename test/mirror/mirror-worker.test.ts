@@ -466,7 +466,7 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
-      retryAt: (_priority: string, atMs: number) => atMs,
+      retryAt: (_queue: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -496,7 +496,7 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
-      retryAt: (_priority: string, atMs: number) => atMs,
+      retryAt: (_queue: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -550,5 +550,36 @@ describe('mirror worker', () => {
     // 60 s of spread, then one routine turn (5 s: 720 looks an hour) behind the first.
     expect(await t.stores.schedule.dueAt(first)).toBe(t.clock.now + 60_000);
     expect(await t.stores.schedule.dueAt(second)).toBe(t.clock.now + 65_000);
+  });
+
+  it('puts looks whose requests the budget deferred back one turn apart after its retry time, not all at it', async () => {
+    const t = setUp();
+    const first = await t.fileTicket();
+    const second = await t.fileTicket([OTHER]);
+    await t.catchUp(first);
+    await t.catchUp(second);
+    const gated = new MirrorWorker({
+      platform: t.platform,
+      stores: t.stores,
+      poster: t.poster,
+      logger: silent,
+      pacer: new BudgetPacer({
+        budget: t.stores.budget,
+        schedule: t.stores.schedule,
+        now: () => t.clock.now,
+      }),
+      now: () => t.clock.now,
+      random: () => 0,
+    });
+    t.advance(600_000);
+    const retryAt = t.clock.now + 10_000;
+    t.platform.failWith = (operation) => new BudgetDeferredError(operation, retryAt, 'window');
+    await t.mirror.slackWrote(first);
+    await t.mirror.slackWrote(second);
+    t.advance(2_000);
+    await gated.runOnce();
+    // One turn of the background hour (800 requests: 4.5 s) apart.
+    expect(await t.stores.schedule.dueAt(first)).toBe(retryAt);
+    expect(await t.stores.schedule.dueAt(second)).toBe(retryAt + 4_500);
   });
 });
