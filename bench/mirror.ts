@@ -31,7 +31,8 @@
  * (people's replies the platform never got, whole run); poller_requests_per_hour and
  * poller_max_requests_per_minute (everything but people's adds: looks, fetches, feed scans);
  * claims (tickets the worker claimed in the window) and claims_put_back (of them, looks the
- * budget's pacer refused, put back unlooked); cpu_s (the process's CPU time).
+ * budget's pacer refused, put back unlooked); budget_deferred (the poller's requests the budget
+ * itself deferred, each putting its claim back); cpu_s (the process's CPU time).
  * Details (traffic digest, requests by operation, latencies by kind, feed scans, webhook
  * deliveries, the round-robin bound, `--series`) go to stderr as a second JSON line.
  *
@@ -44,6 +45,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import {
   AdaptivePlanner,
+  BudgetDeferredError,
   createBudgetHooks,
   FixedPlanner,
   initialMirrorState,
@@ -248,11 +250,23 @@ const hooks = createBudgetHooks({
     if (clock.now() >= MEASURE_FROM && clock.now() < END) interactiveDelayed += 1;
   },
 });
+// Claims the worker made in the measured window; those it put back without a look because the
+// budget's pacer refused them; and the poller's requests the budget itself deferred (each puts
+// its claim back, unlooked when it was the look's first): the churn of a schedule that hands
+// out what cannot go yet.
+const churn = { claims: 0, putBack: 0, deferred: 0 };
 const client = new ServiceDeskClient({
   baseUrl: 'http://acme.platform.invalid',
   apiKey: 'sd_acme_rw',
   dispatcher: platform.dispatcher(),
-  acquire: hooks.acquire,
+  acquire: async (ticket) => {
+    try {
+      await hooks.acquire(ticket);
+    } catch (error) {
+      if (error instanceof BudgetDeferredError && inWindow(clock.now())) churn.deferred += 1;
+      throw error;
+    }
+  },
   onRateLimit: hooks.onRateLimit,
   now: clock.now,
   sleep: clock.sleep,
@@ -368,9 +382,6 @@ const mirror = new MirrorComponent({
   },
 });
 const { pacer } = mirror;
-// Claims the worker made in the measured window, and those it put back without a look because
-// the budget's pacer refused them: the churn of a schedule that hands out what cannot go yet.
-const churn = { claims: 0, putBack: 0 };
 const claimDue = stores.schedule.claimDue.bind(stores.schedule);
 stores.schedule.claimDue = async (limit, leaseMs) => {
   const claims = await claimDue(limit, leaseMs);
@@ -605,6 +616,7 @@ console.log(
     ),
     claims: churn.claims,
     claims_put_back: churn.putBack,
+    budget_deferred: churn.deferred,
     // The whole process's CPU time, setup included: what the run cost, beside what it measured.
     cpu_s: round1((cpuAtEnd.user + cpuAtEnd.system) / 1e6),
   }),
