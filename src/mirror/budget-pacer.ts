@@ -51,15 +51,6 @@ export interface BudgetPacerOptions {
 
 const HOUR_MS = 3_600_000;
 
-/** The ranks the pacer gates: what a person waits for always goes. */
-export type GatedPriority = Exclude<LookPriority, 'awaited'>;
-
-/**
- * Where a look refused for want of budget waits its turn: a routine look the gate refused, or
- * one whose request the budget itself deferred.
- */
-export type TurnQueue = 'routine' | 'budget';
-
 /** Reads the shared budget now and then and says how hard the poller must save. */
 export class BudgetPacer {
   readonly #budget: RateBudget;
@@ -68,11 +59,6 @@ export class BudgetPacer {
   readonly #o: Required<Omit<BudgetPacerOptions, 'budget' | 'schedule' | 'feed'>>;
   #pace: Pace;
   #refreshedAt = Number.NEGATIVE_INFINITY;
-  // Per queue, the earliest time the next refused look may come back (see `retryAt`).
-  readonly #nextTurn: Record<TurnQueue, number> = {
-    routine: Number.NEGATIVE_INFINITY,
-    budget: Number.NEGATIVE_INFINITY,
-  };
 
   constructor(options: BudgetPacerOptions) {
     this.#budget = options.budget;
@@ -105,7 +91,7 @@ export class BudgetPacer {
    * wait for (the first look after a write from Slack, a look a message hint asked for) and
    * the change feed's scans still find room. The budget stays the hard limit for all.
    */
-  async admits(priority: GatedPriority): Promise<boolean> {
+  async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     if (usage.blockedUntil !== undefined) return false;
     const { perMinute, perHour } = this.#budget.limits;
@@ -113,30 +99,6 @@ export class BudgetPacer {
     return (
       usage.minute < this.#level(perMinute, headroom) && usage.hour < this.#level(perHour, headroom)
     );
-  }
-
-  /**
-   * When a look refused for want of budget is to be claimed again: not before `earliestMs`
-   * (the caller's spread, or the budget's own retry time), and after every look refused before
-   * it in its queue, one a turn: the share of the hour the queue may use (`routine`: routine looks
-   * `admits` refused, up to the routine level; `budget`: looks whose request the budget itself
-   * deferred, up to the background hour). Refused looks then come back about as
-   * fast as the budget can take them, in the order they were refused, instead of together to be
-   * refused again: a full budget costs the schedule about one claim per turn, not one per waiting
-   * ticket per retry; a hint or a write from Slack still brings a ticket forward. Each replica
-   * keeps its own turns: a few replicas come back a few times as fast, which only costs a few
-   * claims more.
-   */
-  retryAt(queue: TurnQueue, earliestMs: number): number {
-    const at = Math.max(earliestMs, this.#nextTurn[queue]);
-    this.#nextTurn[queue] = at + HOUR_MS / Math.max(1, this.#turnsPerHour(queue));
-    return Math.round(at);
-  }
-
-  #turnsPerHour(queue: TurnQueue): number {
-    const { perHour, reserve } = this.#budget.limits;
-    if (queue === 'budget') return Math.floor(perHour * (1 - reserve));
-    return this.#routineLevel(perHour);
   }
 
   /** Where polls that leave `headroom` of the background stop in a window of `limit` requests. */

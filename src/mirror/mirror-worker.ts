@@ -191,13 +191,8 @@ export class MirrorWorker {
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
       const priority = this.#planner.priority(previous, this.#o.now());
       if (priority !== 'awaited' && this.#pacer && !(await this.#pacer.admits(priority))) {
-        // A routine look comes back when the budget can take it, after the looks refused before
-        // it (see retryAt), not with them all to be claimed and refused again. A hinted one
-        // keeps the spread alone: it passes the gate higher up, so it finds room sooner than a
-        // queue's turn (in a queue, a sweep's status lines waited three times as long).
-        const spread = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
-        const at = priority === 'routine' ? this.#pacer.retryAt('routine', spread) : spread;
-        await this.#stores.schedule.reschedule(claim, at);
+        const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
+        await this.#stores.schedule.reschedule(claim, later);
         return;
       }
       let state: MirrorState;
@@ -267,13 +262,7 @@ export class MirrorWorker {
     if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
       // Not a failure: the poll waits for room, spread a little so replicas do not all return
       // at the same millisecond.
-      const spread = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
-      // Every look the budget deferred is told the same retry time: each takes its turn after
-      // it instead, so they do not all come back together to be deferred again.
-      const at =
-        error instanceof BudgetDeferredError && this.#pacer
-          ? this.#pacer.retryAt('budget', spread)
-          : spread;
+      const at = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
       // Slack's Retry-After holds the ticket: a hint, the feed or a write from Slack may bring
       // its look forward, but never before Slack allows the post.
       const notBefore = error instanceof PostDeferredError ? error.retryAt : undefined;

@@ -142,36 +142,4 @@ describe('budget pacer', () => {
     expect(pacer.pace().stretch).toBeLessThan(2);
     expect(looksInSecondHour).toBeGreaterThanOrEqual(20);
   });
-
-  it('gives looks it refused one turn each per share of the hour the rank may use, in the order they were refused', async () => {
-    const { clock, pacer } = setUp();
-    // Routine looks stop at 720 of the 800 background requests an hour: one every 5 s.
-    const first = pacer.retryAt('routine', clock.now + 60_000);
-    const second = pacer.retryAt('routine', clock.now + 30_000);
-    const third = pacer.retryAt('routine', clock.now + 40_000);
-    expect([first, second, third]).toEqual([
-      clock.now + 60_000,
-      clock.now + 65_000,
-      clock.now + 70_000,
-    ]);
-  });
-
-  it('gives a refused look the time its caller asked for once the turns before it have passed', async () => {
-    const { clock, pacer } = setUp();
-    pacer.retryAt('routine', clock.now + 30_000);
-    clock.now += 600_000;
-    expect(pacer.retryAt('routine', clock.now + 30_000)).toBe(clock.now + 30_000);
-  });
-
-  it('keeps each queue’s turns apart, so routine looks waiting never hold back one the budget deferred', async () => {
-    const { clock, pacer } = setUp();
-    for (let i = 0; i < 100; i++) pacer.retryAt('routine', clock.now + 30_000);
-    expect(pacer.retryAt('budget', clock.now + 1_000)).toBe(clock.now + 1_000);
-  });
-
-  it('spaces looks the budget itself deferred by the background hour: 800 turns an hour', async () => {
-    const { clock, pacer } = setUp();
-    pacer.retryAt('budget', clock.now + 1_000);
-    expect(pacer.retryAt('budget', clock.now + 1_000)).toBe(clock.now + 1_000 + 4_500);
-  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
-  BudgetPacer,
+  type BudgetPacer,
   MirrorComponent,
   type MirrorComponentOptions,
   MirrorWorker,
@@ -466,7 +466,6 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
-      retryAt: (_queue: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -496,7 +495,6 @@ describe('mirror worker', () => {
       admits: async (priority: string) => priority === 'hinted',
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
-      retryAt: (_queue: string, atMs: number) => atMs,
     } as unknown as BudgetPacer;
     const gated = new MirrorWorker({
       platform: t.platform,
@@ -516,70 +514,5 @@ describe('mirror worker', () => {
     await gated.runOnce();
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
-  });
-
-  it('puts looks the budget refuses back one turn apart, not all due again together to be refused again', async () => {
-    const t = setUp();
-    const first = await t.fileTicket();
-    const second = await t.fileTicket([OTHER]);
-    await t.catchUp(first);
-    await t.catchUp(second);
-    const pacer = new BudgetPacer({
-      budget: t.stores.budget,
-      schedule: t.stores.schedule,
-      now: () => t.clock.now,
-    });
-    const gated = new MirrorWorker({
-      platform: t.platform,
-      stores: t.stores,
-      poster: t.poster,
-      logger: silent,
-      pacer,
-      now: () => t.clock.now,
-      random: () => 0.5,
-    });
-    t.advance(600_000);
-    // The minute's routine share (72 of 80 background requests) is spent.
-    for (let i = 0; i < 72; i++) await t.stores.budget.take('background');
-    await t.stores.schedule.pollAt(first, t.clock.now);
-    await t.stores.schedule.pollAt(second, t.clock.now + 1);
-    t.advance(1);
-    t.platform.calls.length = 0;
-    await gated.runOnce();
-    expect(t.platform.calls).toEqual([]);
-    // 60 s of spread, then one routine turn (5 s: 720 looks an hour) behind the first.
-    expect(await t.stores.schedule.dueAt(first)).toBe(t.clock.now + 60_000);
-    expect(await t.stores.schedule.dueAt(second)).toBe(t.clock.now + 65_000);
-  });
-
-  it('puts looks whose requests the budget deferred back one turn apart after its retry time, not all at it', async () => {
-    const t = setUp();
-    const first = await t.fileTicket();
-    const second = await t.fileTicket([OTHER]);
-    await t.catchUp(first);
-    await t.catchUp(second);
-    const gated = new MirrorWorker({
-      platform: t.platform,
-      stores: t.stores,
-      poster: t.poster,
-      logger: silent,
-      pacer: new BudgetPacer({
-        budget: t.stores.budget,
-        schedule: t.stores.schedule,
-        now: () => t.clock.now,
-      }),
-      now: () => t.clock.now,
-      random: () => 0,
-    });
-    t.advance(600_000);
-    const retryAt = t.clock.now + 10_000;
-    t.platform.failWith = (operation) => new BudgetDeferredError(operation, retryAt, 'window');
-    await t.mirror.slackWrote(first);
-    await t.mirror.slackWrote(second);
-    t.advance(2_000);
-    await gated.runOnce();
-    // One turn of the background hour (800 requests: 4.5 s) apart.
-    expect(await t.stores.schedule.dueAt(first)).toBe(retryAt);
-    expect(await t.stores.schedule.dueAt(second)).toBe(retryAt + 4_500);
   });
 });
