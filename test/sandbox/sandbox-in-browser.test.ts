@@ -451,6 +451,30 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     expect(ticket.requester_email).toBe('alice@acme.example');
   });
 
+  it('files nothing for a colleague’s :ticket: on someone’s card, and tells them which ticket the thread is', async () => {
+    const title = unique('Headset crackles on calls');
+    const card = await fileTicketWithCommand(page, title);
+    const ticket = await ticketTitled(title);
+    const before = sandbox.emulator.model.listTickets('acme', { page: 1, pageSize: 1_000 }).items
+      .length;
+    await actAs(page, /Bob/);
+    await card.getByRole('button', { name: 'Add reaction' }).click();
+    await card.getByRole('menuitem', { name: 'React with :ticket:' }).click();
+    await page
+      .getByText(`This thread is already ${ticket.id}`)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('button', { name: 'File my own ticket from this message' })
+      .first()
+      .waitFor();
+    expect(
+      sandbox.emulator.model.listTickets('acme', { page: 1, pageSize: 1_000 }).items.length,
+    ).toBe(before);
+    expect(sandbox.double.workspace.messages(defaultIds.itHelp).length).toBeGreaterThan(0);
+    await screenshot(page, '08-ticket-reaction-on-a-card');
+  }, 40_000);
+
   it('files a ticket with the keyboard alone', async () => {
     const title = unique('Headset crackles');
     await page.keyboard.press('Tab');
