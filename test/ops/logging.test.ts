@@ -30,6 +30,51 @@ function parsed(lines: string[]): Record<string, unknown>[] {
   return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** Alice files a ticket by DM and replies in its thread; resolves once the reply is logged. */
+async function fileAndReply(current: Stack) {
+  const { logs } = current;
+  const dm = current.double.workspace.openIm(alice);
+  const sent = await current.driver.userPosts({
+    userId: alice,
+    channelId: dm,
+    text: 'Dock is dead',
+  });
+  const ticketId = await eventually(
+    () => current.app.stores.links.ticketForThread(dm, sent.ts),
+    5_000,
+    'the link',
+  );
+  await current.driver.userPosts({
+    userId: alice,
+    channelId: dm,
+    text: 'Tried another cable',
+    threadTs: sent.ts,
+  });
+  await eventually(
+    () => parsed(logs).some((l) => l.msg === 'thread reply added to ticket'),
+    5_000,
+    'the reply',
+  );
+  return { ticketId, dm, sent };
+}
+
+/** The keys of a JSON object line at its top level, in order, repeats kept. */
+function topLevelKeys(line: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+      if (depth === 1 && line[j + 1] === ':') keys.push(line.slice(i + 1, j));
+      i = j;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return keys;
+}
+
 describe('logs', () => {
   let stack: Stack | undefined;
   afterEach(async () => {
@@ -55,28 +100,7 @@ describe('logs', () => {
     stack = await startStack({ logLevel: 'info' });
     const current = stack;
     const { logs } = current;
-    const dm = current.double.workspace.openIm(alice);
-    const sent = await current.driver.userPosts({
-      userId: alice,
-      channelId: dm,
-      text: 'Dock is dead',
-    });
-    const ticketId = await eventually(
-      () => current.app.stores.links.ticketForThread(dm, sent.ts),
-      5_000,
-      'the link',
-    );
-    await current.driver.userPosts({
-      userId: alice,
-      channelId: dm,
-      text: 'Tried another cable',
-      threadTs: sent.ts,
-    });
-    await eventually(
-      () => parsed(logs).some((l) => l.msg === 'thread reply added to ticket'),
-      5_000,
-      'the reply',
-    );
+    const { ticketId, dm, sent } = await fileAndReply(current);
     const aboutTicket = parsed(logs).filter(
       (l) => l.ticket_id !== undefined || l.kind !== undefined,
     );
@@ -90,6 +114,21 @@ describe('logs', () => {
     for (const line of aboutTicket) {
       expect(line).toMatchObject({ ticket_id: ticketId, channel: dm, thread_ts: sent.ts });
     }
+  });
+
+  it('repeats no key within a line, so no field hides another', async () => {
+    stack = await startStack({ logLevel: 'debug' });
+    await fileAndReply(stack);
+    expect(stack.logs.length).toBeGreaterThan(10);
+    const repeated = stack.logs
+      .map((line) => ({ line, keys: topLevelKeys(line) }))
+      .filter(({ keys }) => new Set(keys).size !== keys.length)
+      .map(
+        ({ line, keys }) =>
+          `${keys.filter((k, i) => keys.indexOf(k) !== i).join(',')}: ${line.slice(0, 120)}`,
+      );
+    expect(repeated).toEqual([]);
+    expect(topLevelKeys('{"a":1,"b":{"a":2},"a":3}')).toEqual(['a', 'b', 'a']);
   });
 
   it('logs a refusal the person was told about at info, without a stack', async () => {

@@ -222,17 +222,23 @@ export class OutboxWorker implements IntentSubmitter {
 
   async #process(entry: ReservedEntry): Promise<void> {
     const handler = this.#handlers[entry.kind];
+    const bound = logFields(handler, entry);
     const log = this.#logger.child({
       entry_id: entry.id,
       kind: entry.kind,
       attempt: entry.attempts + 1,
-      ...logFields(handler, entry),
+      ...bound,
     });
     try {
       if (!handler) throw new UnknownIntentError(entry.kind);
       const result = await handler.run(entry);
       await this.#outbox.complete(entry, result);
-      log.info(logFields(handler, entry, result), 'outbox entry done');
+      // Only what the run taught (a ticket filed): the child line already names the rest, and a
+      // field given twice is written twice.
+      const learned = Object.entries(logFields(handler, entry, result)).filter(
+        ([key]) => bound[key] === undefined,
+      );
+      log.info(Object.fromEntries(learned), 'outbox entry done');
       this.#settle(entry.deliveryKey, { state: 'done', result });
     } catch (error) {
       await this.#failed(entry, handler, error, log);
