@@ -8,6 +8,7 @@
 import type { ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
 import type { MirrorStore, Now, PollSchedule, Thread, ThreadLinks } from '../store/types.ts';
 import { initialMirrorState } from './mirror-state.ts';
+import { isSettled } from './poll-planner.ts';
 
 // A person's reply waits behind the reads of a re-link, as behind the add itself.
 const PERSON_WAITING = { priority: 'interactive' } as const;
@@ -47,7 +48,7 @@ async function resumeFromNow(deps: RelinkDeps, ticketId: string): Promise<Ticket
   const messages = await countMessages(deps.platform, ticketId);
   const activity = await countActivity(deps.platform, ticketId);
   const changedAt = Date.parse(ticket.updated_at ?? ticket.created_at) || 0;
-  const settled = ticket.status === 'resolved' || ticket.status === 'closed';
+  const settled = isSettled(ticket.status);
   await deps.stores.mirror.saveState(ticketId, {
     ...initialMirrorState(),
     activityCursor: activity,

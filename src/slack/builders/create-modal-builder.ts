@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { Asset, Desk } from '../../contract/schemas.ts';
 import { TICKET_PRIORITIES } from '../../contract/schemas.ts';
 import { CREATE_FIELDS, VIEWS } from '../ids.ts';
-import { LIMITS, md, plain, safeMrkdwn, splitText, truncate } from './mrkdwn.ts';
+import { LIMITS, md, plain, splitText, truncate } from './mrkdwn.ts';
 import { priorityLabel } from './ticket-labels.ts';
 
 /** Longest title the modal accepts; long titles get cut in every list they appear in. */
@@ -266,6 +266,3 @@ export function buildStatusModal(title: string, textMrkdwn: string): ModalView {
     blocks: [{ type: 'section', text: md(truncate(textMrkdwn, LIMITS.sectionText)) }],
   };
 }
-
-/** Escapes a line of context for the modal (a helper for callers that build `context`). */
-export const contextLine = (text: string) => safeMrkdwn(text, LIMITS.contextText);

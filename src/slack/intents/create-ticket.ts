@@ -48,6 +48,7 @@ import {
   findTicketPost,
   isConversationUnavailable,
   openDm,
+  permalinkOf,
   sendDm,
 } from '../posting/slack-posting.ts';
 import { readMessageAt } from '../posting/thread-reader.ts';
@@ -163,10 +164,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     });
     if (!message) throw new MessageNotFoundError(ref.channel, ref.ts);
     const text = slackToPlain(message.text ?? '');
-    const permalink = await deps.client.chat
-      .getPermalink({ channel: ref.channel, message_ts: ref.ts })
-      .then((r) => r.permalink)
-      .catch(() => undefined);
+    const permalink = await permalinkOf(deps.client, ref.channel, ref.ts);
     return {
       title: titleFromText(text) || 'Request from Slack',
       description: permalink ? `${text}\n\n— From Slack: ${permalink}` : text,

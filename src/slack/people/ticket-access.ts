@@ -8,8 +8,6 @@
 import {
   NotFoundError,
   normaliseTicketId,
-  TICKET_PRIORITIES,
-  TICKET_STATUSES,
   type Ticket,
   type TicketPriority,
   type TicketStatus,
@@ -69,9 +67,7 @@ export async function maySee(
   userId: string,
   ticket: Ticket,
 ): Promise<boolean> {
-  const person = await deps.people.person(userId);
-  if (isRequester(person, ticket)) return true;
-  return deps.people.isAgent(userId);
+  return maySeeKnown(deps, userId, { requesterEmail: ticket.requester_email ?? undefined });
 }
 
 /** A Slack person as the rules see them. */
@@ -182,18 +178,4 @@ export function mayAskForPerson(ticket: Ticket, actor: Actor): RefusalReason | u
 
 function sameEmail(a: string | null | undefined, b: string): boolean {
   return (a ?? '').toLowerCase() === b.toLowerCase();
-}
-
-/** Narrows a submitted value to a status the contract knows. */
-export function asStatus(value: string | undefined): TicketStatus | undefined {
-  return (TICKET_STATUSES as readonly string[]).includes(value ?? '')
-    ? (value as TicketStatus)
-    : undefined;
-}
-
-/** Narrows a submitted value to a priority the contract knows. */
-export function asPriority(value: string | undefined): TicketPriority | undefined {
-  return (TICKET_PRIORITIES as readonly string[]).includes(value ?? '')
-    ? (value as TicketPriority)
-    : undefined;
 }

@@ -44,6 +44,18 @@ export async function appIsIn(client: WebClient, channel: string): Promise<boole
   }
 }
 
+/** A message's permalink, or undefined when Slack does not give one: a link is never worth a failure. */
+export function permalinkOf(
+  client: Pick<WebClient, 'chat'>,
+  channel: string,
+  ts: string,
+): Promise<string | undefined> {
+  return client.chat
+    .getPermalink({ channel, message_ts: ts })
+    .then((r) => r.permalink)
+    .catch(() => undefined);
+}
+
 /** Opens (or finds) the app's direct message with a person. */
 export async function openDm(client: WebClient, userId: string): Promise<string> {
   const opened = await client.conversations.open({ users: userId });

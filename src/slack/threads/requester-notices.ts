@@ -12,6 +12,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Ticket } from '../../contract/schemas.ts';
 import type { ClaimStore } from '../../store/types.ts';
 import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
+import { DONE_STATUSES } from '../builders/ticket-labels.ts';
 
 /** Where a notice landed. */
 export interface NoticePlace {
@@ -73,7 +74,7 @@ export class RequesterNotices {
    * saying it was reopened. Nothing happens while it is resolved or closed, or once done.
    */
   async refresh(ticket: Pick<Ticket, 'id' | 'status'>): Promise<void> {
-    if (ticket.status === 'resolved' || ticket.status === 'closed') return;
+    if (DONE_STATUSES.has(ticket.status)) return;
     const place = await this.latest(ticket.id);
     if (!place) return;
     if ((await this.#claims.get(doneKey(place)))?.state === 'done') return;

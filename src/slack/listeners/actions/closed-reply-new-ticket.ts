@@ -9,7 +9,7 @@ import { buildRefusal } from '../../builders/refusal-builder.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import { openDm } from '../../posting/slack-posting.ts';
+import { openDm, permalinkOf } from '../../posting/slack-posting.ts';
 import { readMessageAt } from '../../posting/thread-reader.ts';
 import {
   messageBody,
@@ -36,16 +36,11 @@ export function closedReplyNewTicket(deps: ButtonDeps, kind: ReplyPromptKind = '
       await tellClicker(deps, body, buildRefusal('not_visible', reply.ticketId));
       return;
     }
-    const permalinkOf = (ts: string) =>
-      deps.client.chat
-        .getPermalink({ channel: reply.channel, message_ts: ts })
-        .then((r) => r.permalink)
-        .catch(() => undefined);
     const text = slackToPlain(message.text ?? '').trim();
     const words = messageBody({ ...message, channel: reply.channel });
     let payload: CreateTicketPayload;
     if (kind === 'closed') {
-      const permalink = await permalinkOf(reply.ts);
+      const permalink = await permalinkOf(deps.client, reply.channel, reply.ts);
       payload = {
         actorUserId: body.user.id,
         requesterUserIds: [body.user.id],
@@ -70,7 +65,7 @@ export function closedReplyNewTicket(deps: ButtonDeps, kind: ReplyPromptKind = '
         return;
       }
       // The original ticket's thread, which its agents and its requester follow.
-      const original = await permalinkOf(reply.threadTs);
+      const original = await permalinkOf(deps.client, reply.channel, reply.threadTs);
       payload = {
         actorUserId: body.user.id,
         requesterUserIds: [body.user.id],

@@ -10,7 +10,7 @@ import { ticketPageUrl } from '../../builders/ticket-card-builder.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import { openDm } from '../../posting/slack-posting.ts';
+import { openDm, permalinkOf } from '../../posting/slack-posting.ts';
 import { readMessageAt } from '../../posting/thread-reader.ts';
 import { messageBody, type PersonMessage, titleFromText } from '../../tickets/message-text.ts';
 import { type ButtonArgs, type ButtonDeps, clickOf, tellClicker } from './button-click.ts';
@@ -41,14 +41,9 @@ export function fileOwnFromMessage(deps: ButtonDeps) {
       await tellClicker(deps, body, buildOwnSlackBusy());
       return;
     }
-    const permalinkOf = (ts: string) =>
-      deps.client.chat
-        .getPermalink({ channel: taken.channel, message_ts: ts })
-        .then((r) => r.permalink)
-        .catch(() => undefined);
     const [messageLink, threadLink] = await Promise.all([
-      permalinkOf(taken.ts),
-      permalinkOf(taken.threadTs),
+      permalinkOf(deps.client, taken.channel, taken.ts),
+      permalinkOf(deps.client, taken.channel, taken.threadTs),
     ]);
     const page = ticketPageUrl(taken.ticketId, deps.settings.dashboardUrl);
     const payload: CreateTicketPayload = {

@@ -9,6 +9,7 @@ import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } 
 import { withinOr } from '../../../timeout.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
+import { permalinkOf } from '../../posting/slack-posting.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../../tickets/message-text.ts';
@@ -69,11 +70,7 @@ export function createFromMessageShortcut(deps: ListenerDeps) {
             }),
             undefined,
           ),
-          withinOr(
-            PREFILL_BUDGET_MS,
-            deps.client.chat.getPermalink({ channel, message_ts: ts }).then((r) => r.permalink),
-            undefined,
-          ),
+          withinOr(PREFILL_BUDGET_MS, permalinkOf(deps.client, channel, ts), undefined),
           withinOr(PREFILL_BUDGET_MS, threadReplies(deps, channel, threadTs ?? ts, ts), []),
           author ? withinOr(PREFILL_BUDGET_MS, deps.people.person(author), undefined) : undefined,
         ]);
