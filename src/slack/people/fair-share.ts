@@ -29,7 +29,14 @@ import { StoreError } from '../../store/errors.ts';
 import type { FairShareBucket, FairShareStore, JsonValue } from '../../store/types.ts';
 import type { BusyReason } from '../builders/busy-builder.ts';
 import { DONE_STATUSES } from '../builders/ticket-labels.ts';
-import type { KeptValue, PeopleRequest, PersonRead, Reads, StatusMemo } from '../deps.ts';
+import type {
+  KeptValue,
+  KnownTicket,
+  PeopleRequest,
+  PersonRead,
+  Reads,
+  StatusMemo,
+} from '../deps.ts';
 
 /** What a person asked for that reads the platform, and what it gives. */
 export type { KeptValue, PeopleRequest, PersonRead };
@@ -68,7 +75,7 @@ export interface PeopleReadsOptions {
    * The freshest status the app knows of a ticket otherwise (a change made from Slack, the
    * mirror's last poll): a kept ticket it contradicts is not served as fresh.
    */
-  known?: (ticketId: string) => Promise<KnownTicketStatus | undefined>;
+  known?: (ticketId: string) => Promise<KnownTicket | undefined>;
   /** Each person's buckets (default `DEFAULT_FAIR_SHARE`). */
   buckets?: readonly FairShareBucket[];
   /** How long a read answers the same question for anyone without asking again (10 s). */
@@ -286,14 +293,6 @@ export function busyUntil(error: unknown, now: number): number | undefined {
   return undefined;
 }
 
-/** A ticket's status as the app last knew it, without reading the platform. */
-export interface KnownTicketStatus {
-  status: string;
-  requesterEmail: string | undefined;
-  /** When it was seen, ms since the epoch. */
-  at: number;
-}
-
 /**
  * The freshest status the app knows of a ticket: this process's memo, or the mirror's shared
  * record of its last poll.
@@ -301,9 +300,9 @@ export interface KnownTicketStatus {
 export async function knownTicketStatus(
   deps: { statuses: StatusMemo; mirror: Pick<Mirror, 'lastRead'> },
   ticketId: string,
-): Promise<KnownTicketStatus | undefined> {
+): Promise<KnownTicket | undefined> {
   const memo = deps.statuses.get(ticketId);
-  let mirrored: KnownTicketStatus | undefined;
+  let mirrored: KnownTicket | undefined;
   try {
     const read = await deps.mirror.lastRead(ticketId.toUpperCase());
     if (read?.status !== undefined && read.polledAt > 0) {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
 import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
 import { RateLimitError } from '../../../src/servicedesk/index.ts';
-import { type KnownTicketStatus, PeopleReads } from '../../../src/slack/people/fair-share.ts';
+import type { KnownTicket } from '../../../src/slack/deps.ts';
+import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
 import type { FairShareStore } from '../../../src/store/types.ts';
@@ -20,7 +21,7 @@ const ticket = (status = 'open'): Ticket => ({
 
 function setUp(
   getTicket: () => Promise<Ticket>,
-  options: { store?: FairShareStore; known?: () => Promise<KnownTicketStatus | undefined> } = {},
+  options: { store?: FairShareStore; known?: () => Promise<KnownTicket | undefined> } = {},
 ) {
   let time = T0;
   const now = () => time;
@@ -66,7 +67,7 @@ describe('people’s reads', () => {
   });
 
   it('does not serve a cached ticket whose status the app has since seen change', async () => {
-    let known: KnownTicketStatus | undefined;
+    let known: KnownTicket | undefined;
     const { reads, calls, advance } = setUp(async () => ticket(), { known: async () => known });
     await reads.ticket('U1', 'IT-7', 'lookup');
     advance(2_000);
