@@ -193,7 +193,10 @@ export class PeopleReads implements Reads {
     },
   ): Promise<PersonRead<T>> {
     const { servable } = how;
-    const kept = await this.#recall(key, decode);
+    // A read never answered from what is kept (a list, the Update form) recalls it only when
+    // the platform cannot be asked: no Redis read and parse on the way to a fresh answer.
+    const kept = servable === 'never' ? undefined : await this.#recall(key, decode);
+    const recalled = () => (servable === 'never' ? this.#recall(key, decode) : kept);
     if (
       servable !== 'never' &&
       kept &&
@@ -208,7 +211,7 @@ export class PeopleReads implements Reads {
       : { granted: true };
     if (!grant.granted) {
       this.#metrics?.countPeopleRefusal('fair_share', request);
-      return { kind: 'busy', reason: 'fair_share', retryAt: grant.retryAt, kept };
+      return { kind: 'busy', reason: 'fair_share', retryAt: grant.retryAt, kept: await recalled() };
     }
     const started = this.#now();
     try {
@@ -222,7 +225,7 @@ export class PeopleReads implements Reads {
         this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
       }
       this.#metrics?.countPeopleRefusal('budget', request);
-      return { kind: 'busy', reason: 'budget', retryAt: busy, kept };
+      return { kind: 'busy', reason: 'budget', retryAt: busy, kept: await recalled() };
     }
   }
 
