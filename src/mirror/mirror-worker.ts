@@ -480,6 +480,14 @@ export class MirrorWorker {
     ticketOnce: () => Promise<Ticket>,
   ): Promise<void> {
     const ticket = await ticketOnce();
+    try {
+      await this.#poster.ticketRead?.(ticket);
+    } catch (error) {
+      this.#logger.warn(
+        { err: error, ticket_id: ticketId },
+        'the Slack side could not follow the ticket',
+      );
+    }
     for (const thread of threads) {
       try {
         await this.#poster.refreshCard(thread, ticket);

@@ -87,6 +87,11 @@ export interface MirrorPoster {
    * poster's, so a slow or refusing Slack never holds the mirror's posts back.
    */
   refreshCard(thread: Thread, ticket: Ticket): Promise<void>;
+  /**
+   * Told once per look that read the ticket, before its cards are refreshed: what the Slack
+   * side keeps of the ticket as a whole (not per thread) follows it here.
+   */
+  ticketRead?(ticket: Ticket): Promise<void>;
 }
 
 /** What the mirror reports after each post (latency metrics, the benchmark). */

@@ -200,8 +200,11 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
-    this.#onStatus?.(ticket.id, ticket.status, ticket.requester_email);
     this.#cards.request(thread, ticket);
+  }
+
+  async ticketRead(ticket: Ticket): Promise<void> {
+    this.#onStatus?.(ticket.id, ticket.status, ticket.requester_email);
     // The requester's notice is a view of the ticket too: its Reopen goes once it is open.
     await this.#notices?.refresh(ticket);
   }

@@ -254,7 +254,8 @@ describe('Slack mirror poster', () => {
     expect(double.workspace.message(ids.itHelp, cardThread.threadTs)?.text).toContain('(new)');
   });
 
-  it('passes the status of a refreshed ticket on', async () => {
+  it('passes the status of a ticket the mirror read on, once a look, not once a thread', async () => {
+    await poster.ticketRead(resolvedTicket);
     await poster.refreshCard(await postCard(), resolvedTicket);
     expect(statuses).toEqual([['IT-12', 'resolved']]);
   });
