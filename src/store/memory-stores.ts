@@ -3,6 +3,7 @@
  * restart and nothing is shared between processes; otherwise it keeps the same contract.
  */
 import { MemoryRateBudget } from './memory-budget.ts';
+import { MemoryChannelModeStore } from './memory-channel-modes.ts';
 import { MemoryClaimStore } from './memory-claims.ts';
 import { MemoryFairShareStore } from './memory-fair-share.ts';
 import { MemoryChangeFeedStore } from './memory-feed.ts';
@@ -38,5 +39,6 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     mirror: new MemoryMirrorStore(now),
     feed: new MemoryChangeFeedStore(),
     fairShare: new MemoryFairShareStore(now),
+    channelModes: new MemoryChannelModeStore(),
   };
 }

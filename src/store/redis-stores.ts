@@ -55,6 +55,8 @@
  *                                                 the slowest bucket is full again)
  *   <p>read:{<key>}                        string JSON {value, keptAt, expiresAt}: a read kept
  *                                                 for people a short time (PX its time to live)
+ *   <p>{<p>channels}:modes                 hash   channel id -> auto | off, as agents set it
+ *                                                 (`/ticket channel`); never expires
  *
  * Every key a script touches is passed to it in KEYS, never built inside it (Redis's rule, which
  * proxies and Redis-compatible servers enforce), and all of one script's keys share one tag, so
@@ -75,6 +77,8 @@ import { InvalidStoreArgumentError } from './errors.ts';
 import { resolveBudgetLimits } from './rate-budget-rules.ts';
 import type { BudgetKeys } from './redis-budget.ts';
 import { RedisRateBudget } from './redis-budget.ts';
+import type { ChannelModeKeys } from './redis-channel-modes.ts';
+import { RedisChannelModeStore } from './redis-channel-modes.ts';
 import { RedisClaimStore } from './redis-claims.ts';
 import type { FairShareKeys } from './redis-fair-share.ts';
 import { RedisFairShareStore } from './redis-fair-share.ts';
@@ -116,6 +120,7 @@ export interface RedisKeys {
   mirror: MirrorKeys;
   feed: FeedKeys;
   fairShare: FairShareKeys;
+  channelModes: ChannelModeKeys;
 }
 
 /** The key layout above, for one prefix. */
@@ -157,6 +162,7 @@ export function redisKeys(prefix: string): RedisKeys {
       person: (person) => `${prefix}fair:{${person}}`,
       read: (key) => `${prefix}read:{${key}}`,
     },
+    channelModes: { modes: `${tagged(prefix, 'channels')}modes` },
   };
 }
 
@@ -186,5 +192,6 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     mirror: new RedisMirrorStore(redis, keys.mirror, now),
     feed: new RedisChangeFeedStore(redis, keys.feed),
     fairShare: new RedisFairShareStore(redis, keys.fairShare, now),
+    channelModes: new RedisChannelModeStore(redis, keys.channelModes),
   };
 }

@@ -484,6 +484,25 @@ export interface FairShareStore {
   keep(key: string, value: JsonValue, ttlMs: number): Promise<void>;
 }
 
+/**
+ * What the app does with a channel's new top-level messages: `auto` files each one a person
+ * writes as a ticket; `off` files nothing (people use the form, the shortcut or the emoji).
+ */
+export const CHANNEL_MODES = ['auto', 'off'] as const;
+/** One of `CHANNEL_MODES`. */
+export type ChannelMode = (typeof CHANNEL_MODES)[number];
+
+/**
+ * Channel modes as agents set them (`/ticket channel auto|off`), shared by every replica. A
+ * channel no agent set has none here: the configured default (CHANNEL_MODES) applies.
+ */
+export interface ChannelModeStore {
+  /** The mode set for the channel, if one was. */
+  get(channel: string): Promise<ChannelMode | undefined>;
+  /** Sets the channel's mode; it stays until set again. */
+  set(channel: string, mode: ChannelMode): Promise<void>;
+}
+
 /** The stores one backend provides. */
 export interface Stores {
   claims: ClaimStore;
@@ -494,6 +513,7 @@ export interface Stores {
   mirror: MirrorStore;
   feed: ChangeFeedStore;
   fairShare: FairShareStore;
+  channelModes: ChannelModeStore;
 }
 
 /** How many dead letters a backend keeps unless told otherwise. */

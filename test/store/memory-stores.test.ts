@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../src/store/memory-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
+import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
@@ -29,6 +30,7 @@ describe('in-memory stores', () => {
   describeMirrorContract(backend);
   describeFeedContract(backend);
   describeFairShareContract(backend);
+  describeChannelModesContract(backend);
 
   it('forgets a ticket’s mirror memory once the grace period has passed', async () => {
     const clock = fakeClock();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { redisKeys } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
+import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
@@ -72,5 +73,6 @@ describe.skipIf(!availability.available && !required)('Redis Cluster stores', ()
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
   describeFairShareContract(bed.backend);
+  describeChannelModesContract(bed.backend);
   describeRedisContract(bed);
 });

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
+import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
@@ -37,6 +38,7 @@ describe('Redis stores', () => {
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
   describeFairShareContract(bed.backend);
+  describeChannelModesContract(bed.backend);
   describeRedisContract(bed);
 
   describe('key layout', () => {
