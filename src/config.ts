@@ -84,6 +84,12 @@ export const APP_ROLES = ['all', 'web', 'worker'] as const;
 /** One of `APP_ROLES`. */
 export type AppRole = (typeof APP_ROLES)[number];
 
+/**
+ * A channel's default mode (CHANNEL_MODES): `auto` files every new top-level message a person
+ * writes there as a ticket; `off` files none. What an agent sets in Slack wins over it.
+ */
+export type ChannelModeSetting = 'auto' | 'off';
+
 // Each variable on its own; the rules that tie several together are in `crossProblems`.
 const envSchema = z.object({
   SLACK_BOT_TOKEN: required(
@@ -189,6 +195,37 @@ const envSchema = z.object({
     }
     return map;
   }),
+  CHANNEL_MODES: list.transform((pairs, ctx) => {
+    const map = new Map<string, ChannelModeSetting>();
+    for (const pair of pairs) {
+      const match = /^([CG][A-Z0-9]+)=(auto|off)$/i.exec(pair);
+      if (!match) {
+        const [channel = '', mode = ''] = pair.split('=').map((part) => part.trim());
+        const named = pair.includes('=') && !/^[CGD][A-Z0-9]+$/i.test(channel);
+        ctx.addIssue({
+          code: 'custom',
+          message: named
+            ? `has "${pair}": "${channel}" is a channel name, not its id; use the id (C0123ABCD: click the channel's name, it is at the bottom of About), e.g. C0123ABCD=auto`
+            : /^D/i.test(channel)
+              ? `has "${pair}": ${channel} is a direct message, which always files its messages; name channels (C… or G…)`
+              : pair.includes('=') && !/^(auto|off)$/i.test(mode)
+                ? `has "${pair}": the mode must be auto (every new message becomes a ticket) or off, e.g. C0123ABCD=auto`
+                : `has "${pair}": write channel id=mode pairs, e.g. C0123ABCD=auto,C0456EFGH=off`,
+        });
+        continue;
+      }
+      map.set(
+        (match[1] as string).toUpperCase(),
+        (match[2] as string).toLowerCase() as ChannelModeSetting,
+      );
+    }
+    return map;
+  }),
+  CHANNEL_AUTO_HOLD_SECONDS: numberIn(
+    3,
+    'must be a number of seconds from 0 to 60, e.g. 3 (how long an auto channel’s message waits, in case its writer deletes it)',
+    (n) => n >= 0 && n <= 60,
+  ),
 });
 
 /** Every environment variable the app reads, in the order the schema lists them. */
@@ -205,6 +242,10 @@ export interface Config {
     agentEmails: ReadonlySet<string>;
     agentUsergroup: string | undefined;
     channelDesks: ReadonlyMap<string, string>;
+    /** Channels' default modes, by channel id; an agent's `/ticket channel` wins over them. */
+    channelModes: ReadonlyMap<string, ChannelModeSetting>;
+    /** How long an auto channel's new message waits before it is filed (its writer may delete it). */
+    autoChannelHoldMs: number;
   };
   serviceDesk: {
     url: string;
@@ -313,6 +354,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentEmails: new Set(e.AGENT_EMAILS.map((a) => a.toLowerCase())),
       agentUsergroup: e.SLACK_AGENT_USERGROUP,
       channelDesks: e.CHANNEL_DESKS,
+      channelModes: e.CHANNEL_MODES,
+      autoChannelHoldMs: Math.round(e.CHANNEL_AUTO_HOLD_SECONDS * 1000),
     },
     serviceDesk: {
       url: e.SERVICE_DESK_URL,

@@ -196,3 +196,50 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('request channels (CHANNEL_MODES, CHANNEL_AUTO_HOLD_SECONDS)', () => {
+  it('parses channel modes into a map of channel id to auto or off', () => {
+    const config = loadConfig({ ...base, CHANNEL_MODES: 'C123=auto, g456=OFF' });
+    expect([...config.slack.channelModes]).toEqual([
+      ['C123', 'auto'],
+      ['G456', 'off'],
+    ]);
+  });
+
+  it('holds an auto channel’s message 3 s by default, and as many seconds as set', () => {
+    expect(loadConfig(base).slack.autoChannelHoldMs).toBe(3_000);
+    expect(loadConfig({ ...base, CHANNEL_AUTO_HOLD_SECONDS: '0.5' }).slack.autoChannelHoldMs).toBe(
+      500,
+    );
+  });
+
+  it('names the mode it does not know and the two it does', () => {
+    expect(problemsOf({ ...base, CHANNEL_MODES: 'C123=on' })[0]).toMatch(
+      /^CHANNEL_MODES has "C123=on": the mode must be auto .* or off/,
+    );
+  });
+
+  it('says a channel name is not its id', () => {
+    expect(problemsOf({ ...base, CHANNEL_MODES: '#it-help=auto' })[0]).toMatch(
+      /^CHANNEL_MODES has "#it-help=auto": "#it-help" is a channel name, not its id/,
+    );
+  });
+
+  it('refuses a direct message, which files every message anyway', () => {
+    expect(problemsOf({ ...base, CHANNEL_MODES: 'D123=auto' })[0]).toMatch(
+      /^CHANNEL_MODES has "D123=auto": D123 is a direct message/,
+    );
+  });
+
+  it('refuses a pair without a mode', () => {
+    expect(problemsOf({ ...base, CHANNEL_MODES: 'C123' })[0]).toMatch(
+      /^CHANNEL_MODES has "C123": write channel id=mode pairs/,
+    );
+  });
+
+  it('refuses a hold longer than a minute', () => {
+    expect(problemsOf({ ...base, CHANNEL_AUTO_HOLD_SECONDS: '600' })[0]).toMatch(
+      /^CHANNEL_AUTO_HOLD_SECONDS must be a number of seconds from 0 to 60/,
+    );
+  });
+});
