@@ -11,6 +11,7 @@ import { MemoryThreadLinks } from './memory-links.ts';
 import { MemoryMirrorStore } from './memory-mirror.ts';
 import { MemoryOutbox } from './memory-outbox.ts';
 import { MemoryPollSchedule } from './memory-schedule.ts';
+import { MemoryTriageChannels } from './memory-triage.ts';
 import { resolveBudgetLimits } from './rate-budget-rules.ts';
 import type { Now, RateBudgetLimits, Stores } from './types.ts';
 import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
@@ -23,6 +24,8 @@ export interface MemoryStoresOptions {
   deadLetterCap?: number;
   /** The platform's rate limits and the interactive reserve (default 100/min, 1,000/h, 20%). */
   budget?: Partial<RateBudgetLimits>;
+  /** Triage channels that apply until set otherwise in Slack (desk slug or `*` -> channel id). */
+  triageDefaults?: ReadonlyMap<string, string>;
 }
 
 /** Every store held in this process's memory. */
@@ -39,6 +42,7 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     mirror: new MemoryMirrorStore(now),
     feed: new MemoryChangeFeedStore(),
     fairShare: new MemoryFairShareStore(now),
+    triageChannels: new MemoryTriageChannels(options.triageDefaults),
     channelModes: new MemoryChannelModeStore(),
   };
 }

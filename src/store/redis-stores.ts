@@ -57,6 +57,9 @@
  *                                                 for people a short time (PX its time to live)
  *   <p>{<p>channels}:modes                 hash   channel id -> auto | off, as agents set it
  *                                                 (`/ticket channel`); never expires
+ *   <p>{<p>triage}:channels                hash   desk slug or * -> triage channel id (`/ticket
+ *                                                 triage`); '' for a desk turned off while
+ *                                                 DESK_TRIAGE_CHANNELS names one; never expires
  *
  * Every key a script touches is passed to it in KEYS, never built inside it (Redis's rule, which
  * proxies and Redis-compatible servers enforce), and all of one script's keys share one tag, so
@@ -93,6 +96,8 @@ import { RedisOutbox } from './redis-outbox.ts';
 import type { ScheduleKeys } from './redis-schedule.ts';
 import { RedisPollSchedule } from './redis-schedule.ts';
 import type { RedisClient } from './redis-script.ts';
+import type { TriageKeys } from './redis-triage.ts';
+import { RedisTriageChannels } from './redis-triage.ts';
 import type { Now, RateBudgetLimits, Stores } from './types.ts';
 import { DEFAULT_DEAD_LETTER_CAP } from './types.ts';
 
@@ -108,6 +113,8 @@ export interface RedisStoresOptions {
   deadLetterCap?: number;
   /** The platform's rate limits and the interactive reserve (default 100/min, 1,000/h, 20%). */
   budget?: Partial<RateBudgetLimits>;
+  /** Triage channels that apply until set otherwise in Slack (desk slug or `*` -> channel id). */
+  triageDefaults?: ReadonlyMap<string, string>;
 }
 
 /** Every key the Redis stores use under one prefix. */
@@ -121,6 +128,7 @@ export interface RedisKeys {
   feed: FeedKeys;
   fairShare: FairShareKeys;
   channelModes: ChannelModeKeys;
+  triage: TriageKeys;
 }
 
 /** The key layout above, for one prefix. */
@@ -163,6 +171,7 @@ export function redisKeys(prefix: string): RedisKeys {
       read: (key) => `${prefix}read:{${key}}`,
     },
     channelModes: { modes: `${tagged(prefix, 'channels')}modes` },
+    triage: { channels: `${tagged(prefix, 'triage')}channels` },
   };
 }
 
@@ -193,5 +202,6 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     feed: new RedisChangeFeedStore(redis, keys.feed),
     fairShare: new RedisFairShareStore(redis, keys.fairShare, now),
     channelModes: new RedisChannelModeStore(redis, keys.channelModes),
+    triageChannels: new RedisTriageChannels(redis, keys.triage, options.triageDefaults),
   };
 }

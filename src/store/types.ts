@@ -484,6 +484,39 @@ export interface FairShareStore {
   keep(key: string, value: JsonValue, ttlMs: number): Promise<void>;
 }
 
+/** The key of the catch-all among the triage channels: it takes tickets no desk's channel takes. */
+export const TRIAGE_CATCH_ALL = '*';
+
+/** One desk's triage channel, as `TriageChannels.all` lists it. */
+export interface TriageChannel {
+  /** A desk slug, or `TRIAGE_CATCH_ALL`. */
+  desk: string;
+  /** The Slack channel id. */
+  channel: string;
+  /** Set in Slack (`/ticket triage`), or the deployment's default (DESK_TRIAGE_CHANNELS). */
+  origin: 'slack' | 'default';
+}
+
+/**
+ * Which Slack channel triages each desk's tickets (desk slug -> channel id), plus the catch-all
+ * (`*`). What was set in Slack wins over the deployment's defaults, `off` included: a channel
+ * turned off stays off when the app restarts with the same defaults. Several desks may share a
+ * channel. Nothing expires.
+ */
+export interface TriageChannels {
+  /** Makes `channel` the desk's (or the catch-all's) triage channel; the channel it replaced. */
+  set(desk: string, channel: string): Promise<string | undefined>;
+  /** Ends every triage `channel` serves, defaults included; the desks it served, sorted. */
+  clear(channel: string): Promise<string[]>;
+  /**
+   * Where a desk's tickets go: its own triage channel, else the catch-all's, else nowhere.
+   * Without a desk (a ticket on none), the catch-all's.
+   */
+  channelFor(desk: string | undefined): Promise<string | undefined>;
+  /** Every desk's triage channel, the catch-all's included, by desk. */
+  all(): Promise<TriageChannel[]>;
+}
+
 /**
  * What the app does with a channel's new top-level messages: `auto` files each one a person
  * writes as a ticket; `off` files nothing (people use the form, the shortcut or the emoji).
@@ -513,6 +546,7 @@ export interface Stores {
   mirror: MirrorStore;
   feed: ChangeFeedStore;
   fairShare: FairShareStore;
+  triageChannels: TriageChannels;
   channelModes: ChannelModeStore;
 }
 

@@ -11,6 +11,7 @@ import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
 import { describeScheduleContract } from './contract/schedule-contract.ts';
+import { describeTriageContract } from './contract/triage-contract.ts';
 
 // One process: every "replica" is the same instance, and nothing outlives it.
 const backend: StoresBackend = {
@@ -30,6 +31,7 @@ describe('in-memory stores', () => {
   describeMirrorContract(backend);
   describeFeedContract(backend);
   describeFairShareContract(backend);
+  describeTriageContract(backend);
   describeChannelModesContract(backend);
 
   it('forgets a ticket’s mirror memory once the grace period has passed', async () => {

@@ -15,6 +15,7 @@ import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
 import { describeScheduleContract } from './contract/schedule-contract.ts';
+import { describeTriageContract } from './contract/triage-contract.ts';
 import { redisTestBed } from './redis-backend.ts';
 import { clusterAvailability, startTestCluster, type TestCluster } from './redis-cluster.ts';
 import { describeRedisContract } from './redis-contract.ts';
@@ -73,6 +74,7 @@ describe.skipIf(!availability.available && !required)('Redis Cluster stores', ()
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
   describeFairShareContract(bed.backend);
+  describeTriageContract(bed.backend);
   describeChannelModesContract(bed.backend);
   describeRedisContract(bed);
 });

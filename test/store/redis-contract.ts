@@ -112,6 +112,36 @@ export function describeRedisContract(bed: RedisTestBed): void {
     });
   });
 
+  describe('triage channels', () => {
+    it('live in one hash that carries the prefix in its hash tag', async () => {
+      const prefix = bed.nextPrefix();
+      const stores = createRedisStores({ redis: bed.connection(0), prefix });
+      await stores.triageChannels.set('it', 'C0ITTRIAGE');
+      await stores.triageChannels.set('*', 'C0CATCH');
+      const keys = await bed.keysUnder(prefix);
+      expect(keys).toEqual([`${prefix}{${prefix}triage}:channels`]);
+      expect(keys.map(hashTag)).toEqual([`${prefix}triage`]);
+    });
+
+    it('never write the defaults, so a changed DESK_TRIAGE_CHANNELS applies on restart', async () => {
+      const prefix = bed.nextPrefix();
+      const redis = bed.connection(0);
+      const before = createRedisStores({
+        redis,
+        prefix,
+        triageDefaults: new Map([['it', 'C0OLD']]),
+      });
+      expect(await before.triageChannels.channelFor('it')).toBe('C0OLD');
+      expect(await bed.keysUnder(prefix)).toEqual([]);
+      const after = createRedisStores({
+        redis,
+        prefix,
+        triageDefaults: new Map([['it', 'C0NEW']]),
+      });
+      expect(await after.triageChannels.channelFor('it')).toBe('C0NEW');
+    });
+  });
+
   describe('scripts', () => {
     it('every key a script touches is one it was given, and every script is checked', async () => {
       const redis = bed.connection(0);
@@ -379,7 +409,8 @@ async function everyScript(
   stores: ReturnType<typeof createRedisStores>,
   clock: ReturnType<typeof fakeClock>,
 ): Promise<void> {
-  const { claims, outbox, links, budget, schedule, mirror, feed, fairShare } = stores;
+  const { claims, outbox, links, budget, schedule, mirror, feed, fairShare, triageChannels } =
+    stores;
   const held = await claims.claim('c1', 30_000);
   if (held.state === 'claimed') await claims.complete('c1', held.token, { ok: true });
   const other = await claims.claim('c2', 30_000);
@@ -429,6 +460,9 @@ async function everyScript(
 
   await fairShare.take('U1', [{ capacity: 1, refillEveryMs: 60_000 }]);
   await fairShare.take('U1', [{ capacity: 1, refillEveryMs: 60_000 }]);
+
+  await triageChannels.set('it', 'C1');
+  await triageChannels.clear('C1');
 
   await mirror.saveState('T1', mirrorState(clock.now()));
   await mirror.noteSlackWrite('T1', clock.now());

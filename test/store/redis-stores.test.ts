@@ -11,6 +11,7 @@ import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
 import { describeScheduleContract } from './contract/schedule-contract.ts';
+import { describeTriageContract } from './contract/triage-contract.ts';
 import { redisTestBed } from './redis-backend.ts';
 import { describeRedisContract } from './redis-contract.ts';
 
@@ -38,6 +39,7 @@ describe('Redis stores', () => {
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
   describeFairShareContract(bed.backend);
+  describeTriageContract(bed.backend);
   describeChannelModesContract(bed.backend);
   describeRedisContract(bed);
 

@@ -22,6 +22,7 @@ export function fakeClock(start = 1_700_000_000_000): FakeClock {
 export interface NamespaceOptions {
   deadLetterCap?: number;
   budget?: Partial<RateBudgetLimits>;
+  triageDefaults?: ReadonlyMap<string, string>;
 }
 
 /** One empty area of a backend that tests do not share. */
