@@ -60,6 +60,8 @@ export const ROUTES = {
   listAssets: { area: 'assets', method: 'GET', path: '/api/v1/assets/' },
   listApplications: { area: 'applications', method: 'GET', path: '/api/v1/applications/' },
   listCatalogItems: { area: 'catalog', method: 'GET', path: '/api/v1/catalog-items/' },
+  // Custom fields share the desks' area: `/service-desk` under variant B, as the contract says.
+  listCustomFields: { area: 'desks', method: 'GET', path: '/api/v1/custom-fields/' },
   listRequests: { area: 'requests', method: 'GET', path: '/api/v1/requests/' },
 } as const satisfies Record<string, Route>;
 

@@ -63,6 +63,8 @@ export const ticketSchema = z.looseObject({
   team: nullableString,
   channel: nullableString,
   url: nullableString,
+  /** Values of the desk's custom fields, by key. */
+  custom_fields: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 /** A ticket. */
 export type Ticket = z.infer<typeof ticketSchema>;
@@ -149,6 +151,37 @@ export const catalogItemSchema = z.looseObject({
 });
 /** A catalog item. */
 export type CatalogItem = z.infer<typeof catalogItemSchema>;
+
+/** Kinds of custom field a desk can define (contract); each maps to one Block Kit input. */
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'select',
+  'multi_select',
+  'date',
+  'email',
+] as const;
+/** A kind of custom field. */
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** One choice of a select custom field. */
+export const customFieldOptionSchema = z.looseObject({ value: z.string(), label: z.string() });
+/** One choice of a select custom field. */
+export type CustomFieldOption = z.infer<typeof customFieldOptionSchema>;
+
+/** A desk's custom field definition: what Create ticket takes in `custom_fields[key]`. */
+export const customFieldSchema = z.looseObject({
+  key: z.string(),
+  name: z.string(),
+  desk_id: nullableString,
+  type: openString(CUSTOM_FIELD_TYPES),
+  required: z.boolean().optional().default(false),
+  options: z.array(customFieldOptionSchema).nullable().optional(),
+  help: nullableString,
+});
+/** A custom field definition. */
+export type CustomField = z.infer<typeof customFieldSchema>;
 
 /** A conversation handled by the AI agent. */
 export const requestSchema = z.looseObject({

@@ -24,7 +24,9 @@ import {
   assetSchema,
   type CatalogItem,
   type CreateTicketInput,
+  type CustomField,
   catalogItemSchema,
+  customFieldSchema,
   type Desk,
   deskSchema,
   type Employee,
@@ -176,6 +178,12 @@ export interface ListEmployeesQuery extends OffsetQuery {
   email?: string;
 }
 
+/** Query of listCustomFields. */
+export interface ListCustomFieldsQuery extends OffsetQuery {
+  /** One desk's fields (its slug); without it, every desk's. */
+  desk_id?: string;
+}
+
 /** Query of listAssets. */
 export interface ListAssetsQuery extends OffsetQuery {
   assigned_to_email?: string;
@@ -228,6 +236,7 @@ const assetEnvelope = envelopeSchema(assetSchema);
 const applicationEnvelope = envelopeSchema(applicationSchema);
 const catalogItemEnvelope = envelopeSchema(catalogItemSchema);
 const requestEnvelope = envelopeSchema(requestSchema);
+const customFieldEnvelope = envelopeSchema(customFieldSchema);
 
 const silentLogger: ServiceDeskLogger = { debug() {}, warn() {} };
 
@@ -445,6 +454,26 @@ export class ServiceDeskClient {
     return paginateByOffset(
       'listCatalogItems',
       (limit, offset) => this.listCatalogItems({ limit, offset }, callOpts(iterOpts)),
+      iterOpts,
+    );
+  }
+
+  /** One page of custom field definitions (one desk's with `desk_id`). */
+  listCustomFields(
+    query: ListCustomFieldsQuery = {},
+    opts?: CallOptions,
+  ): Promise<Envelope<CustomField>> {
+    return this.#call('listCustomFields', customFieldEnvelope, { query: { ...query } }, opts);
+  }
+
+  /** Every custom field definition matching the query. */
+  iterateCustomFields(
+    query: Omit<ListCustomFieldsQuery, 'limit' | 'offset'> = {},
+    iterOpts: IterateOptions = {},
+  ): AsyncIterable<CustomField> {
+    return paginateByOffset(
+      'listCustomFields',
+      (limit, offset) => this.listCustomFields({ ...query, limit, offset }, callOpts(iterOpts)),
       iterOpts,
     );
   }

@@ -14,6 +14,7 @@ export type {
   AcquireTicket,
   CallOptions,
   ListAssetsQuery,
+  ListCustomFieldsQuery,
   ListEmployeesQuery,
   ListTicketsQuery,
   OffsetQuery,

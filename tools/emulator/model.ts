@@ -14,6 +14,7 @@ import type {
   AuthorType,
   CatalogItem,
   CreateTicketInput,
+  CustomField,
   Desk,
   Employee,
   Envelope,
@@ -32,7 +33,13 @@ import {
   EmulatorValidationError,
 } from './errors.ts';
 import type { Now } from './scheduler.ts';
-import { issue, type OffsetQuery, type PageQuery } from './validation.ts';
+import {
+  enumMessage,
+  issue,
+  type OffsetQuery,
+  type PageQuery,
+  parseIsoDateTime,
+} from './validation.ts';
 
 /** A knowledge-base article the AI agent answers from. */
 export interface KnowledgeArticle {
@@ -63,6 +70,8 @@ export interface TenantSetup {
   assets?: Asset[];
   applications?: Application[];
   catalogItems?: CatalogItem[];
+  /** Custom field definitions, each naming its desk (`desk_id`). */
+  customFields?: CustomField[];
   knowledgeBase?: KnowledgeArticle[];
   routing?: DeskRouting[];
 }
@@ -250,6 +259,7 @@ export class EmulatorModel {
       assets: [],
       applications: [],
       catalogItems: [],
+      customFields: [],
       knowledgeBase: [],
       routing: [],
       ...setup,
@@ -571,6 +581,45 @@ export class EmulatorModel {
     return offsetPage(this.#tenant(tenant).setup.catalogItems, range, (item) => ({ ...item }));
   }
 
+  /** Custom field definitions, one desk's when `deskId` is given (an unknown desk has none). */
+  listCustomFields(
+    tenant: string,
+    query: OffsetQuery & { deskId?: string | undefined },
+  ): Envelope<CustomField> {
+    const all = this.#tenant(tenant).setup.customFields;
+    const matching =
+      query.deskId === undefined ? all : all.filter((field) => field.desk_id === query.deskId);
+    return offsetPage(matching, query, (field) => structuredClone(field));
+  }
+
+  /** Replaces a desk's custom fields, as an admin editing the desk's form would. */
+  setCustomFields(tenant: string, deskId: string, fields: readonly CustomField[]): void {
+    const setup = this.#tenant(tenant).setup;
+    setup.customFields = [
+      ...setup.customFields.filter((field) => field.desk_id !== deskId),
+      ...fields.map((field): CustomField => ({ ...structuredClone(field), desk_id: deskId })),
+    ];
+  }
+
+  /**
+   * Checks a create-ticket body's `custom_fields` against its desk's definitions, as the API
+   * does (the seed's own history is written without them): every problem at once, each a 422
+   * at `["body","custom_fields","<key>"]`. Keys the desk does not define pass through.
+   */
+  checkCustomFields(tenant: string, input: CreateTicketInput): void {
+    const state = this.#tenant(tenant);
+    if (input.desk_id === undefined) return;
+    this.#checkDesk(state, input.desk_id, ['body', 'desk_id']);
+    const values = input.custom_fields ?? {};
+    const issues = state.setup.customFields
+      .filter((field) => field.desk_id === input.desk_id)
+      .flatMap((field) => {
+        const problem = customFieldProblem(field, values[field.key]);
+        return problem ? [problem] : [];
+      });
+    if (issues.length > 0) throw new EmulatorValidationError(issues);
+  }
+
   /** AI conversations, oldest first. */
   pageRequests(tenant: string, page: PageQuery): Envelope<ServiceRequest> {
     const requests = this.#tenant(tenant).requests;
@@ -830,6 +879,59 @@ function copyMessage(message: Message): Message {
     author: { ...message.author },
     sources: message.sources.map((source) => ({ ...source })),
   };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+// Pydantic's types and wording for a value that is not of its field's type or options.
+function customFieldProblem(field: CustomField, value: unknown) {
+  const loc = ['body', 'custom_fields', field.key];
+  const empty =
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0);
+  if (empty) return field.required ? issue(loc, 'Field required', 'missing') : undefined;
+  const allowed = (field.options ?? []).map((option) => option.value);
+  switch (field.type) {
+    case 'number': {
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      return typeof number === 'number' && Number.isFinite(number)
+        ? undefined
+        : issue(loc, 'Input should be a valid number', 'float_type', value);
+    }
+    case 'select':
+      return typeof value === 'string' && allowed.includes(value)
+        ? undefined
+        : issue(loc, enumMessage(allowed), 'enum', value);
+    case 'multi_select':
+      return Array.isArray(value) && value.every((item) => allowed.includes(item))
+        ? undefined
+        : issue(loc, enumMessage(allowed), 'enum', value);
+    case 'date':
+      return typeof value === 'string' && DATE.test(value) && parseIsoDateTime(value) !== undefined
+        ? undefined
+        : issue(
+            loc,
+            'Input should be a valid date in the format YYYY-MM-DD',
+            'date_parsing',
+            value,
+          );
+    case 'email':
+      return typeof value === 'string' && EMAIL.test(value)
+        ? undefined
+        : issue(
+            loc,
+            'value is not a valid email address: An email address must have an @-sign and a domain.',
+            'value_error',
+            value,
+          );
+    default:
+      return typeof value === 'string'
+        ? undefined
+        : issue(loc, 'Input should be a valid string', 'string_type', value);
+  }
 }
 
 function offsetPage<T>(all: readonly T[], range: OffsetQuery, copy: (item: T) => T): Envelope<T> {

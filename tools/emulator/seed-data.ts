@@ -6,6 +6,7 @@ import type {
   Application,
   Asset,
   CatalogItem,
+  CustomField,
   Desk,
   Employee,
 } from '../../src/contract/schemas.ts';
@@ -18,6 +19,116 @@ export const STANDARD_DESKS: Desk[] = [
   { slug: 'it-access', name: 'Accounts & Access', parent_slug: 'it' },
   { slug: 'hr', name: 'People', parent_slug: null },
   { slug: 'facilities', name: 'Facilities', parent_slug: null },
+];
+
+const OFFICES = [
+  { value: 'berlin', label: 'Berlin' },
+  { value: 'london', label: 'London' },
+  { value: 'new-york', label: 'New York' },
+  { value: 'remote', label: 'Remote' },
+];
+
+const DEVICE_TYPES = [
+  { value: 'laptop', label: 'Laptop' },
+  { value: 'desktop', label: 'Desktop' },
+  { value: 'phone', label: 'Phone' },
+  { value: 'monitor', label: 'Monitor' },
+  { value: 'other', label: 'Other' },
+];
+
+/**
+ * The custom fields of the standard desks, one of each type. IT's are optional, so tickets
+ * filed without a form (a reaction, a DM) still file in a routed channel; the People desk
+ * requires its two, as onboarding cannot start without them. `device_type` is on two desks, so
+ * switching between them keeps its value.
+ */
+export const STANDARD_CUSTOM_FIELDS: CustomField[] = [
+  {
+    key: 'device_type',
+    name: 'Device type',
+    desk_id: 'it',
+    type: 'select',
+    required: false,
+    options: DEVICE_TYPES,
+    help: 'What kind of device the problem is on, if any.',
+  },
+  {
+    key: 'office',
+    name: 'Office',
+    desk_id: 'it',
+    type: 'select',
+    required: false,
+    options: OFFICES,
+    help: null,
+  },
+  {
+    key: 'device_type',
+    name: 'Device type',
+    desk_id: 'it-hardware',
+    type: 'select',
+    required: true,
+    options: DEVICE_TYPES,
+    help: null,
+  },
+  {
+    key: 'serial_number',
+    name: 'Serial number',
+    desk_id: 'it-hardware',
+    type: 'text',
+    required: false,
+    options: null,
+    help: 'On a sticker under the device or in its settings.',
+  },
+  {
+    key: 'systems',
+    name: 'Systems',
+    desk_id: 'it-access',
+    type: 'multi_select',
+    required: false,
+    options: [
+      { value: 'email', label: 'Email' },
+      { value: 'vpn', label: 'VPN' },
+      { value: 'sso', label: 'Single sign-on' },
+      { value: 'github', label: 'GitHub' },
+    ],
+    help: null,
+  },
+  {
+    key: 'start_date',
+    name: 'Start date',
+    desk_id: 'hr',
+    type: 'date',
+    required: true,
+    options: null,
+    help: 'The first working day.',
+  },
+  {
+    key: 'manager_email',
+    name: 'Manager’s email',
+    desk_id: 'hr',
+    type: 'email',
+    required: true,
+    options: null,
+    help: null,
+  },
+  {
+    key: 'floor',
+    name: 'Floor',
+    desk_id: 'facilities',
+    type: 'number',
+    required: false,
+    options: null,
+    help: null,
+  },
+  {
+    key: 'location_details',
+    name: 'Where exactly',
+    desk_id: 'facilities',
+    type: 'textarea',
+    required: false,
+    options: null,
+    help: 'Room, desk number or a landmark.',
+  },
 ];
 
 /** Which words send a ticket to which desk, first match wins, and each desk's human team. */

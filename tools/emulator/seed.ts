@@ -9,6 +9,9 @@
  * - `empty` (chosen): every tenant with its desks, routing and knowledge base (the platform's
  *   configuration) but no people, assets, applications, catalog items or tickets.
  *
+ * Desk custom fields are configuration too: every tenant gets the standard ones of the desks it
+ * has (`STANDARD_CUSTOM_FIELDS`).
+ *
  * Tenants named in the keys but unknown to the demo get the standard desks and an ID prefix
  * made from their name.
  */
@@ -23,6 +26,7 @@ import {
   GLOBEX_DESKS,
   GLOBEX_EMPLOYEES,
   GLOBEX_ROUTING,
+  STANDARD_CUSTOM_FIELDS,
   STANDARD_DESKS,
   STANDARD_ROUTING,
   standardKnowledgeBase,
@@ -65,6 +69,9 @@ function configurationOnly(tenant: string): TenantSetup {
     name: tenant,
     ticketPrefix: ticketPrefix(tenant),
     desks: base.desks.map((desk) => ({ ...desk })),
+    customFields: STANDARD_CUSTOM_FIELDS.filter((field) =>
+      base.desks.some((desk) => desk.slug === field.desk_id),
+    ).map((field) => structuredClone(field)),
     routing: base.routing.map((route) => ({ ...route, keywords: [...route.keywords] })),
     knowledgeBase: standardKnowledgeBase(`help.${tenant}.example`),
   };

@@ -273,6 +273,7 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
   getTicket: (model, ctx) => ok(model.getTicket(ctx.tenant, ctx.ticketId)),
   createTicket: (model, ctx) => {
     const input = parseBody(createTicketInputSchema, ctx.body);
+    model.checkCustomFields(ctx.tenant, input);
     return idempotent(model, ctx, () => ({
       status: 201,
       body: model.createTicket(ctx.tenant, input),
@@ -329,6 +330,13 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
       model.listCatalogItems(
         ctx.tenant,
         readQuery(ctx, (query) => query.offset()),
+      ),
+    ),
+  listCustomFields: (model, ctx) =>
+    ok(
+      model.listCustomFields(
+        ctx.tenant,
+        readQuery(ctx, (query) => ({ ...query.offset(), deskId: query.text('desk_id') })),
       ),
     ),
   listRequests: (model, ctx) =>
