@@ -90,6 +90,55 @@ export type AppRole = (typeof APP_ROLES)[number];
  */
 export type ChannelModeSetting = 'auto' | 'off';
 
+/**
+ * DESK_TRIAGE_CHANNELS as typed: desk slug=channel id pairs, `*` for the catch-all (tickets on
+ * no desk, or on a desk with no triage channel of its own). Each problem quotes the pair at
+ * fault and says how to write it; the pairs that are right are kept all the same.
+ */
+export function parseDeskTriageChannels(pairs: readonly string[]): {
+  channels: Map<string, string>;
+  problems: string[];
+} {
+  const channels = new Map<string, string>();
+  const problems: string[] = [];
+  const example = 'e.g. it=C0123ABCD,hr=C0456EFGH,*=C0789IJKL';
+  for (const pair of pairs) {
+    const [desk = '', channel = '', ...rest] = pair.split('=').map((part) => part.trim());
+    const deskOk = desk === '*' || /^[a-z0-9][a-z0-9_-]*$/i.test(desk);
+    const channelOk = /^[CG][A-Z0-9]+$/i.test(channel);
+    if (deskOk && channelOk && rest.length === 0) {
+      const slug = desk.toLowerCase();
+      const id = channel.toUpperCase();
+      const before = channels.get(slug);
+      if (before !== undefined && before !== id) {
+        problems.push(
+          `names ${slug === '*' ? 'the catch-all (*)' : `desk "${slug}"`} twice (${before} and ${id}): one triage channel per desk`,
+        );
+      }
+      channels.set(slug, id);
+      continue;
+    }
+    let why: string;
+    if (!pair.includes('=') || rest.length > 0) {
+      why = `write desk slug=channel id pairs, * for the catch-all, ${example}`;
+    } else if (
+      /^[CGD][A-Z0-9]*\d[A-Z0-9]*$/i.test(desk) &&
+      /^[a-z0-9*][a-z0-9_-]*$/i.test(channel)
+    ) {
+      // CHANNEL_DESKS is written channel=desk: the other way round is the usual slip here.
+      why = `the desk comes first, then the channel, e.g. ${channel}=${desk}`;
+    } else if (/^D[A-Z0-9]+$/i.test(channel)) {
+      why = `${channel} is a direct message; a triage channel is a channel (C… or G…)`;
+    } else if (!channelOk) {
+      why = `"${channel}" is not a channel id; use the id (C0123ABCD: click the channel's name, it is at the bottom of About), ${example}`;
+    } else {
+      why = `"${desk}" is not a desk slug (letters, digits, - and _) or *, ${example}`;
+    }
+    problems.push(`has "${pair}": ${why}`);
+  }
+  return { channels, problems };
+}
+
 // Each variable on its own; the rules that tie several together are in `crossProblems`.
 const envSchema = z.object({
   SLACK_BOT_TOKEN: required(
@@ -226,6 +275,11 @@ const envSchema = z.object({
     'must be a number of seconds from 0 to 60, e.g. 3 (how long an auto channel’s message waits, in case its writer deletes it)',
     (n) => n >= 0 && n <= 60,
   ),
+  DESK_TRIAGE_CHANNELS: list.transform((pairs, ctx) => {
+    const { channels, problems } = parseDeskTriageChannels(pairs);
+    for (const message of problems) ctx.addIssue({ code: 'custom', message });
+    return channels;
+  }),
 });
 
 /** Every environment variable the app reads, in the order the schema lists them. */
@@ -244,6 +298,11 @@ export interface Config {
     channelDesks: ReadonlyMap<string, string>;
     /** Channels' default modes, by channel id; an agent's `/ticket channel` wins over them. */
     channelModes: ReadonlyMap<string, ChannelModeSetting>;
+    /**
+     * Triage channels that apply until an agent sets otherwise in Slack: desk slug (or `*`, the
+     * catch-all) -> channel id.
+     */
+    deskTriageChannels: ReadonlyMap<string, string>;
     /** How long an auto channel's new message waits before it is filed (its writer may delete it). */
     autoChannelHoldMs: number;
   };
@@ -355,6 +414,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentUsergroup: e.SLACK_AGENT_USERGROUP,
       channelDesks: e.CHANNEL_DESKS,
       channelModes: e.CHANNEL_MODES,
+      deskTriageChannels: e.DESK_TRIAGE_CHANNELS,
       autoChannelHoldMs: Math.round(e.CHANNEL_AUTO_HOLD_SECONDS * 1000),
     },
     serviceDesk: {

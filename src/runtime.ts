@@ -91,11 +91,12 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       ? createRedisClient(config.redisUrl, { cluster: config.redisCluster, logger })
       : undefined);
   const budget = config.serviceDesk.rateLimits;
+  const triageDefaults = config.slack.deskTriageChannels;
   const stores =
     parts.stores ??
     (redis
-      ? createRedisStores({ redis, prefix: config.redisKeyPrefix, budget })
-      : createMemoryStores({ budget }));
+      ? createRedisStores({ redis, prefix: config.redisKeyPrefix, budget, triageDefaults })
+      : createMemoryStores({ budget, triageDefaults }));
 
   // Every request of every replica inside the platform's limits, with a reserve for people.
   let metrics: AppMetrics | undefined;

@@ -243,3 +243,48 @@ describe('request channels (CHANNEL_MODES, CHANNEL_AUTO_HOLD_SECONDS)', () => {
     );
   });
 });
+
+describe('DESK_TRIAGE_CHANNELS', () => {
+  it('reads desk=channel pairs and the catch-all', () => {
+    const config = loadConfig({ ...base, DESK_TRIAGE_CHANNELS: 'it=C0123, HR=c0456,*=G0789' });
+    expect([...config.slack.deskTriageChannels]).toEqual([
+      ['it', 'C0123'],
+      ['hr', 'C0456'],
+      ['*', 'G0789'],
+    ]);
+  });
+
+  it('has no triage channel when unset', () => {
+    expect(loadConfig(base).slack.deskTriageChannels.size).toBe(0);
+  });
+
+  it('names the pair written channel first and shows it the right way round', () => {
+    expect(problemsOf({ ...base, DESK_TRIAGE_CHANNELS: 'it=C0123,C0456=hr' })).toEqual([
+      'DESK_TRIAGE_CHANNELS has "C0456=hr": the desk comes first, then the channel, e.g. hr=C0456',
+    ]);
+  });
+
+  it('names a channel name where its id belongs', () => {
+    expect(problemsOf({ ...base, DESK_TRIAGE_CHANNELS: 'it=#it-triage' })[0]).toMatch(
+      /^DESK_TRIAGE_CHANNELS has "it=#it-triage": "#it-triage" is not a channel id; use the id/,
+    );
+  });
+
+  it('refuses a direct message as a triage channel', () => {
+    expect(problemsOf({ ...base, DESK_TRIAGE_CHANNELS: 'it=D0123' })[0]).toMatch(
+      /^DESK_TRIAGE_CHANNELS has "it=D0123": D0123 is a direct message/,
+    );
+  });
+
+  it('refuses a pair without a channel', () => {
+    expect(problemsOf({ ...base, DESK_TRIAGE_CHANNELS: 'it' })[0]).toMatch(
+      /^DESK_TRIAGE_CHANNELS has "it": write desk slug=channel id pairs, \* for the catch-all/,
+    );
+  });
+
+  it('refuses one desk given two channels', () => {
+    expect(problemsOf({ ...base, DESK_TRIAGE_CHANNELS: 'it=C01,it=C02' })).toEqual([
+      'DESK_TRIAGE_CHANNELS names desk "it" twice (C01 and C02): one triage channel per desk',
+    ]);
+  });
+});
