@@ -38,6 +38,8 @@ export const ACTIONS = {
   fileOwnFromMessage: 'file_own_from_message',
   // App Home's (and the closed-ticket notice's) "New ticket" button.
   newTicket: 'new_ticket_button',
+  // The triage card's button that answers the requester in the ticket's conversation.
+  replyToRequester: 'reply_to_requester',
 } as const;
 
 /** Block and action ids of the update modal's inputs. */
@@ -45,6 +47,14 @@ export const UPDATE_FIELDS = {
   status: { block: 'status', action: 'status_select' },
   priority: { block: 'priority', action: 'priority_select' },
   assignee: { block: 'assignee', action: 'assignee_select' },
+} as const;
+
+/**
+ * Block ids of the triage card. Its buttons are not the ticket card's block (`CARD_BLOCKS`): a
+ * click must not refresh a triage card into a ticket card.
+ */
+export const TRIAGE_CARD_BLOCKS = {
+  actions: 'triage_card_actions',
 } as const;
 
 /** Block ids the app finds again in its own messages (the card's lead and buttons). */

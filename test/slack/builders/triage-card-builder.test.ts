@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../src/contract/schemas.ts';
+import { buildTriageCard } from '../../../src/slack/builders/triage-card-builder.ts';
+import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../../../src/slack/ids.ts';
+import { blocksProblems } from '../../../tools/slack-double/block-kit-validation.ts';
+
+const ticket: Ticket = {
+  id: 'IT-42',
+  title: 'Laptop will not boot',
+  status: 'new',
+  priority: 'high',
+  created_at: '2026-11-20T09:30:00Z',
+  description: 'Black screen since this morning.\nTried the power button.',
+  desk_id: 'it',
+  requester_email: 'alice@acme.example',
+  channel: 'slack',
+};
+
+const allText = (value: unknown) => JSON.stringify(value);
+
+function field(card: ReturnType<typeof buildTriageCard>, name: string): string {
+  for (const block of card.blocks) {
+    if (block.type !== 'section' || !block.fields) continue;
+    const found = block.fields.find((f) => f.text.startsWith(`*${name}*\n`));
+    if (found) return found.text.slice(name.length + 3);
+  }
+  throw new Error(`no field ${name}`);
+}
+
+function actionIds(card: ReturnType<typeof buildTriageCard>): string[] {
+  const actions = card.blocks.find((b) => b.type === 'actions');
+  return actions && 'elements' in actions
+    ? actions.elements.map((e) => (e as { action_id: string }).action_id)
+    : [];
+}
+
+describe('triage card', () => {
+  it('shows the title, desk, priority, status, assignee, when it was filed and where from', () => {
+    const card = buildTriageCard(ticket, {
+      requester: { userId: 'U0ALICE' },
+      deskName: 'IT Support',
+      slackPermalink: 'https://acme.slack.com/archives/C0ITHELP/p1700000000000100',
+    });
+    expect(allText(card.blocks)).toContain('*IT-42* · Laptop will not boot');
+    expect(field(card, 'Desk')).toBe('IT Support');
+    expect(field(card, 'Priority')).toContain('High');
+    expect(field(card, 'Status')).toContain('New');
+    expect(field(card, 'Assignee')).toBe('_Not assigned yet_');
+    expect(field(card, 'Filed')).toContain('<!date^1795167000^');
+    expect(field(card, 'From')).toBe(
+      '<https://acme.slack.com/archives/C0ITHELP/p1700000000000100|Slack message>',
+    );
+  });
+
+  it('mentions a requester whose email is a Slack user’s', () => {
+    const card = buildTriageCard(ticket, { requester: { userId: 'U0ALICE', name: 'Alice' } });
+    expect(field(card, 'Requester')).toBe('<@U0ALICE>');
+  });
+
+  it('names a requester Slack does not know, with their email', () => {
+    const card = buildTriageCard(ticket, { requester: { name: 'Alice Archer' } });
+    expect(field(card, 'Requester')).toBe('Alice Archer (alice@acme.example)');
+    expect(field(buildTriageCard(ticket), 'Requester')).toBe('alice@acme.example');
+  });
+
+  it('says where a ticket from elsewhere came from, and when it is on no desk', () => {
+    const card = buildTriageCard({ ...ticket, channel: 'email', desk_id: null });
+    expect(field(card, 'From')).toBe('Email');
+    expect(field(card, 'Desk')).toBe('_No desk_');
+  });
+
+  it('shows the assignee, or the team when nobody has it yet', () => {
+    expect(
+      field(buildTriageCard({ ...ticket, assignee_email: 'sam@acme.example' }), 'Assignee'),
+    ).toBe('sam@acme.example');
+    expect(field(buildTriageCard({ ...ticket, team: 'Hardware' }), 'Assignee')).toBe(
+      'Team Hardware',
+    );
+  });
+
+  it('quotes the first lines of the description and says when more is in the ticket', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n');
+    const card = buildTriageCard({ ...ticket, description: long });
+    const text = allText(card.blocks);
+    expect(text).toContain('>line 1\\n>line 2');
+    expect(text).toContain('>line 5');
+    expect(text).not.toContain('line 6');
+    expect(text).toContain('more in the ticket');
+  });
+
+  it('leaves the description out when the ticket has none', () => {
+    const card = buildTriageCard({ ...ticket, description: null });
+    expect(card.blocks.filter((b) => b.type === 'section')).toHaveLength(2);
+  });
+
+  it('makes nothing from the ticket or its requester ping anyone', () => {
+    const loud = '<!channel> <!here> <@U0001> <!subteam^S1> &';
+    const card = buildTriageCard(
+      { ...ticket, title: loud, description: loud, desk_id: loud, requester_email: loud },
+      { requester: { name: loud, userId: '<!channel>' }, deskName: loud },
+    );
+    const text = allText(card);
+    for (const ping of ['<!channel>', '<!here>', '<@U0001>', '<!subteam^S1>'])
+      expect(text).not.toContain(ping);
+    expect(text).toContain('&lt;!channel&gt;');
+  });
+
+  it('links no origin that is not an https URL', () => {
+    const card = buildTriageCard(ticket, { slackPermalink: 'javascript:alert(1)' });
+    expect(field(card, 'From')).toBe('Slack');
+  });
+
+  it('carries Assign to me, Update, Reply to requester and Open in dashboard, each with the ticket', () => {
+    const card = buildTriageCard(ticket, { dashboardUrl: 'https://desk.example' });
+    expect(actionIds(card)).toEqual([
+      ACTIONS.assignToMe,
+      ACTIONS.openUpdate,
+      ACTIONS.replyToRequester,
+      ACTIONS.openInDashboard,
+    ]);
+    const actions = card.blocks.find((b) => b.type === 'actions');
+    expect(actions?.block_id).toBe(TRIAGE_CARD_BLOCKS.actions);
+    expect(allText(actions)).toContain('"value":"IT-42"');
+    expect(allText(actions)).toContain('https://desk.example/tickets/IT-42');
+  });
+
+  it('offers only the dashboard on a closed ticket', () => {
+    const card = buildTriageCard(
+      { ...ticket, status: 'closed' },
+      { dashboardUrl: 'https://desk.example' },
+    );
+    expect(actionIds(card)).toEqual([ACTIONS.openInDashboard]);
+  });
+
+  it('stays inside Block Kit’s limits with a huge ticket', () => {
+    const huge = '&'.repeat(20_000);
+    const card = buildTriageCard(
+      { ...ticket, title: huge, description: `${huge}\n`.repeat(8), requester_email: huge },
+      { requester: { name: huge }, deskName: huge },
+    );
+    expect(blocksProblems(card.blocks, '/blocks', 50)).toEqual([]);
+    expect(card.text.length).toBeLessThanOrEqual(4000);
+  });
+});
