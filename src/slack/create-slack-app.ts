@@ -166,8 +166,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     dashboardUrl: options.settings.dashboardUrl,
     notices: new RequesterNotices(background, options.stores.claims),
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
-    onStatus: (ticketId, status, requesterEmail) =>
-      statuses.setStatus(ticketId, status, requesterEmail),
+    onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.

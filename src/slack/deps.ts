@@ -19,16 +19,25 @@ export interface KnownTicket {
   requesterEmail: string | undefined;
   /** When it was seen (ms since the epoch). */
   at: number;
+  /**
+   * The platform's time of the version seen (its `updated_at`, ms since the epoch), when known:
+   * a read that finishes later but saw an older version must not replace it.
+   */
+  version?: number | undefined;
 }
 
 /** Last seen ticket statuses (`tickets/ticket-status-memo.ts`). */
 export interface StatusMemo {
   /** Notes a ticket as read from the platform. */
-  remember(ticket: Pick<Ticket, 'id' | 'status' | 'requester_email'>): void;
+  remember(ticket: Pick<Ticket, 'id' | 'status' | 'requester_email' | 'updated_at'>): void;
   /** Takes what another source (the mirror's last read) knows, unless the memo knows newer. */
   adopt(ticketId: string, known: KnownTicket): void;
   /** Notes a status the app itself just set. */
-  setStatus(ticketId: string, status: string, requesterEmail?: string | null): void;
+  setStatus(
+    ticketId: string,
+    status: string,
+    seen?: { requesterEmail?: string | null | undefined; asOf?: string | null | undefined },
+  ): void;
   /** What is known of the ticket, while it is still trusted. */
   get(ticketId: string): KnownTicket | undefined;
   /** Whether the ticket is known to be closed. */

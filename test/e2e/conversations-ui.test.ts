@@ -126,6 +126,19 @@ describe('conversations: the Slack side', () => {
   function clickCard(userId: string, actionId: string, cardTs: string) {
     return stack.driver.blockAction({ userId, actionId, channelId: itHelp, messageTs: cardTs });
   }
+  /**
+   * Alice resolves her ticket from its card, and the card shows it: what people in the thread
+   * see before they answer (the ticket's status alone can change before the app has heard).
+   */
+  async function resolveFromCard(filed: Awaited<ReturnType<typeof fileInItHelp>>) {
+    await clickCard(alice, 'mark_resolved', filed.cardTs);
+    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await eventually(
+      () => blocksOf(filed.cardNow()).includes('"action_id":"reopen_ticket"'),
+      5_000,
+      'the card offering Reopen',
+    );
+  }
 
   it('shows the requester’s and the agents’ buttons on a card in a channel', async () => {
     const filed = await fileInItHelp('Docking station shows no display');
@@ -565,8 +578,7 @@ describe('conversations: the Slack side', () => {
 
   it('says in the thread that the requester’s reply reopened a resolved ticket', async () => {
     const filed = await fileInItHelp('Wifi drops in room 5');
-    await clickCard(alice, 'mark_resolved', filed.cardTs);
-    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await resolveFromCard(filed);
     await stack.driver.userPosts({
       userId: alice,
       channelId: itHelp,
@@ -594,8 +606,7 @@ describe('conversations: the Slack side', () => {
       5_000,
       'the colleague’s detail on the ticket',
     );
-    await clickCard(alice, 'mark_resolved', filed.cardTs);
-    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await resolveFromCard(filed);
     const before = messages(filed.ticketId).length;
     await stack.driver.userPosts({
       userId: bob,
@@ -616,8 +627,7 @@ describe('conversations: the Slack side', () => {
 
   it('files a colleague’s refused reply as their own ticket with one click, its card in their DM, the thread kept by the original', async () => {
     const filed = await fileInItHelp('Printer queue is stuck');
-    await clickCard(alice, 'mark_resolved', filed.cardTs);
-    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await resolveFromCard(filed);
     await stack.driver.userPosts({
       userId: bob,
       channelId: itHelp,
@@ -676,8 +686,7 @@ describe('conversations: the Slack side', () => {
 
   it('keeps a colleague’s prompt and files nothing when Slack cannot open their DM, and files it on the next click', async () => {
     const filed = await fileInItHelp('Scanner sends blank pages');
-    await clickCard(alice, 'mark_resolved', filed.cardTs);
-    await eventually(() => ticket(filed.ticketId).status === 'resolved', 5_000, 'resolved');
+    await resolveFromCard(filed);
     await stack.driver.userPosts({
       userId: bob,
       channelId: itHelp,

@@ -43,10 +43,14 @@ export interface SlackMirrorPosterOptions {
   /** Makes the card refreshes, at the pace Slack allows. */
   cards: CardUpdater;
   /**
-   * Told the status the mirror saw (and the requester, when it read the ticket), so a reply to a
-   * closed ticket is refused without asking.
+   * Told the status the mirror saw, when the platform made it, and the requester when it read
+   * the ticket, so a reply to a closed ticket is refused without asking.
    */
-  onStatus?: (ticketId: string, status: string, requesterEmail?: string | null) => void;
+  onStatus?: (
+    ticketId: string,
+    status: string,
+    seen: { requesterEmail?: string | null | undefined; asOf?: string | null | undefined },
+  ) => void;
   /** The dashboard base: a message too long for a post links to its ticket's page there. */
   dashboardUrl?: string | undefined;
   /**
@@ -118,7 +122,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   async postChange(thread: Thread, change: TicketChange): Promise<PostOutcome> {
     const { activity } = change;
     if (activity.type === 'status_changed' && activity.to) {
-      this.#onStatus?.(change.ticketId, activity.to);
+      this.#onStatus?.(change.ticketId, activity.to, { asOf: activity.created_at });
     }
     return this.#post(
       thread,
@@ -204,7 +208,10 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async ticketRead(ticket: Ticket): Promise<void> {
-    this.#onStatus?.(ticket.id, ticket.status, ticket.requester_email);
+    this.#onStatus?.(ticket.id, ticket.status, {
+      requesterEmail: ticket.requester_email,
+      asOf: ticket.updated_at,
+    });
     // The requester's notice is a view of the ticket too: its Reopen goes once it is open.
     await this.#notices?.refresh(ticket);
   }

@@ -56,10 +56,11 @@ export async function lastKnownStatus(
  * Refuses a reply that would reopen a resolved ticket when its writer is neither the ticket's
  * requester nor an agent: the platform reopens for any non-agent's message, and the app keeps
  * the rule its Reopen button keeps. Colleagues adding details to an open ticket are welcome.
- * A record that does not know the requester (the mirror learned the status from the platform,
- * not from a read of the ticket) never makes the writer a stranger: the ticket is read then, as
- * when nothing is known. Returns what is known of the ticket after the check, for the reopen
- * notice.
+ * What is known spares a read only where it cannot be wrong in a way that matters: the
+ * requester may always write, and a ticket known resolved refuses at once. A colleague's reply
+ * to a ticket known open reads the ticket: the memo is this process's, and another replica may
+ * have resolved it since. A record that does not know the requester never makes the writer a
+ * stranger either. Returns what is known of the ticket after the check, for the reopen notice.
  */
 export async function refuseReopenByOthers(
   deps: IntentDeps,
@@ -68,10 +69,9 @@ export async function refuseReopenByOthers(
   writerEmail: string,
 ): Promise<KnownTicket | undefined> {
   const writer = writerEmail.toLowerCase();
-  if (known && known.status !== 'resolved') return known;
   if (known?.requesterEmail === writer) return known;
   if (await deps.people.isAgent(reply.userId)) return known;
-  if (known?.requesterEmail !== undefined)
+  if (known?.status === 'resolved' && known.requesterEmail !== undefined)
     throw new ChangeRefusedError(reply.ticketId, 'reopen_not_allowed');
   const fresh = await deps.serviceDesk.getTicket(reply.ticketId, { priority: 'interactive' });
   deps.statuses.remember(fresh);

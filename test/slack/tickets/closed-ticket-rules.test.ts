@@ -114,4 +114,22 @@ describe('who may reopen a resolved ticket by replying', () => {
       refuseReopenByOthers(deps, reply, resolvedUnknownRequester, BOB),
     ).resolves.toMatchObject({ status: 'resolved' });
   });
+
+  it('reads the ticket when a colleague replies to a ticket this process last saw open, since another replica may have resolved it', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps, reads } = depsReading(memo, ALICE);
+    const known = { status: 'open', requesterEmail: ALICE, at: NOW };
+    await expect(refuseReopenByOthers(deps, reply, known, BOB)).rejects.toBeInstanceOf(
+      ChangeRefusedError,
+    );
+    expect(reads).toEqual(['IT-7']);
+  });
+
+  it('lets the requester write to a ticket known open without a platform request', async () => {
+    const memo = new TicketStatusMemo({ now: () => NOW });
+    const { deps, reads } = depsReading(memo, ALICE);
+    const known = { status: 'open', requesterEmail: ALICE, at: NOW };
+    await expect(refuseReopenByOthers(deps, reply, known, ALICE)).resolves.toBe(known);
+    expect(reads).toEqual([]);
+  });
 });

@@ -54,4 +54,33 @@ describe('ticket status memo', () => {
       requesterEmail: 'alice@acme.example',
     });
   });
+
+  it('keeps a newer version when a read that saw an older one returns later', () => {
+    const memo = new TicketStatusMemo({ now: () => 0 });
+    memo.remember({ ...seen('IT-1', 'resolved'), updated_at: '2026-11-26T10:00:05Z' });
+    memo.remember({ ...seen('IT-1', 'open'), updated_at: '2026-11-26T10:00:00Z' });
+    expect(memo.get('IT-1')?.status).toBe('resolved');
+  });
+
+  it('takes a read of a newer version', () => {
+    const memo = new TicketStatusMemo({ now: () => 0 });
+    memo.remember({ ...seen('IT-1', 'resolved'), updated_at: '2026-11-26T10:00:05Z' });
+    memo.remember({ ...seen('IT-1', 'open'), updated_at: '2026-11-26T10:00:09Z' });
+    expect(memo.get('IT-1')?.status).toBe('open');
+  });
+
+  it('keeps a change the app made over a read of the version before it', () => {
+    const memo = new TicketStatusMemo({ now: () => 0 });
+    memo.remember({ ...seen('IT-1', 'resolved'), updated_at: '2026-11-26T10:00:05Z' });
+    memo.setStatus('IT-1', 'open');
+    memo.remember({ ...seen('IT-1', 'resolved'), updated_at: '2026-11-26T10:00:05Z' });
+    expect(memo.get('IT-1')?.status).toBe('open');
+  });
+
+  it('ignores a status change older than the version it knows', () => {
+    const memo = new TicketStatusMemo({ now: () => 0 });
+    memo.remember({ ...seen('IT-1', 'resolved'), updated_at: '2026-11-26T10:00:05Z' });
+    memo.setStatus('IT-1', 'open', { asOf: '2026-11-26T09:59:00Z' });
+    expect(memo.get('IT-1')?.status).toBe('resolved');
+  });
 });
