@@ -19,6 +19,11 @@ export function buildHelp(emoji: string): SlackMessage {
     '• Replies in a ticket’s thread go to the ticket, and the service desk’s answers appear there.',
     '• The ticket’s card has buttons: *Mark resolved* and *Reopen* for the requester; *Update* and *Assign to me* for agents.',
     '• My *Home* tab lists your open tickets, with a button to file a new one.',
+    '',
+    '*Triage channels* (for service-desk agents)',
+    '• `/ticket triage it` in a channel I am in makes it the triage channel of the `it` desk: a card for each new ticket there, with *Assign to me*, *Update* and *Reply to requester*. Several desks may share one channel.',
+    '• `/ticket triage unrouted` makes it the catch-all, for tickets on no desk or on a desk with no triage channel of its own; `/ticket triage off` ends what the channel triages.',
+    '• A private channel is best: ticket texts are meant for their requester and the agents.',
   ];
   const text = lines.join('\n');
   return { text, blocks: [{ type: 'section', text: md(text) }] };

@@ -27,6 +27,7 @@ import { openCreateModal } from '../../modals/create-modal.ts';
 import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
+import { answerTriage, isTriageCommand } from './triage-command.ts';
 
 /** What this file's listeners use of the app's parts. */
 type ListenerDeps = Pick<
@@ -40,6 +41,7 @@ type ListenerDeps = Pick<
   | 'serviceDesk'
   | 'settings'
   | 'statuses'
+  | 'stores'
   | 'tasks'
 >;
 
@@ -61,6 +63,11 @@ export function ticketCommand(deps: ListenerDeps) {
     }
     await ack();
     const context = { user: command.user_id, channel: command.channel_id };
+    if (isTriageCommand(word)) {
+      const request = { userId: command.user_id, channelId: command.channel_id, text };
+      deps.tasks.run('ticket-triage', () => answerTriage(deps, request, respond), context);
+      return;
+    }
     if (word === 'mine') {
       deps.tasks.run('ticket-mine', () => answerMine(deps, command.user_id, respond), context);
       return;
