@@ -200,6 +200,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     settings: {
       ticketEmoji: config.slack.ticketEmoji,
       channelDesks: config.slack.channelDesks,
+      channelModes: config.slack.channelModes,
+      autoChannelHoldMs: config.slack.autoChannelHoldMs,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

@@ -26,6 +26,7 @@ import { CardUpdater } from './cards/card-updater.ts';
 import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { createTicket } from './intents/create-ticket.ts';
+import { fileChannelMessage, withdrawChannelMessage } from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
 import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
@@ -103,6 +104,8 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   addMessage,
   updateTicket,
   requestHuman,
+  fileChannelMessage,
+  withdrawChannelMessage,
 ];
 
 /** Builds the Slack app. */

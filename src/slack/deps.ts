@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
-import type { EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
+import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
 import type { BusyReason } from './builders/busy-builder.ts';
 
 /** What the status memo knows about a ticket. */
@@ -146,6 +146,10 @@ export interface HealCheck {
 export interface SlackSettings {
   ticketEmoji: string;
   channelDesks: ReadonlyMap<string, string>;
+  /** Channels' default modes (CHANNEL_MODES); an agent's `/ticket channel` wins. Unset: none. */
+  channelModes?: ReadonlyMap<string, ChannelMode>;
+  /** How long an auto channel's new message waits before it is filed (unset: 3 s). */
+  autoChannelHoldMs?: number;
   dashboardUrl: string | undefined;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;

@@ -43,6 +43,7 @@ import {
 } from '../outbox/transient-errors.ts';
 import { audienceOf } from '../people/ticket-access.ts';
 import { ticketMetadata } from '../posting/post-metadata.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
 import {
   appIsIn,
   findTicketPost,
@@ -102,6 +103,11 @@ export const createTicketPayloadSchema = z.object({
    * with it.
    */
   moveThread: z.boolean().optional(),
+  /**
+   * A delay is told to the person alone, not in the thread: a request channel's message, whose
+   * channel need not hear that the service desk is down.
+   */
+  tellDelayPrivately: z.boolean().optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -489,6 +495,15 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         error instanceof TicketPostDelayedError
           ? buildCardDelayedNotice(error.ticketId, isSlackRateLimited(error.cause))
           : buildDelayedNotice('ticket', busyForMs(error));
+      if (payload.reply.kind === 'thread' && payload.tellDelayPrivately) {
+        const { channel, threadTs } = payload.reply;
+        await tellPrivately(
+          deps.client,
+          { userId: payload.actorUserId, channel, threadTs },
+          notice,
+        );
+        return;
+      }
       if (payload.reply.kind === 'thread') {
         await deps.client.chat.postMessage({
           channel: payload.reply.channel,

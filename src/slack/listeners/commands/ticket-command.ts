@@ -27,6 +27,7 @@ import { openCreateModal } from '../../modals/create-modal.ts';
 import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
+import { channelModeCommand, isChannelModeCommand } from './channel-mode-command.ts';
 import { answerTriage, isTriageCommand } from './triage-command.ts';
 
 /** What this file's listeners use of the app's parts. */
@@ -57,6 +58,10 @@ export function ticketCommand(deps: ListenerDeps) {
   return async ({ command, ack, respond }: Args): Promise<void> => {
     const text = command.text.trim();
     const word = text.toLowerCase();
+    if (isChannelModeCommand(word)) {
+      await channelModeCommand(deps, { command, ack, respond });
+      return;
+    }
     if (word === 'help') {
       await ack(ephemeral(buildHelp(deps.settings.ticketEmoji)) as never);
       return;

@@ -1,5 +1,7 @@
 /**
- * Messages the app hears: a direct message to the app files a ticket (answered in its thread);
+ * Messages the app hears: a direct message to the app files a ticket (answered in its thread),
+ * and so does a new top-level message in a request channel (one set to auto), held a few
+ * seconds in case its writer deletes it;
  * a reply in a linked thread becomes a message on that ticket, and an edit of one an "edited:"
  * message. All are keyed by the event, so Slack's retries and other replicas never add
  * anything twice. The app's own posts and other bots' messages are never taken as a person's.
@@ -24,6 +26,7 @@ import {
 } from '../../tickets/message-text.ts';
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
+import { holdRequestChannelMessage, withdrawDeletedMessage } from './request-channel-message.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -44,7 +47,9 @@ export function mayBeTicketThread(
 }
 
 /** Builds the message event handler. */
-export function messageEvent(deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'stores'>) {
+export function messageEvent(
+  deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'settings' | 'stores'>,
+) {
   return async (event: CheckedMessageEvent, { body, context }: Args): Promise<void> => {
     const subtype = event.subtype;
     if (subtype === 'message_changed') {
@@ -52,6 +57,10 @@ export function messageEvent(deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'st
       await messageChanged(deps, event, key, async (k, payload) => {
         await enqueueIntent(deps, k, addMessage, payload);
       });
+      return;
+    }
+    if (subtype === 'message_deleted') {
+      await withdrawDeletedMessage(deps, event);
       return;
     }
     if (!PERSON_SUBTYPES.has(subtype)) return;
@@ -84,15 +93,24 @@ export function messageEvent(deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'st
       return;
     }
 
+    const text = slackToPlain(message.text ?? '').trim();
+    const ticket = { title: titleFromText(text) || 'Request from Slack', description: body_ };
     if (message.channel_type === 'im') {
-      const text = slackToPlain(message.text ?? '').trim();
       const payload: CreateTicketPayload = {
         actorUserId: message.user,
         requesterUserIds: [message.user],
-        ticket: { title: titleFromText(text) || 'Request from Slack', description: body_ },
+        ticket,
         reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
       };
       await enqueueIntent(deps, key, createTicket, payload);
+      return;
     }
+    await holdRequestChannelMessage(deps, {
+      channel: message.channel,
+      channelType: message.channel_type,
+      ts: message.ts,
+      user: message.user,
+      ticket,
+    });
   };
 }
