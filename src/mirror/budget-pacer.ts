@@ -17,6 +17,7 @@
  * for good, the stretch would climb to its maximum and stay there, and a ticket in the middle of
  * a conversation would wait half an hour for its next look.
  */
+import { allowance } from '../store/index.ts';
 import type { ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
 import { readFeedRecord } from './change-feed-record.ts';
 import type { LookPriority, Pace } from './poll-planner.ts';
@@ -94,22 +95,29 @@ export class BudgetPacer {
   async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     if (usage.blockedUntil !== undefined) return false;
-    const { perMinute, perHour } = this.#budget.limits;
     const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
-    return (
-      usage.minute < this.#level(perMinute, headroom) && usage.hour < this.#level(perHour, headroom)
-    );
+    return (['minute', 'hour'] as const).every((window) => {
+      const level = this.#levels(window, headroom);
+      return usage.background[window] < level.own && usage[window] < level.total;
+    });
   }
 
-  /** Where polls that leave `headroom` of the background stop in a window of `limit` requests. */
-  #level(limit: number, headroom: number): number {
-    const background = Math.max(1, Math.floor(limit * (1 - this.#budget.limits.reserve)));
-    return background * (1 - headroom);
+  /**
+   * Where polls that leave `headroom` of the background's share stop in a window: its own
+   * requests below that share less the headroom, and everyone's below the room the budget
+   * leaves people less the same number of requests, so people's requests and what the gates
+   * keep back both find room however the window was spent.
+   */
+  #levels(window: 'minute' | 'hour', headroom: number): { own: number; total: number } {
+    const allow = allowance(this.#budget.limits, 'background');
+    const own = allow.own?.[window] ?? allow[window];
+    return { own: own * (1 - headroom), total: allow[window] - own * headroom };
   }
 
-  /** Where routine polls stop in a window of `limit` requests, and where the stretch aims. */
-  #routineLevel(limit: number): number {
-    return this.#level(limit, this.#o.routineHeadroom);
+  /** How much of the hour background work may still plan on, given what people spend. */
+  #room(people: number): number {
+    const level = this.#levels('hour', this.#o.routineHeadroom);
+    return Math.min(level.own, level.total - people);
   }
 
   /** Reads the shared counts when the last read is older than `refreshMs`. */
@@ -128,7 +136,6 @@ export class BudgetPacer {
     ]);
     const { perHour, reserve } = this.#budget.limits;
     const backgroundHour = Math.max(1, Math.floor(perHour * (1 - reserve)));
-    const level = this.#routineLevel(perHour);
     // What the last few minutes would make of an hour, and what the rolling hour holds: the
     // hour is what the platform counts, so it must never fill up in a burst. People's requests
     // (and anyone else's on the key, which only the platform's count shows) take room the
@@ -140,7 +147,7 @@ export class BudgetPacer {
       (usage.recent - background.recent) * scale,
       usage.hour - background.hour,
     );
-    const pressure = steered / Math.max(1, level - people);
+    const pressure = steered / Math.max(1, this.#room(people));
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
     const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);

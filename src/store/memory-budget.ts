@@ -50,8 +50,8 @@ export class MemoryRateBudget implements RateBudget {
     }
     this.#prune(now);
     const allow = allowance(this.limits, priority);
-    const minute = this.#window('minute', now, allow.minute);
-    const hour = this.#window('hour', now, allow.hour);
+    const minute = this.#window('minute', now, allow.minute, allow.own?.minute);
+    const hour = this.#window('hour', now, allow.hour, allow.own?.hour);
     if (minute.blocked || hour.blocked) {
       const retryAt = Math.max(
         minute.blocked ? minute.releaseAt : 0,
@@ -142,16 +142,22 @@ export class MemoryRateBudget implements RateBudget {
     window: BudgetWindow,
     now: number,
     allow: number,
+    ownAllow: number | undefined,
   ): { blocked: boolean; releaseAt: number } {
     const span = window === 'minute' ? MINUTE_MS : HOUR_MS;
-    const local = this.#since(now - span);
     const server = this.#serverUsed(window, now);
     let releaseAt = 0;
     let blocked = false;
-    if (local >= allow) {
-      // The window frees a slot when its (local - allow)-th oldest request leaves it.
-      const first = this.#log.length - local;
-      releaseAt = (this.#log[first + local - allow] as number) + span;
+    for (const [log, limit] of [
+      [this.#log, allow],
+      [this.#background, ownAllow],
+    ] as const) {
+      if (limit === undefined) continue;
+      const local = countAfter(log, now - span);
+      if (local < limit) continue;
+      // The window frees a slot when its (local - limit)-th oldest request leaves it.
+      const first = log.length - local;
+      releaseAt = Math.max(releaseAt, (log[first + local - limit] as number) + span);
       blocked = true;
     }
     if (server && server.used >= allow) {

@@ -28,15 +28,32 @@ export function resolveBudgetLimits(limits: Partial<RateBudgetLimits> = {}): Rat
   return resolved;
 }
 
-/** How many requests of a priority each window allows: background work never takes the reserve. */
-export function allowance(
-  limits: RateBudgetLimits,
-  priority: BudgetPriority,
-): { minute: number; hour: number } {
+/** What a take of one priority may add to each window. */
+export interface Allowance {
+  /** Requests of every priority in the rolling minute and hour, this one included. */
+  minute: number;
+  hour: number;
+  /** Background work's own requests, for background takes only. */
+  own?: { minute: number; hour: number };
+}
+
+/**
+ * How many requests a take of a priority finds room for in each window. People may use all of
+ * it. Background work never makes more than (1 - reserve) of a window itself, and never takes
+ * its last reserve / 4 whoever spent the rest: people's requests, however many, never wait
+ * behind the poller, while the room people leave unused is not left idle (a reserve that only
+ * counted the total would cap the poller at 80% minus what people spent).
+ */
+export function allowance(limits: RateBudgetLimits, priority: BudgetPriority): Allowance {
   if (priority === 'interactive') return { minute: limits.perMinute, hour: limits.perHour };
+  const room = (limit: number) => Math.max(1, Math.ceil((limit * limits.reserve) / 4));
   return {
-    minute: Math.floor(limits.perMinute * (1 - limits.reserve)),
-    hour: Math.floor(limits.perHour * (1 - limits.reserve)),
+    minute: limits.perMinute - room(limits.perMinute),
+    hour: limits.perHour - room(limits.perHour),
+    own: {
+      minute: Math.floor(limits.perMinute * (1 - limits.reserve)),
+      hour: Math.floor(limits.perHour * (1 - limits.reserve)),
+    },
   };
 }
 

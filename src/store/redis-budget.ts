@@ -48,7 +48,7 @@ end
 `;
 
 // KEYS log, state; ARGV now, allowMinute, allowHour, perMinute, perHour, minuteFloor, hourFloor,
-// member.
+// member, ownMinute, ownHour (background takes only: the cap on background entries, ':b:').
 const TAKE = `${SERVER_USED}
 local now = tonumber(ARGV[1])
 local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
@@ -74,10 +74,24 @@ local function window(allow, limit, floor, span, rem, at, reset)
   end
   return isBlocked, release
 end
+local function own(allow, floor, span)
+  if not allow then return false, 0 end
+  local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. floor, '+inf', 'WITHSCORES')
+  local times = {}
+  for i = 1, #e, 2 do
+    if string.find(e[i], ':b:', 1, true) then times[#times + 1] = tonumber(e[i + 1]) end
+  end
+  if #times < allow then return false, 0 end
+  return true, times[#times - allow + 1] + span
+end
 local mBlocked, mRelease = window(tonumber(ARGV[2]), tonumber(ARGV[4]), ARGV[6], ${MINUTE_MS},
   st[2], st[3], st[4])
 local hBlocked, hRelease = window(tonumber(ARGV[3]), tonumber(ARGV[5]), ARGV[7], ${HOUR_MS},
   st[5], st[6], st[7])
+local omBlocked, omRelease = own(tonumber(ARGV[9]), ARGV[6], ${MINUTE_MS})
+local ohBlocked, ohRelease = own(tonumber(ARGV[10]), ARGV[7], ${HOUR_MS})
+if omBlocked then mBlocked = true; if omRelease > mRelease then mRelease = omRelease end end
+if ohBlocked then hBlocked = true; if ohRelease > hRelease then hRelease = ohRelease end end
 if mBlocked or hBlocked then
   local retry = 0
   if mBlocked then retry = mRelease end
@@ -189,6 +203,8 @@ export class RedisRateBudget implements RateBudget {
           // Two replicas may take in the same millisecond: each entry needs its own member. The
           // mark in the middle tells background takes from people's (see usage).
           `${now}:${priority === 'background' ? 'b' : 'i'}:${randomUUID()}`,
+          allow.own?.minute ?? '',
+          allow.own?.hour ?? '',
         ],
       ),
       op,

@@ -208,7 +208,10 @@ export interface RateBudgetLimits {
   perMinute: number;
   /** Requests in any hour (default 1,000, the platform's per-hour limit). */
   perHour: number;
-  /** Share of each window that only interactive requests may use (default 0.2). */
+  /**
+   * Share of each window background work leaves to people (default 0.2): it never makes more
+   * than (1 - reserve) of a window itself, and never takes the window's last reserve / 4.
+   */
   reserve: number;
 }
 
@@ -255,7 +258,7 @@ export interface BudgetUsage {
 /**
  * One rate budget for every replica, over a rolling minute and a rolling hour (stricter than
  * the platform's fixed windows, so a budget that holds here holds there). It adopts what the
- * platform's headers say, keeps a reserve that background work never takes, and after a 429
+ * platform's headers say, keeps room for people that background work never takes, and after a 429
  * holds every replica back until the reset.
  */
 export interface RateBudget {

@@ -79,27 +79,41 @@ describe('budget pacer', () => {
     expect((await pacer.refreshIfDue()).stretch).toBeGreaterThan(1);
   });
 
-  it('keeps routine polls out of the last tenth of the background hour', async () => {
+  it('keeps routine polls out of the last tenth of the background’s own share of the hour', async () => {
     const { clock, stores, pacer } = setUp();
     for (let minute = 0; minute < 10; minute++) {
-      await take(stores, 71);
+      await take(stores, 71, 'background');
       clock.now += 60_000;
     }
     expect(await pacer.admits('routine')).toBe(true);
-    await take(stores, 10);
+    await take(stores, 10, 'background');
     expect(await pacer.admits('routine')).toBe(false);
   });
 
-  it('lets hinted polls go halfway from the routine level to the background limit', async () => {
+  it('lets hinted polls go halfway from the routine level to the background’s share', async () => {
     const { clock, stores, pacer } = setUp();
     for (let minute = 0; minute < 10; minute++) {
-      await take(stores, 75);
+      await take(stores, 75, 'background');
       clock.now += 60_000;
     }
     expect(await pacer.admits('routine')).toBe(false);
     expect(await pacer.admits('hinted')).toBe(true);
-    await take(stores, 10);
+    await take(stores, 10, 'background');
     expect(await pacer.admits('hinted')).toBe(false);
+  });
+
+  it('lets routine polls use the hour people left unspent, but not the room kept for them', async () => {
+    const { clock, stores, pacer } = setUp();
+    // People spent 400 and the poller 400: 800 in all, past the 80% a reserve of the total
+    // would stop at, yet the poller's own share and people's room are both intact.
+    for (let minute = 0; minute < 10; minute++) {
+      await take(stores, 40, 'interactive');
+      await take(stores, 40, 'background');
+      clock.now += 60_000;
+    }
+    expect(await pacer.admits('routine')).toBe(true);
+    await take(stores, 80, 'interactive');
+    expect(await pacer.admits('routine')).toBe(false);
   });
 
   it('keeps routine polls back while every replica holds back after a 429', async () => {

@@ -34,11 +34,20 @@ export function describeBudgetContract(backend: StoresBackend): void {
       expect(await budget.take('interactive')).toEqual({ granted: true });
     });
 
-    it('never lets background work take the reserve', async () => {
+    it('never lets background work make more than its share of a window itself', async () => {
       const clock = fakeClock();
       const { budget } = backend.namespace(clock, { budget: SMALL }).open();
       expect(granted(await takeMany(budget, 'background', 10))).toBe(8);
       expect(granted(await takeMany(budget, 'interactive', 3))).toBe(2);
+    });
+
+    it('lets background work use what people left of their reserve, but never the window’s last room', async () => {
+      const clock = fakeClock();
+      const { budget } = backend.namespace(clock, { budget: SMALL }).open();
+      // People took 3 of the minute's 10: background may bring it to 9, not 10.
+      await takeMany(budget, 'interactive', 3);
+      expect(granted(await takeMany(budget, 'background', 10))).toBe(6);
+      expect(granted(await takeMany(budget, 'interactive', 2))).toBe(1);
     });
 
     it('counts the hour across minutes and refuses until its oldest request is an hour old', async () => {
@@ -82,8 +91,8 @@ export function describeBudgetContract(backend: StoresBackend): void {
       const clock = fakeClock();
       const { budget } = backend.namespace(clock).open();
       const resetAt = clock.now() + 600_000;
-      await budget.observe({ limit: 1000, remaining: 150, resetAt, observedAt: clock.now() });
-      expect((await budget.usage()).hour).toBe(850);
+      await budget.observe({ limit: 1000, remaining: 50, resetAt, observedAt: clock.now() });
+      expect((await budget.usage()).hour).toBe(950);
       expect(await budget.take('background')).toEqual({
         granted: false,
         retryAt: resetAt,
