@@ -6,8 +6,9 @@
  * Secrets are never printed.
  */
 import { request } from 'undici';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, parseDeskTriageChannels } from '../config.ts';
 import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
+import { createRedisStores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/index.ts';
 import { withTimeout } from '../timeout.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
 import { createRedisClient } from './redis-client.ts';
@@ -82,6 +83,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const platform = await checkPlatform(env, timeoutMs);
   checks.push(...platform.checks);
   checks.push(checkChannelDesks(env.CHANNEL_DESKS, platform.deskSlugs));
+  checks.push(
+    await checkTriageChannels(env, token.check.status, slackApi, timeoutMs, platform.deskSlugs),
+  );
   checks.push(checkWebhookSecret(env.SERVICE_DESK_WEBHOOK_SECRET));
   checks.push(await checkRedis(env.REDIS_URL, env.REDIS_CLUSTER, timeoutMs, local));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
@@ -601,6 +605,185 @@ function checkChannelDesks(
     status: 'pass',
     summary: `${pairs.length} channel(s), each to a desk the platform has`,
   };
+}
+
+/**
+ * The triage channels: DESK_TRIAGE_CHANNELS's defaults and, with Redis, those agents set with
+ * `/ticket triage`. Each is asked of Slack: a public one shows ticket texts to everyone, one the
+ * app has left (or cannot see) gets no cards. Warnings only: tickets are still filed.
+ */
+async function checkTriageChannels(
+  env: Record<string, string | undefined>,
+  tokenStatus: CheckStatus,
+  apiUrl: string,
+  timeoutMs: number,
+  deskSlugs: ReadonlySet<string> | undefined,
+): Promise<DoctorCheck> {
+  const name = 'Triage channels';
+  const pairs = (env.DESK_TRIAGE_CHANNELS ?? '')
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
+  const parsed = parseDeskTriageChannels(pairs);
+  if (parsed.problems.length > 0) {
+    return {
+      name,
+      status: 'skip',
+      summary: 'DESK_TRIAGE_CHANNELS is not valid (see Configuration)',
+    };
+  }
+  const read = await readTriageChannels(env, parsed.channels, timeoutMs);
+  const notes = read.note ? [read.note] : [];
+  if (read.channels.length === 0) {
+    return {
+      name,
+      status: 'skip',
+      summary: [
+        'no triage channel: an agent sets one with /ticket triage <desk> in it',
+        ...notes,
+      ].join('; '),
+    };
+  }
+  const warnings: string[] = [];
+  const fixes = new Set<string>();
+  const unknown = read.channels.filter(
+    (c) => c.desk !== TRIAGE_CATCH_ALL && deskSlugs !== undefined && !deskSlugs.has(c.desk),
+  );
+  if (unknown.length > 0) {
+    warnings.push(`the platform has no desk ${unknown.map((c) => `"${c.desk}"`).join(', ')}`);
+    fixes.add('run /ticket triage off in its channel (or take it out of DESK_TRIAGE_CHANNELS)');
+  }
+  const labels = new Map<string, string>();
+  if (tokenStatus === 'pass' && env.SLACK_BOT_TOKEN) {
+    for (const channel of new Set(read.channels.map((c) => c.channel))) {
+      const found = await triageChannelState(apiUrl, env.SLACK_BOT_TOKEN, timeoutMs, channel);
+      labels.set(channel, found.label);
+      if (found.warning) warnings.push(found.warning);
+      if (found.fix) fixes.add(found.fix);
+    }
+  } else {
+    notes.push('the bot token did not pass, so Slack was not asked about them');
+  }
+  const listed = read.channels
+    .map((c) => {
+      const desk = c.desk === TRIAGE_CATCH_ALL ? '* (catch-all)' : c.desk;
+      const origin = c.origin === 'slack' ? 'set in Slack' : 'DESK_TRIAGE_CHANNELS';
+      return `${desk} -> ${labels.get(c.channel) ?? c.channel} (${origin})`;
+    })
+    .join(', ');
+  const summary = [listed, ...warnings, ...notes].join('; ');
+  if (warnings.length === 0) return { name, status: 'pass', summary };
+  return { name, status: 'warn', summary, fix: [...fixes].join('; ') };
+}
+
+/** The triage channels in force, and why some may be missing from them. */
+async function readTriageChannels(
+  env: Record<string, string | undefined>,
+  defaults: ReadonlyMap<string, string>,
+  timeoutMs: number,
+): Promise<{ channels: TriageChannel[]; note?: string }> {
+  const fromDefaults = [...defaults].map(([desk, channel]) => ({
+    desk,
+    channel,
+    origin: 'default' as const,
+  }));
+  if (!env.REDIS_URL) {
+    const note =
+      defaults.size > 0
+        ? 'no REDIS_URL: channels set with /ticket triage live in the running app, not checked here'
+        : undefined;
+    return note ? { channels: fromDefaults, note } : { channels: fromDefaults };
+  }
+  const redis = createRedisClient(env.REDIS_URL, {
+    cluster: env.REDIS_CLUSTER === '1' || env.REDIS_CLUSTER === 'true',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeoutMs: timeoutMs,
+    noReconnect: true,
+  });
+  // A failed connection is reported by the Redis check; the client's error event must not crash us.
+  redis.on('error', () => undefined);
+  try {
+    await withTimeout('Redis', timeoutMs, redis.connect());
+    const stores = createRedisStores({
+      redis,
+      prefix: env.REDIS_KEY_PREFIX ?? 'sds:',
+      triageDefaults: defaults,
+    });
+    return { channels: await withTimeout('Redis', timeoutMs, stores.triageChannels.all()) };
+  } catch {
+    // The Redis check says why; here it is enough that what agents set could not be read.
+    return {
+      channels: fromDefaults,
+      note: 'Redis did not answer, so channels set with /ticket triage were not read',
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** What Slack says of one triage channel: its name, and what is wrong with it if anything. */
+async function triageChannelState(
+  apiUrl: string,
+  token: string,
+  timeoutMs: number,
+  channel: string,
+): Promise<{ label: string; warning?: string; fix?: string }> {
+  let body: SlackAnswer['body'];
+  try {
+    ({ body } = await withTimeout(
+      'Slack conversations.info',
+      timeoutMs,
+      slackCall(apiUrl, 'conversations.info', token, timeoutMs, { channel }),
+    ));
+  } catch (error) {
+    return { label: channel, warning: `could not ask Slack about ${channel}: ${describe(error)}` };
+  }
+  if (!body.ok) {
+    if (body.error === 'channel_not_found') {
+      return {
+        label: channel,
+        warning: `the app cannot see ${channel} (a private channel it left, or one deleted): its cards cannot be posted`,
+        fix: 'invite the app back (/invite @Service Desk), or set another triage channel with /ticket triage',
+      };
+    }
+    return {
+      label: channel,
+      warning: `conversations.info answered ${String(body.error)} for ${channel}`,
+      ...(body.error === 'missing_scope'
+        ? { fix: 'add the channels:read and groups:read scopes and reinstall the app' }
+        : {}),
+    };
+  }
+  const info = (body.channel ?? {}) as {
+    name?: unknown;
+    is_member?: unknown;
+    is_private?: unknown;
+    is_archived?: unknown;
+  };
+  const label = typeof info.name === 'string' ? `#${info.name} (${channel})` : channel;
+  if (info.is_archived === true) {
+    return {
+      label,
+      warning: `${label} is archived: its cards cannot be posted`,
+      fix: 'set another triage channel with /ticket triage <desk> there',
+    };
+  }
+  if (info.is_member !== true) {
+    return {
+      label,
+      warning: `the app is no longer in ${label}: its cards cannot be posted`,
+      fix: 'invite the app back (/invite @Service Desk), or run /ticket triage off there',
+    };
+  }
+  if (info.is_private !== true) {
+    return {
+      label,
+      warning: `${label} is public: anyone in the workspace can read ticket texts there`,
+      fix: 'use a private channel for triage (/ticket triage off there, /ticket triage <desk> in the private one)',
+    };
+  }
+  return { label };
 }
 
 async function checkAgentEmails(
