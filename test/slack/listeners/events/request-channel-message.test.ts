@@ -1,0 +1,165 @@
+/** A request channel's messages: which are held for filing, and how a deletion withdraws one. */
+import { WebClient } from '@slack/web-api';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { IntentDeps } from '../../../../src/slack/deps.ts';
+import {
+  fileChannelMessage,
+  heldMessageKey,
+} from '../../../../src/slack/intents/file-channel-message.ts';
+import type { CheckedMessageEvent } from '../../../../src/slack/listeners/events/event-shapes.ts';
+import {
+  holdRequestChannelMessage,
+  type TopLevelMessage,
+  withdrawDeletedMessage,
+} from '../../../../src/slack/listeners/events/request-channel-message.ts';
+import { messageKey } from '../../../../src/slack/outbox/delivery-keys.ts';
+import { createMemoryStores, type ReservedEntry } from '../../../../src/store/index.ts';
+
+const CHANNEL = 'C0LAPTOP';
+const TS = '1700000000.000100';
+
+function harness(settings: { modes?: Map<string, 'auto' | 'off'>; holdMs?: number } = {}) {
+  let offset = 0;
+  const stores = createMemoryStores({ now: () => Date.now() + offset });
+  const deps = {
+    logger: pino({ level: 'silent' }),
+    stores,
+    client: new WebClient('xoxb-test'),
+    settings: {
+      ticketEmoji: 'ticket',
+      channelDesks: new Map([[CHANNEL, 'it']]),
+      channelModes: settings.modes ?? new Map(),
+      dashboardUrl: undefined,
+      submitWaitMs: 0,
+      ...(settings.holdMs !== undefined ? { autoChannelHoldMs: settings.holdMs } : {}),
+    },
+  };
+  return {
+    deps,
+    stores,
+    /** Moves the stores' clock on, as time passing would. */
+    later(ms: number) {
+      offset += ms;
+    },
+    due: () => stores.outbox.reserve('test-worker', 60_000),
+  };
+}
+
+const message = (overrides: Partial<TopLevelMessage> = {}): TopLevelMessage => ({
+  channel: CHANNEL,
+  channelType: 'channel',
+  ts: TS,
+  user: 'U0ALICE',
+  ticket: { title: 'Laptop will not wake', description: 'Laptop will not wake' },
+  ...overrides,
+});
+
+const deletion = (previous: Record<string, unknown>): CheckedMessageEvent =>
+  ({
+    type: 'message',
+    subtype: 'message_deleted',
+    channel: CHANNEL,
+    channel_type: 'channel',
+    ts: '1700000009.000100',
+    previous_message: { ts: TS, user: 'U0ALICE', text: 'Oops', ...previous },
+  }) as CheckedMessageEvent;
+
+describe('request channel messages', () => {
+  it('holds an auto channel’s message for 3 s, then it is due, filed on the channel’s desk with delays told privately', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    expect(await holdRequestChannelMessage(h.deps, message())).toBe(true);
+    expect(await h.due()).toBeUndefined();
+    h.later(3_000);
+    const entry = (await h.due()) as ReservedEntry;
+    expect(entry.deliveryKey).toBe(heldMessageKey(CHANNEL, TS));
+    expect(entry.kind).toBe(fileChannelMessage.kind);
+    expect(entry.payload).toMatchObject({
+      filing: {
+        actorUserId: 'U0ALICE',
+        ticket: { title: 'Laptop will not wake', desk_id: 'it' },
+        reply: { kind: 'thread', channel: CHANNEL, threadTs: TS },
+        tellDelayPrivately: true,
+      },
+    });
+  });
+
+  it('holds as long as the settings say', async () => {
+    const h = harness({ holdMs: 10_000 });
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    h.later(9_000);
+    expect(await h.due()).toBeUndefined();
+    h.later(1_000);
+    expect(await h.due()).toBeDefined();
+  });
+
+  it('holds one entry for one message, however often it comes', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    await holdRequestChannelMessage(h.deps, message());
+    expect((await h.stores.outbox.stats()).depth).toBe(1);
+  });
+
+  it('files nothing in a channel no one set to auto', async () => {
+    const h = harness();
+    expect(await holdRequestChannelMessage(h.deps, message())).toBe(false);
+    expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+
+  it('takes CHANNEL_MODES as the default, and an agent’s off wins over it', async () => {
+    const h = harness({ modes: new Map([[CHANNEL, 'auto']]) });
+    expect(await holdRequestChannelMessage(h.deps, message())).toBe(true);
+    await h.stores.channelModes.set(CHANNEL, 'off');
+    expect(await holdRequestChannelMessage(h.deps, message({ ts: '1700000001.000100' }))).toBe(
+      false,
+    );
+  });
+
+  it('never takes a group direct message for a request channel', async () => {
+    const h = harness({ modes: new Map([[CHANNEL, 'auto']]) });
+    expect(await holdRequestChannelMessage(h.deps, message({ channelType: 'mpim' }))).toBe(false);
+  });
+
+  it('a message deleted within the hold is withdrawn: its held entry queues no ticket', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    await withdrawDeletedMessage(h.deps, deletion({}));
+    h.later(3_000);
+    // The withdrawal is due at once; the held entry after the hold.
+    const withdrawal = (await h.due()) as ReservedEntry;
+    expect(withdrawal.deliveryKey).toBe(messageKey(CHANNEL, TS));
+    const held = (await h.due()) as ReservedEntry;
+    const runner = fileChannelMessage.runner(h.deps as unknown as IntentDeps);
+    const payload = fileChannelMessage.schema.parse(held.payload);
+    expect(await runner.run(payload, held)).toEqual({ queued: false });
+    expect(await h.due()).toBeUndefined();
+  });
+
+  it('a message deleted after its hold stays filed: its ticket is queued already', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    h.later(3_000);
+    const held = (await h.due()) as ReservedEntry;
+    const runner = fileChannelMessage.runner(h.deps as unknown as IntentDeps);
+    expect(await runner.run(fileChannelMessage.schema.parse(held.payload), held)).toEqual({
+      queued: true,
+    });
+    await withdrawDeletedMessage(h.deps, deletion({}));
+    const filing = (await h.due()) as ReservedEntry;
+    expect(filing.kind).toBe('create_ticket');
+    expect(await h.due()).toBeUndefined();
+  });
+
+  it('a deleted reply or bot post withdraws nothing', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await withdrawDeletedMessage(h.deps, deletion({ ts: '1700000002.000100', thread_ts: TS }));
+    await withdrawDeletedMessage(h.deps, deletion({ bot_id: 'B0DEPLOY' }));
+    expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+});
