@@ -192,6 +192,10 @@ export class MirrorWorker {
       const priority = this.#planner.priority(previous, this.#o.now());
       if (priority !== 'awaited' && this.#pacer && !(await this.#pacer.admits(priority))) {
         const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
+        if (this.#planner.messageHinted(previous)) {
+          await this.#messagesFirst(claim, previous, threads, later);
+          return;
+        }
         await this.#stores.schedule.reschedule(claim, later);
         return;
       }
@@ -218,6 +222,32 @@ export class MirrorWorker {
       // The stores failed: the claim lapses and the ticket comes due again by itself.
       this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror poll could not be recorded');
     }
+  }
+
+  /**
+   * A message hinted on a ticket whose change (a status hint, a write that moved its status)
+   * waits for room: the message is what a person waits for, so it is fetched now with the
+   * one request a person's look may always take, and the change stays hinted for its own look
+   * when the budget has room, instead of the message waiting behind the status read.
+   */
+  async #messagesFirst(
+    claim: PollClaim,
+    previous: MirrorState,
+    threads: Thread[],
+    changeAt: number,
+  ): Promise<void> {
+    const { ticketId } = claim;
+    let state: MirrorState;
+    try {
+      state = await this.#poll(ticketId, previous, threads, 'messages');
+    } catch (error) {
+      await this.#afterFailure(claim, previous, error);
+      return;
+    }
+    await this.#stores.mirror.saveState(ticketId, state);
+    // Read as of this look, the change would count as seen: hinted again just after it.
+    await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, 'change');
+    await this.#stores.schedule.reschedule(claim, changeAt);
   }
 
   async #run(): Promise<void> {
@@ -290,10 +320,18 @@ export class MirrorWorker {
     await this.#stores.schedule.reschedule(claim, at);
   }
 
-  /** One poll: read what is new, post it in order, and return the state to save. */
-  async #poll(ticketId: string, previous: MirrorState, threads: Thread[]): Promise<MirrorState> {
+  /**
+   * One poll: read what is new, post it in order, and return the state to save. `only` reads
+   * that kind whatever the planner would choose.
+   */
+  async #poll(
+    ticketId: string,
+    previous: MirrorState,
+    threads: Thread[],
+    only?: PollKind,
+  ): Promise<MirrorState> {
     const now = this.#o.now();
-    const kind: PollKind = this.#planner.kind(previous, now);
+    const kind: PollKind = only ?? this.#planner.kind(previous, now);
     const state: MirrorState = { ...previous, lastPolledAt: now, backoffStep: 0 };
     const entries =
       kind === 'activity' ? await this.#readActivity(ticketId, previous.activityCursor) : [];

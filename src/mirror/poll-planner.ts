@@ -73,6 +73,8 @@ export interface PollPlanner {
   kind(state: MirrorState, now: number): PollKind;
   /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
   priority(state: MirrorState, now: number): LookPriority;
+  /** Whether a message hint arrived since the last look: its messages are worth a request. */
+  messageHinted(state: MirrorState): boolean;
   /** When the ticket is polled next, or 'stop' to stop polling it. */
   next(state: MirrorState, now: number, pace: Pace): number | 'stop';
   /** When to try again after `state.backoffStep` failed polls in a row. */
@@ -163,11 +165,14 @@ export class AdaptivePlanner implements PollPlanner {
     // waiting on the requester: back to the desk) changed its status too: its look reads the
     // activity, whether or not that change's own hint arrives.
     const changeHinted = state.hintedAt > state.lastPolledAt;
-    const messageHinted = state.messageHintedAt > state.lastPolledAt;
     const moved = state.slackWriteAt > state.lastPolledAt && MOVED_BY_REQUESTER.has(state.status);
-    return !changeHinted && !moved && (this.#firstLookDue(state, now) || messageHinted)
+    return !changeHinted && !moved && (this.#firstLookDue(state, now) || this.messageHinted(state))
       ? 'messages'
       : 'activity';
+  }
+
+  messageHinted(state: MirrorState): boolean {
+    return state.messageHintedAt > state.lastPolledAt;
   }
 
   priority(state: MirrorState, now: number): LookPriority {
@@ -274,6 +279,11 @@ export class FixedPlanner implements PollPlanner {
 
   priority(): LookPriority {
     return 'routine';
+  }
+
+  messageHinted(): boolean {
+    // Round robin by design: every look waits its turn, a hinted message too.
+    return false;
   }
 
   next(state: MirrorState, now: number): number | 'stop' {

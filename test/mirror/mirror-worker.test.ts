@@ -515,4 +515,45 @@ describe('mirror worker', () => {
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
   });
+
+  it('posts a hinted message at once while the gate turns its status read away, and reads the change once there is room', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    let room = false;
+    const gate = {
+      admits: async () => room,
+      refreshIfDue: async () => RELAXED_PACE,
+      pace: () => RELAXED_PACE,
+    } as unknown as BudgetPacer;
+    const gated = new MirrorWorker({
+      platform: t.platform,
+      stores: t.stores,
+      poster: t.poster,
+      logger: silent,
+      pacer: gate,
+      now: () => t.clock.now,
+      random: () => 0.5,
+    });
+    t.advance(600_000);
+    // An agent answers and resolves: both hints arrive, the change's first.
+    t.model.updateTicket(TENANT, id, { status: 'resolved' });
+    const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Fixed it' });
+    await t.stores.mirror.noteHint(id, t.clock.now, 'change');
+    await t.stores.mirror.noteHint(id, t.clock.now, 'message');
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
+    const due = await t.stores.schedule.dueAt(id);
+    expect(due).toBeGreaterThan(t.clock.now);
+    room = true;
+    t.advance((due as number) - t.clock.now);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+    expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
+    expect(t.poster.posts.filter((p) => p.kind === 'change')).toHaveLength(1);
+  });
 });
