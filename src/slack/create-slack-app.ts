@@ -42,6 +42,7 @@ import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
 import { RequesterNotices } from './threads/requester-notices.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
+import { DeskFieldCatalog } from './tickets/desk-fields.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
@@ -203,7 +204,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...options.worker,
   });
   const tasks = new BackgroundTasks(report);
-  const deps: SlackDeps = { ...intentDeps, client: interactive, tasks, worker };
+  const deskFields = new DeskFieldCatalog({
+    client: options.serviceDesk,
+    onRefreshError: (error, desk) =>
+      logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
+  });
+  const deps: SlackDeps = { ...intentDeps, client: interactive, tasks, worker, deskFields };
 
   // First, so that it finishes last and answers what no listener did.
   app.use(answerUnhandled(logger));

@@ -7,7 +7,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { Desk, Ticket } from '../contract/schemas.ts';
+import type { CustomField, Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
@@ -70,6 +70,14 @@ export interface Desks {
   peek(): Desk[] | undefined;
   /** The desks, read again when the kept copy is stale. */
   list(): Promise<Desk[]>;
+}
+
+/** The desks' custom field definitions, kept per desk (`tickets/desk-fields.ts`). */
+export interface DeskFields {
+  /** The desk's kept fields (a stale copy too, refreshed behind it), without waiting. */
+  peek(deskSlug: string): CustomField[] | undefined;
+  /** The desk's fields: a kept copy at once, else one request shared by every caller. */
+  get(deskSlug: string): Promise<CustomField[]>;
 }
 
 /** What a person asked for that reads the platform. */
@@ -166,6 +174,8 @@ export interface SlackDeps {
   /** Last seen ticket statuses: spares a platform request per thread reply. */
   statuses: StatusMemo;
   desks: Desks;
+  /** The desks' custom fields, for the create form. */
+  deskFields: DeskFields;
   /** People's reads of the platform: their fair share, a short shared cache, busy answers. */
   reads: Reads;
   tasks: Tasks;
@@ -176,5 +186,8 @@ export interface SlackDeps {
   mirror: Mirror;
 }
 
-/** What queued writes (intents) are given: everything but the worker that runs them. */
-export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks'>;
+/**
+ * What queued writes (intents) are given: everything but the worker that runs them, and the
+ * desk fields, which only the forms use.
+ */
+export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields'>;

@@ -72,6 +72,11 @@ export const CREATE_FIELDS = {
   device: { block: 'device', action: 'device_select' },
   /** Inputs `description_more_1`, `_2`...: a description longer than one input holds. */
   descriptionMore: { blockPrefix: 'description_more_', action: 'description_more_input' },
+  /**
+   * The chosen desk's custom fields: block `cf_<key>` (the same on every desk defining the key,
+   * so Slack keeps what was typed across a desk switch), action `custom_field_<type>.<key>`.
+   */
+  customField: { blockPrefix: 'cf_', actionPrefix: 'custom_field_' },
 } as const;
 
 /** Events the app subscribes to (manifest `bot_events`). */

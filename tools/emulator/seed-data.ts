@@ -37,9 +37,9 @@ const DEVICE_TYPES = [
 ];
 
 /**
- * The custom fields of the standard desks, one of each type. IT's are optional, so tickets
- * filed without a form (a reaction, a DM) still file in a routed channel; the People desk
- * requires its two, as onboarding cannot start without them. `device_type` is on two desks, so
+ * The custom fields of the standard desks, one of each type. The IT desks' are optional, so
+ * tickets filed without a form (a reaction, a DM, another integration) still file there; the
+ * People desk requires its two, as onboarding cannot start without them. `device_type` is on two desks, so
  * switching between them keeps its value.
  */
 export const STANDARD_CUSTOM_FIELDS: CustomField[] = [
@@ -66,7 +66,7 @@ export const STANDARD_CUSTOM_FIELDS: CustomField[] = [
     name: 'Device type',
     desk_id: 'it-hardware',
     type: 'select',
-    required: true,
+    required: false,
     options: DEVICE_TYPES,
     help: null,
   },

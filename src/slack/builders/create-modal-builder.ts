@@ -1,8 +1,18 @@
 /** The create-ticket modal, and reading a submitted one back into a ticket. */
-import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import type { Asset, Desk } from '../../contract/schemas.ts';
+import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
+import type { Asset, CustomField, Desk, ValidationIssue } from '../../contract/schemas.ts';
 import { TICKET_PRIORITIES } from '../../contract/schemas.ts';
 import { CREATE_FIELDS, VIEWS } from '../ids.ts';
+import {
+  DESK_FIELDS_MAX,
+  type DeskFieldValue,
+  deskFieldBlockId,
+  deskFieldBlocks,
+  deskFieldKey,
+  readDeskFields,
+  type StateValues,
+  withTypedValue,
+} from './desk-fields-builder.ts';
 import { LIMITS, md, plain, splitText, truncate } from './mrkdwn.ts';
 import { priorityLabel } from './ticket-labels.ts';
 
@@ -15,6 +25,8 @@ export const DESCRIPTION_MAX = 3000;
  * characters in all, more than Slack delivers in one message (40,000) with its replies.
  */
 const DESCRIPTION_MORE_MAX = 80;
+/** Blocks of the form other than the description's and the desk fields': context, title, desk, priority, device, two notes. */
+const OTHER_BLOCKS_MAX = 7;
 
 /** What the modal starts with. */
 export interface CreateModalInput {
@@ -22,6 +34,8 @@ export interface CreateModalInput {
   desks: readonly Desk[];
   /** Desk slug to preselect, from the channel's routing. */
   deskSlug?: string | undefined;
+  /** The preselected desk's custom fields, shown after the common inputs. */
+  fields?: readonly CustomField[];
   assets?: readonly Asset[];
   title?: string;
   description?: string;
@@ -71,11 +85,13 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
       ...(input.title ? { initial_value: truncate(input.title, TITLE_MAX) } : {}),
     },
   });
+  const fieldBlocks = deskFieldBlocks(input.fields ?? []);
   // A description longer than one input is spread over as many as it takes, so nothing the
-  // person wrote or pasted is cut; the pieces are joined back on submission.
+  // person wrote or pasted is cut; the pieces are joined back on submission. The desk's fields
+  // take their room from the continuations: a modal holds 100 blocks.
   const parts = splitText(input.description ?? '', DESCRIPTION_MAX).slice(
     0,
-    DESCRIPTION_MORE_MAX + 1,
+    Math.min(DESCRIPTION_MORE_MAX + 1, LIMITS.modalBlocks - OTHER_BLOCKS_MAX - fieldBlocks.length),
   );
   if (parts.length === 0) parts.push('');
   parts.forEach((part, index) => {
@@ -113,6 +129,8 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
     blocks.push({
       type: 'input',
       block_id: CREATE_FIELDS.desk.block,
+      // Choosing a desk is heard at once, so the form swaps in that desk's fields.
+      dispatch_action: true,
       optional: true,
       label: plain('Desk', 50),
       hint: plain('Leave it empty and the service desk routes it for you.', 150),
@@ -157,6 +175,7 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
       },
     });
   }
+  blocks.push(...fieldBlocks);
   if (input.loading) {
     blocks.push({ type: 'context', elements: [md('_Loading desks and your devices…_')] });
   }
@@ -173,17 +192,44 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
 }
 
 /** The modal's values as Slack sends them in `view.state.values`. */
-export type ViewStateValues = Record<
-  string,
-  Record<
-    string,
-    {
-      value?: string | null;
-      selected_option?: { value: string } | null;
-      selected_user?: string | null;
-    }
-  >
->;
+export type ViewStateValues = StateValues;
+
+/**
+ * The form rebuilt for another desk: that desk's fields replace the previous desk's, after the
+ * common inputs, and every input shows what the person had entered (`state`, from the view's
+ * block_actions), so nothing typed is lost; a key both desks define keeps its value.
+ */
+export function rebuildForDesk(
+  view: Pick<View, 'blocks' | 'private_metadata'>,
+  fields: readonly CustomField[],
+  state: StateValues,
+): ModalView {
+  const kept = (view.blocks as KnownBlock[])
+    .filter(
+      (block) =>
+        !('block_id' in block && block.block_id && deskFieldKey(block.block_id) !== undefined),
+    )
+    .map((block) =>
+      'block_id' in block && block.block_id ? withTypedValue(block, state[block.block_id]) : block,
+    );
+  const room = Math.min(DESK_FIELDS_MAX, LIMITS.modalBlocks - kept.length);
+  const fieldBlocks = deskFieldBlocks(fields, state, Math.max(0, room));
+  // After the last input (the common ones), before the notes under the form.
+  let at = 0;
+  kept.forEach((block, index) => {
+    if (block.type === 'input') at = index + 1;
+  });
+  const blocks = [...kept.slice(0, at), ...fieldBlocks, ...kept.slice(at)];
+  return {
+    type: 'modal',
+    callback_id: VIEWS.createTicket,
+    title: plain('New ticket', LIMITS.modalTitle),
+    submit: plain('File ticket', LIMITS.modalSubmit),
+    close: plain('Cancel', LIMITS.modalSubmit),
+    private_metadata: view.private_metadata ?? '',
+    blocks,
+  };
+}
 
 /** What a person submitted in the create modal. */
 export interface CreateForm {
@@ -192,6 +238,8 @@ export interface CreateForm {
   deskSlug: string | undefined;
   priority: string | undefined;
   assetId: string | undefined;
+  /** The desk's fields that were filled in, by key. */
+  customFields: Record<string, DeskFieldValue>;
 }
 
 /** Reads the create modal's submitted values. */
@@ -221,6 +269,7 @@ export function readCreateForm(values: ViewStateValues): CreateForm {
     deskSlug: selected(CREATE_FIELDS.desk),
     priority: selected(CREATE_FIELDS.priority),
     assetId: selected(CREATE_FIELDS.device),
+    customFields: readDeskFields(values),
   };
 }
 
@@ -237,9 +286,18 @@ export function validateCreateForm(form: CreateForm): Record<string, string> | u
   return Object.keys(errors).length > 0 ? errors : undefined;
 }
 
-/** Maps a platform 422's field names (from `loc`) to the modal's block ids. */
-export function platformErrorsToBlocks(
-  fieldErrors: Record<string, string>,
+/**
+ * A platform 422 on the create form, each issue on the input its `loc` names, as
+ * `response_action: errors` wants (keys are block ids of `blockIds`, the view's inputs). A
+ * desk field's issue (`["body","custom_fields","<key>"]`) goes on that field's input; when the
+ * form does not show it (its fields could not be loaded or swapped in), on the desk input,
+ * naming the field, so the person can choose the desk again. Undefined when no issue has an
+ * input to go on.
+ */
+export function platformIssuesToBlocks(
+  issues: readonly ValidationIssue[],
+  blockIds: ReadonlySet<string>,
+  fieldName: (key: string) => string | undefined = () => undefined,
 ): Record<string, string> | undefined {
   const byField: Record<string, string> = {
     title: CREATE_FIELDS.title.block,
@@ -249,9 +307,23 @@ export function platformErrorsToBlocks(
     custom_fields: CREATE_FIELDS.device.block,
   };
   const errors: Record<string, string> = {};
-  for (const [field, message] of Object.entries(fieldErrors)) {
-    const block = byField[field];
-    if (block) errors[block] = truncate(message, 150);
+  const add = (block: string | undefined, message: string) => {
+    if (block && blockIds.has(block) && !(block in errors)) errors[block] = truncate(message, 150);
+  };
+  for (const issue of issues) {
+    const [where, field, key] = issue.loc;
+    if (where !== 'body' || typeof field !== 'string') continue;
+    if (field === 'custom_fields' && key !== undefined) {
+      const block = deskFieldBlockId(String(key));
+      if (blockIds.has(block)) add(block, issue.msg);
+      else {
+        const named = `${fieldName(String(key)) ?? String(key)}: ${issue.msg}`;
+        const desk = CREATE_FIELDS.desk.block;
+        add(blockIds.has(desk) ? desk : CREATE_FIELDS.title.block, named);
+      }
+      continue;
+    }
+    add(byField[field], issue.msg);
   }
   return Object.keys(errors).length > 0 ? errors : undefined;
 }

@@ -1,8 +1,9 @@
 /** The ticket card: what `/ticket ABC-123` answers and what is posted when a ticket is filed. */
 import type { Button, KnownBlock } from '@slack/types';
-import type { Ticket } from '../../contract/schemas.ts';
+import type { CustomField, Ticket } from '../../contract/schemas.ts';
 import { ACTIONS, CARD_BLOCKS } from '../ids.ts';
 import { buildCardActions, type CardAudience } from './card-actions-builder.ts';
+import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, slackDate } from './mrkdwn.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -48,6 +49,11 @@ export interface TicketCardOptions {
   lead?: string;
   /** Who sees the card, deciding its buttons (default: everyone); `none` for no buttons. */
   audience?: CardAudience | 'none';
+  /**
+   * The ticket's desk's custom fields: their values are shown under their names (the lookup
+   * card). Without them no custom field is shown.
+   */
+  deskFields?: readonly CustomField[] | undefined;
 }
 
 /** Builds the ticket card: title, status, priority, created, assignee and a dashboard link. */
@@ -72,6 +78,10 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
       ),
     ],
   });
+  const fieldsSection = options.deskFields
+    ? deskFieldsSection(ticket.custom_fields, options.deskFields)
+    : undefined;
+  if (fieldsSection) blocks.push(fieldsSection);
   const audience = options.audience ?? 'everyone';
   const elements: Button[] = audience === 'none' ? [] : buildCardActions(ticket, audience);
   const url = dashboardLink(ticket, options.dashboardUrl);

@@ -79,7 +79,10 @@ export const createTicketPayloadSchema = z.object({
       description: z.string().optional(),
       desk_id: z.string().optional(),
       priority: z.enum(['low', 'medium', 'high', 'urgent']).optional(),
-      custom_fields: z.record(z.string(), z.string()).optional(),
+      /** The desk's fields by key (text, a number, or a multi-select's values), as the platform takes them. */
+      custom_fields: z
+        .record(z.string(), z.union([z.string(), z.number(), z.array(z.string())]))
+        .optional(),
     })
     .optional(),
   /** The Slack message the ticket is made from, if any. */

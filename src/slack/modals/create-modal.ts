@@ -1,8 +1,10 @@
 /**
  * Opening the create modal. Slack's trigger_id lives 3 seconds, so the modal opens at once with
- * whatever desks are cached, then is filled in (desks, the person's devices) by views.update.
+ * whatever desks (and the preselected desk's fields) are cached, then is filled in (desks, the
+ * person's devices, the desk's fields) by one views.update: the person waits on the platform
+ * once, for all of them together.
  */
-import type { Asset } from '../../servicedesk/index.ts';
+import type { Asset, CustomField } from '../../servicedesk/index.ts';
 import { listsNotListedLine } from '../builders/busy-builder.ts';
 import { buildCreateModal } from '../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../deps.ts';
@@ -11,11 +13,15 @@ import type { PrivateTarget } from '../posting/private-notice.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
 
-/** What opening and filling the create modal use of the app's parts. */
+/**
+ * What opening and filling the create modal use of the app's parts; without `deskFields` the
+ * form has no desk fields.
+ */
 type CreateModalDeps = Pick<
   SlackDeps,
   'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
->;
+> &
+  Partial<Pick<SlackDeps, 'deskFields'>>;
 
 /** What the modal opens with. */
 export interface OpenCreateModalArgs {
@@ -50,7 +56,12 @@ export async function openCreateModal(
     deps,
     {
       trigger_id: args.triggerId,
-      view: buildCreateModal({ ...base, desks: deps.desks.peek() ?? [], loading: true }),
+      view: buildCreateModal({
+        ...base,
+        desks: deps.desks.peek() ?? [],
+        fields: (deskSlug && deps.deskFields?.peek(deskSlug)) || [],
+        loading: true,
+      }),
     },
     { userId: args.userId, ...args.tellAt },
     typed,
@@ -60,7 +71,7 @@ export async function openCreateModal(
   // Neither list is essential: without them the person can still file, and the platform routes.
   // A list left out is said, with when the platform can be asked again when it is busy.
   let unlisted: unknown;
-  const [desks, assets] = await Promise.all([
+  const [desks, assets, fields] = await Promise.all([
     deps.desks.list().catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
       const cached = deps.desks.peek();
@@ -72,6 +83,7 @@ export async function openCreateModal(
       unlisted = error;
       return [];
     }),
+    deskFieldsOf(deps, deskSlug),
   ]);
   const retryAt = busyUntil(unlisted, deps.reads.now());
   const listsNotice =
@@ -82,13 +94,39 @@ export async function openCreateModal(
     .update({
       view_id: viewId,
       ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
-      view: buildCreateModal({ ...base, desks, assets, ...(listsNotice ? { listsNotice } : {}) }),
+      view: buildCreateModal({
+        ...base,
+        desks,
+        assets,
+        fields,
+        ...(listsNotice ? { listsNotice } : {}),
+      }),
     })
     .catch((error: unknown) => {
       // Submitted or closed before the lists arrived: nothing left to fill in.
       const code = (error as { data?: { error?: string } }).data?.error;
       if (code !== 'hash_conflict' && code !== 'not_found') throw error;
     });
+}
+
+/**
+ * The desk's fields; none when it has none, no desk is chosen, or they cannot be read (the
+ * platform then names a missing required one on submission, and the form shows it).
+ */
+export async function deskFieldsOf(
+  deps: Pick<SlackDeps, 'logger'> & Partial<Pick<SlackDeps, 'deskFields'>>,
+  deskSlug: string | undefined,
+): Promise<CustomField[]> {
+  if (!deskSlug || !deps.deskFields) return [];
+  try {
+    return await deps.deskFields.get(deskSlug);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, desk: deskSlug },
+      'desk fields could not be loaded for the create modal',
+    );
+    return [];
+  }
 }
 
 async function personAssets(deps: CreateModalDeps, userId: string): Promise<Asset[]> {

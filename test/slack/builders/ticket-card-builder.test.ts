@@ -54,4 +54,30 @@ describe('ticket card', () => {
   it('shows an unknown status as written instead of failing', () => {
     expect(allText(buildTicketCard({ ...ticket, status: 'on_hold' }))).toContain('On hold');
   });
+
+  it('shows the ticket’s custom field values by their names when given its desk’s fields', () => {
+    const card = buildTicketCard(
+      { ...ticket, custom_fields: { device_type: 'laptop', office: 'Berlin 4th floor' } },
+      {
+        deskFields: [
+          {
+            key: 'device_type',
+            name: 'Device type',
+            type: 'select',
+            required: true,
+            options: [{ value: 'laptop', label: 'Laptop' }],
+          },
+          { key: 'office', name: 'Office', type: 'text', required: false },
+        ],
+      },
+    );
+    const text = allText(card.blocks);
+    expect(text).toContain('*Device type*\\nLaptop');
+    expect(text).toContain('*Office*\\nBerlin 4th floor');
+  });
+
+  it('shows no custom fields without the desk’s definitions to name them', () => {
+    const card = buildTicketCard({ ...ticket, custom_fields: { device_type: 'laptop' } });
+    expect(allText(card.blocks)).not.toContain('laptop');
+  });
 });

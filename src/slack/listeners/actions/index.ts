@@ -1,10 +1,11 @@
 /** Registers the block actions. */
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
-import { ACTIONS } from '../../ids.ts';
+import { ACTIONS, CREATE_FIELDS } from '../../ids.ts';
 import { assignToMe } from './assign-to-me.ts';
 import { closedReplyDismiss } from './closed-reply-dismiss.ts';
 import { closedReplyNewTicket } from './closed-reply-new-ticket.ts';
+import { deskSelectChanged } from './desk-select-changed.ts';
 import { fileOwnFromMessage } from './file-own-from-message.ts';
 import { newTicketButton } from './new-ticket-button.ts';
 import { openInDashboard } from './open-in-dashboard.ts';
@@ -14,7 +15,7 @@ import { talkToPerson } from './talk-to-person.ts';
 
 /**
  * Registers the card's buttons, the closed-ticket prompt's, the thread-taken notice's, App
- * Home's and "Talk to a person".
+ * Home's, "Talk to a person" and the create form's desk select.
  */
 export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.openInDashboard, openInDashboard);
@@ -28,4 +29,5 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.closedReplyDismiss, closedReplyDismiss);
   app.action(ACTIONS.fileOwnFromMessage, fileOwnFromMessage(deps));
   app.action(ACTIONS.newTicket, newTicketButton(deps));
+  app.action(CREATE_FIELDS.desk.action, deskSelectChanged(deps));
 }

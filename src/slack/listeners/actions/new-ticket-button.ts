@@ -12,7 +12,15 @@ import { type ButtonArgs, clickedTicketId } from './button-click.ts';
 export function newTicketButton(
   deps: Pick<
     SlackDeps,
-    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings' | 'tasks'
+    | 'client'
+    | 'deskFields'
+    | 'desks'
+    | 'logger'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'tasks'
   >,
 ) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {

@@ -18,6 +18,7 @@ import { slackToPlain, titleFromText } from '../../tickets/message-text.ts';
 type ListenerDeps = Pick<
   SlackDeps,
   | 'client'
+  | 'deskFields'
   | 'desks'
   | 'healWindow'
   | 'logger'

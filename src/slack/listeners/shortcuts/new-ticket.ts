@@ -7,7 +7,15 @@ import { openCreateModal } from '../../modals/create-modal.ts';
 export function newTicketShortcut(
   deps: Pick<
     SlackDeps,
-    'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings' | 'tasks'
+    | 'client'
+    | 'deskFields'
+    | 'desks'
+    | 'logger'
+    | 'people'
+    | 'reads'
+    | 'serviceDesk'
+    | 'settings'
+    | 'tasks'
   >,
 ) {
   return async ({

@@ -9,7 +9,7 @@ import { ValidationError } from '../../../servicedesk/index.ts';
 import {
   buildStatusModal,
   type CreateForm,
-  platformErrorsToBlocks,
+  platformIssuesToBlocks,
   readCreateForm,
   type ViewStateValues,
   validateCreateForm,
@@ -31,7 +31,9 @@ import { messageKey } from '../../outbox/delivery-keys.ts';
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** Builds the create modal's submission handler. */
-export function createTicketSubmission(deps: Pick<SlackDeps, 'settings' | 'worker'>) {
+export function createTicketSubmission(
+  deps: Pick<SlackDeps, 'deskFields' | 'settings' | 'worker'>,
+) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const values = view.state.values as ViewStateValues;
     const form = readCreateForm(values);
@@ -85,7 +87,9 @@ export function createTicketSubmission(deps: Pick<SlackDeps, 'settings' | 'worke
     if (settled?.state === 'failed') {
       const fieldErrors =
         settled.error instanceof ValidationError
-          ? platformErrorsToBlocks(settled.error.fieldErrors())
+          ? platformIssuesToBlocks(settled.error.issues, inputBlockIds(view.blocks), (key) =>
+              fieldName(deps, form.deskSlug, key),
+            )
           : undefined;
       if (fieldErrors) {
         await ack({ response_action: 'errors', errors: fieldErrors });
@@ -127,6 +131,24 @@ function placedElsewhere(
   return `:white_check_mark: *${safeMrkdwn(result.ticketId, 40)}* is filed. Its card and thread are in your direct messages with the app (*Service Desk → Messages*). You can close this window.`;
 }
 
+function inputBlockIds(blocks: readonly unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const block of blocks as { type?: string; block_id?: string }[]) {
+    if (block.type === 'input' && block.block_id) ids.add(block.block_id);
+  }
+  return ids;
+}
+
+// The name the desk gives a field, when its definitions are kept (no platform request here).
+function fieldName(
+  deps: Pick<SlackDeps, 'deskFields'>,
+  deskSlug: string | undefined,
+  key: string,
+): string | undefined {
+  if (!deskSlug) return undefined;
+  return deps.deskFields.peek(deskSlug)?.find((field) => field.key === key)?.name;
+}
+
 function intentPayload(
   form: CreateForm,
   metadata: CreateModalMetadata,
@@ -144,7 +166,7 @@ function intentPayload(
       ...(form.description ? { description: form.description } : {}),
       ...(form.deskSlug ? { desk_id: form.deskSlug } : {}),
       ...(form.priority ? { priority: form.priority as 'low' | 'medium' | 'high' | 'urgent' } : {}),
-      ...(form.assetId ? { custom_fields: { affected_asset_id: form.assetId } } : {}),
+      ...customFields(form),
     },
     ...(message
       ? {
@@ -160,6 +182,17 @@ function intentPayload(
       : { kind: 'card', channel: metadata.channel ?? userId },
     viewId,
   };
+}
+
+// The desk's fields, and the affected device under the app's own key.
+function customFields(
+  form: CreateForm,
+): Pick<NonNullable<CreateTicketPayload['ticket']>, 'custom_fields'> {
+  const fields = {
+    ...form.customFields,
+    ...(form.assetId ? { affected_asset_id: form.assetId } : {}),
+  };
+  return Object.keys(fields).length > 0 ? { custom_fields: fields } : {};
 }
 
 function truncatedReason(error: string | undefined): string {

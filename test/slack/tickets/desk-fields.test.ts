@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type CustomField,
+  type Envelope,
+  NotFoundError,
+  ServerError,
+} from '../../../src/servicedesk/index.ts';
+import { DeskFieldCatalog } from '../../../src/slack/tickets/desk-fields.ts';
+
+const field = (key: string, desk = 'hr'): CustomField => ({
+  key,
+  name: key,
+  desk_id: desk,
+  type: 'text',
+  required: false,
+});
+
+const apiInit = (status: number) => ({
+  operation: 'listCustomFields' as const,
+  method: 'GET',
+  path: '/api/v1/custom-fields/',
+  status,
+  headers: {},
+  body: { detail: 'x' },
+});
+
+/** A platform whose answers the test releases one by one, counting requests per desk. */
+function platform() {
+  const requests: string[] = [];
+  const answers: Array<(result: Envelope<CustomField> | Error) => void> = [];
+  const client = {
+    listCustomFields(query: { desk_id?: string } = {}): Promise<Envelope<CustomField>> {
+      requests.push(query.desk_id ?? '');
+      return new Promise((resolve, reject) => {
+        answers.push((result) => (result instanceof Error ? reject(result) : resolve(result)));
+      });
+    },
+  };
+  const answer = (result: CustomField[] | Error) => {
+    const next = answers.shift();
+    if (!next) throw new Error('no request is waiting');
+    next(result instanceof Error ? result : { items: result, total_count: result.length });
+  };
+  return { client, requests, answer };
+}
+
+function catalog(p: ReturnType<typeof platform>, clock: { now: number }, errors: unknown[] = []) {
+  return new DeskFieldCatalog({
+    client: p.client,
+    now: () => clock.now,
+    onRefreshError: (error) => errors.push(error),
+  });
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('DeskFieldCatalog', () => {
+  it('asks once for a desk however many forms wait on it at the same time', async () => {
+    const p = platform();
+    const fields = catalog(p, { now: 0 });
+    const first = fields.get('hr');
+    const second = fields.get('hr');
+    p.answer([field('start_date')]);
+    expect(await first).toEqual([field('start_date')]);
+    expect(await second).toEqual([field('start_date')]);
+    expect(p.requests).toEqual(['hr']);
+  });
+
+  it('answers from the kept copy for ten minutes without asking again', async () => {
+    const p = platform();
+    const clock = { now: 0 };
+    const fields = catalog(p, clock);
+    const first = fields.get('hr');
+    p.answer([field('start_date')]);
+    await first;
+    clock.now = 10 * 60_000 - 1;
+    expect(await fields.get('hr')).toEqual([field('start_date')]);
+    expect(fields.peek('hr')).toEqual([field('start_date')]);
+    expect(p.requests).toEqual(['hr']);
+  });
+
+  it('keeps each desk apart', async () => {
+    const p = platform();
+    const fields = catalog(p, { now: 0 });
+    const hr = fields.get('hr');
+    const it = fields.get('it');
+    p.answer([field('start_date')]);
+    p.answer([field('device_type', 'it')]);
+    expect((await hr).map((f) => f.key)).toEqual(['start_date']);
+    expect((await it).map((f) => f.key)).toEqual(['device_type']);
+    expect(p.requests).toEqual(['hr', 'it']);
+  });
+
+  it('gives a stale copy at once and refreshes it behind, once', async () => {
+    const p = platform();
+    const clock = { now: 0 };
+    const fields = catalog(p, clock);
+    const first = fields.get('hr');
+    p.answer([field('start_date')]);
+    await first;
+    clock.now = 10 * 60_000;
+    expect(await fields.get('hr')).toEqual([field('start_date')]);
+    expect(fields.peek('hr')).toEqual([field('start_date')]);
+    expect(p.requests).toEqual(['hr', 'hr']);
+    p.answer([field('start_date'), field('manager_email')]);
+    await flush();
+    expect(fields.peek('hr')?.map((f) => f.key)).toEqual(['start_date', 'manager_email']);
+  });
+
+  it('peeks nothing for a desk never read, without asking', () => {
+    const p = platform();
+    expect(catalog(p, { now: 0 }).peek('hr')).toBeUndefined();
+    expect(p.requests).toEqual([]);
+  });
+
+  it('reads a platform without the endpoint (404) as a desk without fields, kept as any answer', async () => {
+    const p = platform();
+    const clock = { now: 0 };
+    const fields = catalog(p, clock);
+    const first = fields.get('hr');
+    p.answer(new NotFoundError(apiInit(404)));
+    expect(await first).toEqual([]);
+    clock.now = 5 * 60_000;
+    expect(await fields.get('hr')).toEqual([]);
+    expect(p.requests).toEqual(['hr']);
+  });
+
+  it('keeps the stale copy when its refresh fails, and reports the failure', async () => {
+    const p = platform();
+    const clock = { now: 0 };
+    const errors: unknown[] = [];
+    const fields = catalog(p, clock, errors);
+    const first = fields.get('hr');
+    p.answer([field('start_date')]);
+    await first;
+    clock.now = 11 * 60_000;
+    expect(await fields.get('hr')).toEqual([field('start_date')]);
+    p.answer(new ServerError(apiInit(500)));
+    await flush();
+    expect(errors).toHaveLength(1);
+    expect(fields.peek('hr')).toEqual([field('start_date')]);
+  });
+
+  it('after a failure with nothing kept, gives the failure without asking again for a minute', async () => {
+    const p = platform();
+    const clock = { now: 0 };
+    const fields = catalog(p, clock);
+    const first = fields.get('hr');
+    p.answer(new ServerError(apiInit(503)));
+    await expect(first).rejects.toBeInstanceOf(ServerError);
+    clock.now = 59_999;
+    await expect(fields.get('hr')).rejects.toBeInstanceOf(ServerError);
+    expect(p.requests).toEqual(['hr']);
+    clock.now = 60_000;
+    const retried = fields.get('hr');
+    p.answer([field('start_date')]);
+    expect(await retried).toEqual([field('start_date')]);
+    expect(p.requests).toEqual(['hr', 'hr']);
+  });
+
+  it('leaves out a field the platform names for another desk', async () => {
+    const p = platform();
+    const fields = catalog(p, { now: 0 });
+    const first = fields.get('hr');
+    p.answer([field('start_date'), field('office', 'it')]);
+    expect((await first).map((f) => f.key)).toEqual(['start_date']);
+  });
+});
