@@ -130,6 +130,29 @@ describe('request channels', () => {
     expect(titled('alice@acme.example', 'Filed from a channel during an outage')).toHaveLength(1);
   });
 
+  it('files a message once when the replica that heard it stops during its hold', {
+    timeout: 30_000,
+  }, async () => {
+    stack = await startStack();
+    await stack.app.stores.channelModes.set(itHelp, 'auto');
+    const sent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'Docking station survives a restart',
+    });
+    expect(sent.delivery?.status).toBe(200);
+    await stack.app.stop();
+    const next = await stack.addReplica();
+    await eventually(
+      () => thread(itHelp, sent.ts).some((m) => m.text?.includes('was filed')),
+      HOLD_MS + 10_000,
+      'the card from the new process',
+    );
+    await sleep(1_000);
+    await next.slack.worker.runOnce();
+    expect(titled('bob@acme.example', 'Docking station survives a restart')).toHaveLength(1);
+  });
+
   it('files nothing for thread replies, edits, bot posts, joins or the app’s own posts', {
     timeout: 30_000,
   }, async () => {
