@@ -66,12 +66,11 @@ describe('desk forms', () => {
     ]);
   });
 
-  it('asks the platform for a desk’s fields once, however many forms open', async () => {
-    const before = stack.platformRequests.filter((op) => op === 'listCustomFields').length;
+  it('asks the platform for a desk’s fields once, not once per form', async () => {
     await openForm(alice, itHelp);
     await openForm(bob, itHelp);
-    const after = stack.platformRequests.filter((op) => op === 'listCustomFields').length;
-    expect(after - before).toBe(0);
+    // Three forms on the IT desk so far (this file's first too): one request for its fields.
+    expect(stack.platformRequests.filter((op) => op === 'listCustomFields')).toHaveLength(1);
   });
 
   it('swaps the fields in place when the desk changes, keeping everything typed', async () => {
@@ -205,6 +204,18 @@ describe('desk forms', () => {
     );
   });
 
+  it('waits out a short Retry-After once and swaps the fields in', async () => {
+    const view = await openForm(bob, general);
+    stack.double.failNext('views.update', 'ratelimited', { retryAfterSec: 1 });
+    await chooseDesk(view.id, bob, 'facilities');
+    await eventually(
+      () => fieldIds(view.id).includes('cf_floor') || undefined,
+      5_000,
+      'the fields after the retry',
+    );
+    expect(fieldIds(view.id)).toEqual(['cf_floor', 'cf_location_details']);
+  });
+
   it('keeps the form when Slack fails the swap with a 500, and names a missing field on the desk input', async () => {
     const view = await openForm(bob, general);
     const before = blocksOf(view.id);
@@ -251,5 +262,51 @@ describe('desk forms', () => {
       5_000,
       'the ticket',
     );
+  });
+});
+
+describe('desk forms on a platform without custom fields', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ emulator: { capabilities: { customFields: false } } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('opens, swaps and files the form without desk fields', async () => {
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: '' }),
+    );
+    const ids = () =>
+      ((stack.double.workspace.view(view.id)?.blocks ?? []) as Block[]).map(
+        (b) => b.block_id ?? b.type,
+      );
+    expect(ids()).toEqual(['title', 'description', 'desk', 'priority']);
+    const before = stack.double.callsTo('views.update').length;
+    await stack.driver.blockAction({
+      userId: alice,
+      viewId: view.id,
+      actionId: 'desk_select',
+      value: 'hr',
+    });
+    await eventually(
+      () => stack.double.callsTo('views.update').length > before || undefined,
+      5_000,
+      'the swap',
+    );
+    expect(ids().filter((id) => id.startsWith('cf_'))).toEqual([]);
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: alice,
+      values: { title_input: 'Onboarding without fields', desk_select: 'hr' },
+    });
+    await eventually(
+      () =>
+        ticketsOf(stack, 'alice@acme.example').find((t) => t.title === 'Onboarding without fields'),
+      5_000,
+      'the ticket',
+    );
+    expect(stack.logs.some((line) => line.includes('desk fields could not be loaded'))).toBe(false);
   });
 });

@@ -13,18 +13,26 @@ const capabilitiesOf = (argv: string[]) => resolveCapabilities(options(argv).cap
 
 describe('emulator command line', () => {
   it('plays a platform with updated_at and updated_after unless told otherwise', () => {
-    expect(capabilitiesOf([])).toEqual({ updatedAt: true, updatedAfter: true });
+    expect(capabilitiesOf([])).toEqual({ updatedAt: true, updatedAfter: true, customFields: true });
   });
 
   it('turns updated_after off with --no-updated-after and keeps updated_at', () => {
     expect(capabilitiesOf(['--no-updated-after'])).toEqual({
       updatedAt: true,
       updatedAfter: false,
+      customFields: true,
     });
   });
 
   it('turns both off with --no-updated-at', () => {
-    expect(capabilitiesOf(['--no-updated-at'])).toEqual({ updatedAt: false, updatedAfter: false });
+    expect(capabilitiesOf(['--no-updated-at'])).toMatchObject({
+      updatedAt: false,
+      updatedAfter: false,
+    });
+  });
+
+  it('plays a platform without custom fields with --no-custom-fields', () => {
+    expect(capabilitiesOf(['--no-custom-fields']).customFields).toBe(false);
   });
 
   it('refuses --updated-after together with --no-updated-at', () => {

@@ -124,6 +124,22 @@ describe('emulator custom fields', () => {
     expect(filed.status).toBe(201);
   });
 
+  it('answers 404 on a platform without custom fields, and files values unchecked', async () => {
+    const without = await emulator({ capabilities: { customFields: false } });
+    try {
+      const listed = await call(without, 'listCustomFields', { key: null });
+      expect(listed.status).toBe(404);
+      expect(listed.body).toEqual({ detail: 'Not Found' });
+      const filed = await call<Ticket>(without, 'createTicket', {
+        body: hrTicket({ manager_email: 'not-an-email' }),
+      });
+      expect(filed.status).toBe(201);
+      expect(filed.body.custom_fields).toEqual({ manager_email: 'not-an-email' });
+    } finally {
+      await without.close();
+    }
+  });
+
   it('checks the desk before its fields', async () => {
     const response = await call<ValidationBody>(emu, 'createTicket', {
       body: { title: 'Chair', desk_id: 'no-such-desk', custom_fields: {} },

@@ -22,6 +22,8 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --[no-]updated-at     tickets carry updated_at (default on)
   --[no-]updated-after  List tickets honours updated_after (default: as --updated-at);
                         off, the parameter is ignored like any unknown one
+  --[no-]custom-fields  List custom fields is served and checks create's custom_fields
+                        (default on); off, its path is a 404
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -74,6 +76,7 @@ export function parseCli(
     capabilities: {
       ...(updatedAt === undefined ? {} : { updatedAt }),
       ...(updatedAfter === undefined ? {} : { updatedAfter }),
+      ...(values['custom-fields'] === undefined ? {} : { customFields: values['custom-fields'] }),
     },
     ...webhookOptions(values, env),
   };
@@ -146,6 +149,7 @@ function parse(argv: readonly string[]) {
       // tell apart from an explicit choice.
       'updated-at': { type: 'boolean' },
       'updated-after': { type: 'boolean' },
+      'custom-fields': { type: 'boolean' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-bearer': { type: 'boolean' },

@@ -114,6 +114,11 @@ export interface ModelCapabilities {
   updatedAt: boolean;
   /** List tickets honours `updated_after`; needs `updatedAt`. */
   updatedAfter: boolean;
+  /**
+   * List custom fields is served and Create ticket checks `custom_fields` against it. Off, the
+   * path is unknown (404, as on a platform without custom fields) and values are kept unchecked.
+   */
+  customFields: boolean;
 }
 
 /** A response remembered for an idempotency key. */
@@ -608,7 +613,7 @@ export class EmulatorModel {
    */
   checkCustomFields(tenant: string, input: CreateTicketInput): void {
     const state = this.#tenant(tenant);
-    if (input.desk_id === undefined) return;
+    if (input.desk_id === undefined || !this.#capabilities.customFields) return;
     this.#checkDesk(state, input.desk_id, ['body', 'desk_id']);
     const values = input.custom_fields ?? {};
     const issues = state.setup.customFields
@@ -866,7 +871,7 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
       'capabilities: updatedAfter needs updatedAt (a cursor the client can read)',
     );
   }
-  return { updatedAt, updatedAfter };
+  return { updatedAt, updatedAfter, customFields: given.customFields ?? true };
 }
 
 function iso(ms: number): string {

@@ -139,7 +139,12 @@ async function handle(
   let rate: RateDecision | undefined;
   try {
     const route = match(req.method ?? 'GET', url.pathname);
-    if (route.kind === 'not_found') throw new EmulatorNotFoundError('Not Found');
+    // Without the capability the custom-fields path is as unknown as any other.
+    const absent =
+      route.kind === 'operation' &&
+      route.operation === 'listCustomFields' &&
+      !deps.model.capabilities.customFields;
+    if (route.kind === 'not_found' || absent) throw new EmulatorNotFoundError('Not Found');
     if (route.kind === 'method_not_allowed') throw new MethodNotAllowedError(route.allow);
 
     const key = authenticate(credentials, keys);
