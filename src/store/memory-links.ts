@@ -1,15 +1,16 @@
 /** Thread links held in this process's memory: the twin of `redis-links.ts`. */
 import { requireKey } from './argument-checks.ts';
 import { ThreadLinkedElsewhereError } from './errors.ts';
-import { parseThreadMember, threadMember } from './thread-member.ts';
+import { parseThreadMember, threadMember, ticketThreadMember } from './thread-member.ts';
 import type { LinkOptions, Now, Thread, ThreadLinks } from './types.ts';
 
 /** Links in two Maps kept in step; each method runs to completion, so both sides always agree. */
 export class MemoryThreadLinks implements ThreadLinks {
   readonly #now: Now;
   readonly #ticketByThread = new Map<string, string>();
-  // Per ticket: thread member -> when it was linked, to list threads in link order.
-  readonly #threadsByTicket = new Map<string, Map<string, number>>();
+  // Per ticket: thread member -> when it was linked and the member it is listed by (which
+  // says whether it is the triage thread), to list threads in link order.
+  readonly #threadsByTicket = new Map<string, Map<string, { at: number; listed: string }>>();
 
   constructor(now: Now) {
     this.#now = now;
@@ -29,7 +30,8 @@ export class MemoryThreadLinks implements ThreadLinks {
       threads = new Map();
       this.#threadsByTicket.set(ticketId, threads);
     }
-    if (!threads.has(member)) threads.set(member, this.#now());
+    if (!threads.has(member))
+      threads.set(member, { at: this.#now(), listed: ticketThreadMember(thread) });
     return true;
   }
 
@@ -42,9 +44,11 @@ export class MemoryThreadLinks implements ThreadLinks {
     const threads = this.#threadsByTicket.get(ticketId);
     if (!threads) return [];
     // Same order as a Redis sorted set: by score, then by member.
-    return [...threads]
-      .sort(([a, at], [b, bt]) => (at !== bt ? at - bt : a < b ? -1 : a > b ? 1 : 0))
-      .map(([member]) => parseThreadMember(member));
+    return [...threads.values()]
+      .sort((a, b) =>
+        a.at !== b.at ? a.at - b.at : a.listed < b.listed ? -1 : a.listed > b.listed ? 1 : 0,
+      )
+      .map(({ listed }) => parseThreadMember(listed));
   }
 
   async unlink(ticketId: string, thread: Thread): Promise<boolean> {

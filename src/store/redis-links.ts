@@ -8,7 +8,7 @@ import { requireKey } from './argument-checks.ts';
 import { StoreContentionError, ThreadLinkedElsewhereError } from './errors.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, runCommand } from './redis-script.ts';
-import { parseThreadMember, threadMember } from './thread-member.ts';
+import { parseThreadMember, threadMember, ticketThreadMember } from './thread-member.ts';
 import type { LinkOptions, Now, Thread, ThreadLinks } from './types.ts';
 
 /** The links' keys; every one carries the links' tag. */
@@ -18,16 +18,20 @@ export interface LinkKeys {
 }
 
 // KEYS thread, ticket, the ticket the caller read the thread linked to (or ticket again);
-// ARGV ticketId, member, now, that ticket's ID ('' for none). Its key must be declared, so the
-// caller reads it first and the script answers -1, changing nothing, when it changed meanwhile.
+// ARGV ticketId, member as listed, now, that ticket's ID ('' for none), the member's plain and
+// triage forms. The third key must be declared, so the caller reads it first and the script
+// answers -1, changing nothing, when it changed meanwhile.
 const LINK = `
 local current = redis.call('GET', KEYS[1])
 if (current or '') ~= ARGV[4] then return -1 end
 if current ~= ARGV[1] then
-  if current then redis.call('ZREM', KEYS[3], ARGV[2]) end
+  if current then redis.call('ZREM', KEYS[3], ARGV[5], ARGV[6]) end
   redis.call('SET', KEYS[1], ARGV[1])
 end
-local added = redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[2])
+local added = 0
+if not redis.call('ZSCORE', KEYS[2], ARGV[5]) and not redis.call('ZSCORE', KEYS[2], ARGV[6]) then
+  added = redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[2])
+end
 if current == ARGV[1] and added == 0 then return 0 end
 return 1
 `;
@@ -36,11 +40,11 @@ return 1
 // this very thread in between, which a handful of rounds outlasts.
 const LINK_ROUNDS = 5;
 
-// KEYS thread, ticket; ARGV ticketId, member.
+// KEYS thread, ticket; ARGV ticketId, the member's plain and triage forms.
 const UNLINK = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[2], ARGV[3])
 return 1
 `;
 
@@ -73,7 +77,14 @@ export class RedisThreadLinks implements ThreadLinks {
       const reply = await this.#link(
         op,
         [k.thread(member), k.ticket(ticketId), k.ticket(current ?? ticketId)],
-        [ticketId, member, this.#now(), current ?? ''],
+        [
+          ticketId,
+          ticketThreadMember(thread),
+          this.#now(),
+          current ?? '',
+          member,
+          ticketThreadMember({ ...thread, triage: true }),
+        ],
       );
       if (reply !== -1) return reply === 1;
     }
@@ -102,7 +113,7 @@ export class RedisThreadLinks implements ThreadLinks {
     const reply = await this.#unlink(
       'links.unlink',
       [k.thread(member), k.ticket(ticketId)],
-      [ticketId, member],
+      [ticketId, member, ticketThreadMember({ ...thread, triage: true })],
     );
     return reply === 1;
   }

@@ -13,7 +13,16 @@ export function threadMember(channel: string, threadTs: string): string {
   return JSON.stringify([channel, threadTs]);
 }
 
-/** The thread behind a string written by `threadMember`. */
+/**
+ * The string a ticket lists one of its threads by: `threadMember`'s, with a third element when
+ * it is the ticket's triage thread.
+ */
+export function ticketThreadMember(thread: Thread): string {
+  const member = threadMember(thread.channel, thread.threadTs);
+  return thread.triage ? JSON.stringify([thread.channel, thread.threadTs, 'triage']) : member;
+}
+
+/** The thread behind a string written by `threadMember` or `ticketThreadMember`. */
 export function parseThreadMember(member: string): Thread {
   let value: unknown;
   try {
@@ -22,7 +31,9 @@ export function parseThreadMember(member: string): Thread {
     throw new StoreDataError('stored thread link is not valid JSON', { cause: error });
   }
   if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
-    return { channel: value[0], threadTs: value[1] };
+    return value[2] === 'triage'
+      ? { channel: value[0], threadTs: value[1], triage: true }
+      : { channel: value[0], threadTs: value[1] };
   }
   throw new StoreDataError('stored thread link is not a [channel, ts] pair');
 }

@@ -171,6 +171,11 @@ export interface Outbox {
 export interface Thread {
   channel: string;
   threadTs: string;
+  /**
+   * The desk's triage thread (its card in the triage channel): the agents', which also gets the
+   * ticket's internal notes. Absent on the requester's threads.
+   */
+  triage?: boolean;
 }
 
 /** How a link may change what is there. */

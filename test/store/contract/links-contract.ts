@@ -71,6 +71,39 @@ export function describeLinksContract(backend: StoresBackend): void {
       expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBe('IT-12');
     });
 
+    it('a triage thread is listed as the triage thread, beside the requester threads', async () => {
+      const clock = fakeClock();
+      const { links } = backend.namespace(clock).open();
+      await links.link('IT-12', THREAD);
+      clock.advance(1);
+      expect(await links.link('IT-12', { ...OTHER, triage: true })).toBe(true);
+      expect(await links.threadsForTicket('IT-12')).toEqual([THREAD, { ...OTHER, triage: true }]);
+      expect(await links.ticketForThread(OTHER.channel, OTHER.threadTs)).toBe('IT-12');
+    });
+
+    it('linking a linked thread again as triage changes nothing', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', THREAD);
+      expect(await links.link('IT-12', { ...THREAD, triage: true })).toBe(false);
+      expect(await links.threadsForTicket('IT-12')).toEqual([THREAD]);
+    });
+
+    it('a triage thread unlinks by its channel and ts alone', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', { ...THREAD, triage: true });
+      expect(await links.unlink('IT-12', THREAD)).toBe(true);
+      expect(await links.threadsForTicket('IT-12')).toEqual([]);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBeUndefined();
+    });
+
+    it('a triage thread moved to another ticket leaves the first', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      await links.link('IT-12', { ...THREAD, triage: true });
+      await links.link('IT-13', { ...THREAD, triage: true }, { move: true });
+      expect(await links.threadsForTicket('IT-12')).toEqual([]);
+      expect(await links.threadsForTicket('IT-13')).toEqual([{ ...THREAD, triage: true }]);
+    });
+
     it('an unknown thread or ticket has no links', async () => {
       const { links } = backend.namespace(fakeClock()).open();
       expect(await links.ticketForThread('C0999', '1.2')).toBeUndefined();
