@@ -4,12 +4,13 @@
  * person's devices, the desk's fields) by one views.update: the person waits on the platform
  * once, for all of them together.
  */
-import type { Asset, CustomField } from '../../servicedesk/index.ts';
+import type { Asset } from '../../servicedesk/index.ts';
 import { listsNotListedLine } from '../builders/busy-builder.ts';
 import { buildCreateModal } from '../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { busyUntil } from '../people/fair-share.ts';
 import type { PrivateTarget } from '../posting/private-notice.ts';
+import { deskFieldsOf } from '../tickets/desk-fields.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
 
@@ -107,26 +108,6 @@ export async function openCreateModal(
       const code = (error as { data?: { error?: string } }).data?.error;
       if (code !== 'hash_conflict' && code !== 'not_found') throw error;
     });
-}
-
-/**
- * The desk's fields; none when it has none, no desk is chosen, or they cannot be read (the
- * platform then names a missing required one on submission, and the form shows it).
- */
-export async function deskFieldsOf(
-  deps: Pick<SlackDeps, 'logger'> & Partial<Pick<SlackDeps, 'deskFields'>>,
-  deskSlug: string | undefined,
-): Promise<CustomField[]> {
-  if (!deskSlug || !deps.deskFields) return [];
-  try {
-    return await deps.deskFields.get(deskSlug);
-  } catch (error) {
-    deps.logger.warn(
-      { err: error, desk: deskSlug },
-      'desk fields could not be loaded for the create modal',
-    );
-    return [];
-  }
 }
 
 async function personAssets(deps: CreateModalDeps, userId: string): Promise<Asset[]> {

@@ -11,7 +11,7 @@ import {
   NotFoundError,
   type ServiceDeskClient,
 } from '../../servicedesk/index.ts';
-import type { DeskFields } from '../deps.ts';
+import type { DeskFields, SlackDeps } from '../deps.ts';
 
 /** How long a desk's definitions count as fresh, and the least time between two requests. */
 export const DESK_FIELDS_TTL_MS = 10 * 60_000;
@@ -129,5 +129,23 @@ export class DeskFieldCatalog implements DeskFields {
       });
     entry.pending = pending;
     return pending;
+  }
+}
+
+/**
+ * A desk's fields for a form or a card; none when no desk is given, the app has no definitions
+ * (`deskFields` absent), or they cannot be read (said in the log: the form still files, and the
+ * platform names a missing required field on submission).
+ */
+export async function deskFieldsOf(
+  deps: Pick<SlackDeps, 'logger'> & Partial<Pick<SlackDeps, 'deskFields'>>,
+  deskSlug: string | null | undefined,
+): Promise<CustomField[]> {
+  if (!deskSlug || !deps.deskFields) return [];
+  try {
+    return await deps.deskFields.get(deskSlug);
+  } catch (error) {
+    deps.logger.warn({ err: error, desk: deskSlug }, 'desk fields could not be loaded');
+    return [];
   }
 }

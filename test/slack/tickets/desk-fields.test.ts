@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
   type CustomField,
@@ -5,7 +6,7 @@ import {
   NotFoundError,
   ServerError,
 } from '../../../src/servicedesk/index.ts';
-import { DeskFieldCatalog } from '../../../src/slack/tickets/desk-fields.ts';
+import { DeskFieldCatalog, deskFieldsOf } from '../../../src/slack/tickets/desk-fields.ts';
 
 const field = (key: string, desk = 'hr'): CustomField => ({
   key,
@@ -164,5 +165,27 @@ describe('DeskFieldCatalog', () => {
     const first = fields.get('hr');
     p.answer([field('start_date'), field('office', 'it')]);
     expect((await first).map((f) => f.key)).toEqual(['start_date']);
+  });
+});
+
+describe('deskFieldsOf', () => {
+  const silent = pino({ level: 'silent' });
+
+  it('reads no fields without a desk, or without definitions', async () => {
+    const p = platform();
+    const deskFields = catalog(p, { now: 0 });
+    expect(await deskFieldsOf({ logger: silent, deskFields }, undefined)).toEqual([]);
+    expect(await deskFieldsOf({ logger: silent }, 'hr')).toEqual([]);
+    expect(p.requests).toEqual([]);
+  });
+
+  it('reads no fields, and says so in the log, when the platform cannot be asked', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const p = platform();
+    const read = deskFieldsOf({ logger, deskFields: catalog(p, { now: 0 }) }, 'hr');
+    p.answer(new ServerError(apiInit(500)));
+    expect(await read).toEqual([]);
+    expect(lines.join('')).toContain('desk fields could not be loaded');
   });
 });

@@ -17,8 +17,8 @@ import { slackRetryAt } from '../../app/slack-clients.ts';
 import { rebuildForDesk, type ViewStateValues } from '../../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { VIEWS } from '../../ids.ts';
-import { deskFieldsOf } from '../../modals/create-modal.ts';
 import { isSlackCallError } from '../../outbox/transient-errors.ts';
+import { deskFieldsOf } from '../../tickets/desk-fields.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>> & AllMiddlewareArgs;
 
