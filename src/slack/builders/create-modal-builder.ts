@@ -25,7 +25,10 @@ export const DESCRIPTION_MAX = 3000;
  * characters in all, more than Slack delivers in one message (40,000) with its replies.
  */
 const DESCRIPTION_MORE_MAX = 80;
-/** Blocks of the form other than the description's and the desk fields': context, title, desk, priority, device, two notes. */
+/**
+ * Blocks of the form besides the description's and the desk fields': context, title, desk,
+ * priority, device and two notes.
+ */
 const OTHER_BLOCKS_MAX = 7;
 
 /** What the modal starts with. */
@@ -180,13 +183,17 @@ export function buildCreateModal(input: CreateModalInput): ModalView {
     blocks.push({ type: 'context', elements: [md('_Loading desks and your devices…_')] });
   }
   if (input.listsNotice) blocks.push({ type: 'context', elements: [md(input.listsNotice)] });
+  return createModal(input.privateMetadata, blocks);
+}
+
+function createModal(privateMetadata: string, blocks: KnownBlock[]): ModalView {
   return {
     type: 'modal',
     callback_id: VIEWS.createTicket,
     title: plain('New ticket', LIMITS.modalTitle),
     submit: plain('File ticket', LIMITS.modalSubmit),
     close: plain('Cancel', LIMITS.modalSubmit),
-    private_metadata: input.privateMetadata,
+    private_metadata: privateMetadata,
     blocks,
   };
 }
@@ -219,16 +226,11 @@ export function rebuildForDesk(
   kept.forEach((block, index) => {
     if (block.type === 'input') at = index + 1;
   });
-  const blocks = [...kept.slice(0, at), ...fieldBlocks, ...kept.slice(at)];
-  return {
-    type: 'modal',
-    callback_id: VIEWS.createTicket,
-    title: plain('New ticket', LIMITS.modalTitle),
-    submit: plain('File ticket', LIMITS.modalSubmit),
-    close: plain('Cancel', LIMITS.modalSubmit),
-    private_metadata: view.private_metadata ?? '',
-    blocks,
-  };
+  return createModal(view.private_metadata ?? '', [
+    ...kept.slice(0, at),
+    ...fieldBlocks,
+    ...kept.slice(at),
+  ]);
 }
 
 /** What a person submitted in the create modal. */
