@@ -129,6 +129,27 @@ describe.each(['a', 'b'] as const)('client against the emulator, variant %s', (v
     await collect(client.iterateRequests({ maxItems: 10 }));
   });
 
+  it('lists a desk’s custom fields and gets a 422 located at a missing required one', async () => {
+    const fields = await client.listCustomFields({ desk_id: 'hr' });
+    expect(fields.items.map((field) => [field.key, field.required])).toEqual([
+      ['start_date', true],
+      ['manager_email', true],
+    ]);
+    const error = await client
+      .createTicket({
+        title: 'Onboarding',
+        desk_id: 'hr',
+        custom_fields: { start_date: '2026-12-01' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]?.loc).toEqual([
+      'body',
+      'custom_fields',
+      'manager_email',
+    ]);
+  });
+
   it('maps a missing title to a 422 on the title field', async () => {
     const error = await client.createTicket({ title: '' } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
