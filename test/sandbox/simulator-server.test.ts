@@ -1,6 +1,10 @@
 /** The simulator's web server, over plain HTTP: the page, snapshots, actions and dashboard links. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
+import {
+  type RunningSandbox,
+  SANDBOX_REQUEST_CHANNEL,
+  startSandbox,
+} from '../../tools/sandbox/sandbox.ts';
 import type { SimulatorSnapshot } from '../../tools/sandbox/simulator-state.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
@@ -50,6 +54,7 @@ describe('the simulator server', () => {
     expect(snapshot.me).toBe(defaultIds.bob);
     expect(snapshot.conversations.map((c) => c.name)).toEqual([
       'it-help',
+      'laptop-help',
       'general',
       'Service Desk',
     ]);
@@ -75,6 +80,36 @@ describe('the simulator server', () => {
       'the ticket from the DM',
     );
     expect(ticket.channel).toBe('slack');
+  });
+
+  it('files every new message in #laptop-help as a ticket on the IT desk, its card in the thread', async () => {
+    const response = await act({
+      type: 'message',
+      as: defaultIds.alice,
+      channel: SANDBOX_REQUEST_CHANNEL,
+      text: 'My laptop battery drains overnight',
+    });
+    expect(await response.json()).toEqual({ ok: true });
+    const ticket = await eventually(
+      () =>
+        sandbox.emulator.model
+          .listTickets('acme', { page: 1, pageSize: 100, requesterEmail: 'alice@acme.example' })
+          .items.find((t) => t.title === 'My laptop battery drains overnight'),
+      10_000,
+      'the ticket from #laptop-help',
+    );
+    expect(ticket.desk_id).toBe('it');
+    const written = sandbox.double.workspace
+      .messages(SANDBOX_REQUEST_CHANNEL)
+      .find((m) => m.text === 'My laptop battery drains overnight');
+    await eventually(
+      () =>
+        (sandbox.double.workspace.thread(SANDBOX_REQUEST_CHANNEL, written?.ts ?? '') ?? []).some(
+          (m) => m.text?.includes(ticket.id),
+        ),
+      10_000,
+      'the card in the message’s thread',
+    );
   });
 
   it('serves the platform’s ticket page that the card’s dashboard links lead to', async () => {

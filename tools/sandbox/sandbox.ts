@@ -22,6 +22,7 @@ import {
 } from '../emulator/index.ts';
 import {
   defaultIds,
+  defaultWorkspaceSeed,
   type SlackDouble,
   SlackDriver,
   startSlackDouble,
@@ -79,6 +80,12 @@ export const SANDBOX_TENANT = 'acme';
 /** The platform desk #it-help files to. */
 export const SANDBOX_DESK = 'it';
 
+/**
+ * #laptop-help: a request channel (CHANNEL_MODES auto), where every new message a person writes
+ * becomes a ticket on the IT desk, answered in its thread.
+ */
+export const SANDBOX_REQUEST_CHANNEL = 'C0LAPTOP';
+
 /** The people a visitor can be: two employees and the IT agent. */
 export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
   { userId: defaultIds.alice, role: 'employee' },
@@ -90,7 +97,7 @@ export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
 export const SANDBOX_TICKET_EMOJI = 'ticket';
 
 const AGENT_EMAILS = new Set(['sam.rivera@acme.example']);
-const CHANNELS = [defaultIds.itHelp, defaultIds.general];
+const CHANNELS = [defaultIds.itHelp, SANDBOX_REQUEST_CHANNEL, defaultIds.general];
 const NOTICES_KEPT = 20;
 
 /** Starts the platform, Slack, the app and the simulator page; resolves once all listen. */
@@ -109,7 +116,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       keys: DEMO_KEYS,
     });
     stack.push(() => emulator.close());
-    const double = await startSlackDouble();
+    const seed = defaultWorkspaceSeed();
+    const laptopHelp = {
+      id: SANDBOX_REQUEST_CHANNEL,
+      name: 'laptop-help',
+      members: [defaultIds.bot, ...SANDBOX_IDENTITIES.map((identity) => identity.userId)],
+    };
+    const double = await startSlackDouble({
+      seed: { channels: [...seed.channels, laptopHelp] },
+    });
     stack.push(() => double.close());
     addSlackPeopleToPlatform(double, emulator.model);
     for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
@@ -129,7 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       SERVICE_DESK_WEBHOOK_SECRET: webhookSecret,
       AGENT_EMAILS: [...AGENT_EMAILS].join(','),
-      CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK}`,
+      CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK},${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
+      CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
       TICKET_EMOJI: SANDBOX_TICKET_EMOJI,
       PORT: '0',
     });
