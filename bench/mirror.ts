@@ -30,7 +30,9 @@
  * time they waited); duplicate_posts (a message or change line posted twice); failed_adds
  * (people's replies the platform never got, whole run); poller_requests_per_hour and
  * poller_max_requests_per_minute (everything but people's adds: looks, fetches, feed scans);
- * claims (tickets the worker claimed in the window) and claims_put_back (of them, looks the
+ * looks_per_hour (polls of a ticket saved in the window) and empty_looks_per_hour (of them,
+ * looks that found nothing new: neither cursor moved); claims (tickets the worker claimed in the
+ * window) and claims_put_back (of them, looks the
  * budget's pacer refused, put back unlooked); budget_deferred (the poller's requests the budget
  * itself deferred, each putting its claim back); cpu_s (the process's CPU time).
  * Details (traffic digest, requests by operation, latencies by kind, feed scans, webhook
@@ -254,7 +256,7 @@ const hooks = createBudgetHooks({
 // budget's pacer refused them; and the poller's requests the budget itself deferred (each puts
 // its claim back, unlooked when it was the look's first): the churn of a schedule that hands
 // out what cannot go yet.
-const churn = { claims: 0, putBack: 0, deferred: 0 };
+const churn = { claims: 0, putBack: 0, deferred: 0, looks: 0, emptyLooks: 0 };
 const client = new ServiceDeskClient({
   baseUrl: 'http://acme.platform.invalid',
   apiKey: 'sd_acme_rw',
@@ -387,6 +389,19 @@ stores.schedule.claimDue = async (limit, leaseMs) => {
   const claims = await claimDue(limit, leaseMs);
   if (inWindow(clock.now())) churn.claims += claims.length;
   return claims;
+};
+// A look is a saved poll; an empty one moved neither cursor: it found nothing new at all.
+const saveState = stores.mirror.saveState.bind(stores.mirror);
+stores.mirror.saveState = async (ticketId, state) => {
+  const before = await stores.mirror.state(ticketId);
+  if (inWindow(clock.now()) && state.lastPolledAt > (before?.lastPolledAt ?? 0)) {
+    churn.looks += 1;
+    const found =
+      state.activityCursor > (before?.activityCursor ?? 0) ||
+      state.messageCursor > (before?.messageCursor ?? 0);
+    if (!found) churn.emptyLooks += 1;
+  }
+  return saveState(ticketId, state);
 };
 if (pacer) {
   const admits = pacer.admits.bind(pacer);
@@ -614,6 +629,8 @@ console.log(
       poller.map((r) => r.at),
       60_000,
     ),
+    looks_per_hour: perHour(churn.looks),
+    empty_looks_per_hour: perHour(churn.emptyLooks),
     claims: churn.claims,
     claims_put_back: churn.putBack,
     budget_deferred: churn.deferred,

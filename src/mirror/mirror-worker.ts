@@ -21,12 +21,14 @@ import {
 import type { PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
+import { drawTicket, keepTicket, keptTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
 import {
   ownMessageIdMark,
   ownMessageTextMark,
   reopenAnnouncedMark,
   slackChangeMark,
+  triageMessageIdMark,
 } from './own-marks.ts';
 import {
   AdaptivePlanner,
@@ -345,8 +347,17 @@ export class MirrorWorker {
     const handled = new Set<string>();
     let cardChanged = false;
     let ticket: Ticket | undefined;
+    const kept = keptTicket(previous.ticket, now);
     const ticketOnce = async () => {
-      ticket ??= await this.#platform.getTicket(ticketId, { priority: 'background' });
+      if (ticket) return ticket;
+      const drawn = kept && drawTicket(kept.ticket, entries);
+      if (drawn) {
+        ticket = drawn;
+        state.ticket = keepTicket(drawn, kept.at);
+      } else {
+        ticket = await this.#platform.getTicket(ticketId, { priority: 'background' });
+        state.ticket = keepTicket(ticket, now);
+      }
       return ticket;
     };
 
@@ -423,14 +434,22 @@ export class MirrorWorker {
     return messages;
   }
 
-  /** Posts a message unless it is internal or the app's own; true when it was an answer. */
+  /**
+   * Posts a message into the requester's threads unless it is internal or the app's own, and
+   * into the triage thread unless it was written there; true when it was an answer.
+   */
   async #mirrorMessage(ticketId: string, message: Message, threads: Thread[]): Promise<boolean> {
-    if (message.internal) return false;
+    const triage = threads.some((thread) => thread.triage);
+    if (message.internal && !triage) return false;
     const marks = [ownMessageIdMark(message.id)];
     if (message.author.email) marks.push(ownMessageTextMark(message.author.email, message.body));
-    if (await this.#stores.mirror.isOwn(ticketId, marks)) return false;
+    const own = message.internal || (await this.#stores.mirror.isOwn(ticketId, marks));
+    const fromTriage =
+      triage && (await this.#stores.mirror.isOwn(ticketId, [triageMessageIdMark(message.id)]));
+    const targets = threads.filter((thread) => (thread.triage ? !fromTriage : !own));
+    if (targets.length === 0) return false;
     const count = this.#poster.messageParts?.(ticketId, message) ?? 1;
-    for (const thread of threads) {
+    for (const thread of targets) {
       // Parts in order, each its own post: one claimed and done is never posted again.
       for (let index = 0; index < count; index++) {
         const part = count > 1 ? { index, count } : undefined;
@@ -446,7 +465,7 @@ export class MirrorWorker {
         if (outcome === 'gone') break;
       }
     }
-    return true;
+    return !own;
   }
 
   /**

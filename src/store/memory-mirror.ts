@@ -57,6 +57,7 @@ export class MemoryMirrorStore implements MirrorStore {
       status: state.status,
       settledAt: state.settledAt,
       requesterEmail: state.requesterEmail,
+      ticket: state.ticket,
       slackWriteAt: 0,
       hintedAt: 0,
       messageHintedAt: 0,

@@ -17,6 +17,7 @@ export function emptyMirrorRecord(): MirrorRecord {
     status: undefined,
     settledAt: undefined,
     requesterEmail: undefined,
+    ticket: undefined,
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,

@@ -29,7 +29,7 @@ const FORWARD_FIELDS = [
 ] as const;
 
 // KEYS state; ARGV the forward fields in order, then backoffStep, status, settledAt,
-// requesterEmail ('' for none).
+// requesterEmail, ticket ('' for none).
 const SAVE_STATE = `
 local fields = {${FORWARD_FIELDS.map((f) => `'${f}'`).join(', ')}}
 for i, field in ipairs(fields) do
@@ -38,7 +38,7 @@ for i, field in ipairs(fields) do
 end
 local n = #fields
 redis.call('HSET', KEYS[1], 'backoffStep', ARGV[n + 1], 'status', ARGV[n + 2],
-  'settledAt', ARGV[n + 3], 'requesterEmail', ARGV[n + 4], 'saved', '1')
+  'settledAt', ARGV[n + 3], 'requesterEmail', ARGV[n + 4], 'ticket', ARGV[n + 5], 'saved', '1')
 return 1
 `;
 
@@ -122,6 +122,7 @@ export class RedisMirrorStore implements MirrorStore {
       status: text('status'),
       settledAt: text('settledAt') === undefined ? undefined : number('settledAt'),
       requesterEmail: text('requesterEmail'),
+      ticket: text('ticket'),
       slackWriteAt: number('slackWriteAt'),
       hintedAt: number('hintedAt'),
       messageHintedAt: number('messageHintedAt'),
@@ -140,6 +141,7 @@ export class RedisMirrorStore implements MirrorStore {
         state.status ?? '',
         state.settledAt === undefined ? '' : Math.floor(state.settledAt),
         state.requesterEmail ?? '',
+        state.ticket ?? '',
       ],
     );
   }

@@ -340,7 +340,7 @@ export interface ScheduledPoll {
 /**
  * What the mirror store keeps of one ticket (the mirror's `MirrorState`, whose meaning is the
  * mirror's): the six counts and times from `activityCursor` to `lastPolledAt` only move
- * forward; `backoffStep` to `requesterEmail` are kept as saved; the last three are raised only
+ * forward; `backoffStep` to `ticket` are kept as saved; the last three are raised only
  * by `noteSlackWrite` and `noteHint`.
  */
 export interface MirrorRecord {
@@ -363,6 +363,11 @@ export interface MirrorRecord {
   /** When it became resolved or closed, ms. */
   settledAt: number | undefined;
   requesterEmail: string | undefined;
+  /**
+   * The ticket as the mirror last read it (JSON, the mirror's to parse): a later change's card
+   * is drawn from it and the activity read for the change, instead of a second read.
+   */
+  ticket: string | undefined;
   /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
   slackWriteAt: number;
   /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */

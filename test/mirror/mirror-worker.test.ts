@@ -556,4 +556,26 @@ describe('mirror worker', () => {
     expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
     expect(t.poster.posts.filter((p) => p.kind === 'change')).toHaveLength(1);
   });
+
+  it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.advance(60_000);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' });
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await t.pollNext();
+    t.advance(60_000);
+    t.model.updateTicket(TENANT, id, { priority: 'high' });
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    t.platform.calls.length = 0;
+    await t.pollNext();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
+    expect(t.poster.refreshes.at(-1)?.ticket).toMatchObject({
+      status: 'in_progress',
+      priority: 'high',
+    });
+  });
 });

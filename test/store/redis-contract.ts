@@ -30,6 +30,7 @@ function mirrorState(now: number): MirrorRecord {
     status: 'new',
     settledAt: undefined,
     requesterEmail: undefined,
+    ticket: undefined,
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,

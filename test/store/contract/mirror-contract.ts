@@ -18,6 +18,7 @@ function state(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
     status: 'open',
     settledAt: undefined,
     requesterEmail: 'alice@acme.example',
+    ticket: '{"id":"IT-1","status":"open"}',
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,
@@ -38,6 +39,9 @@ export function describeMirrorContract(backend: StoresBackend): void {
       const saved = state({ status: 'resolved', settledAt: 1_700_000_002_000, backoffStep: 3 });
       await mirror.saveState('IT-1', saved);
       expect(await mirror.state('IT-1')).toEqual(saved);
+      // The kept ticket is saved as given, and none is none.
+      await mirror.saveState('IT-1', { ...saved, ticket: undefined });
+      expect((await mirror.state('IT-1'))?.ticket).toBeUndefined();
     });
 
     it('keeps an unknown status and requester as unknown', async () => {
