@@ -146,6 +146,31 @@ describe('desk forms', () => {
     });
   });
 
+  it('shows a ticket’s custom field values by their names on its /ticket card', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Onboarding for Ravi',
+      requester_email: 'bob@acme.example',
+      desk_id: 'hr',
+      custom_fields: { start_date: '2027-01-04', manager_email: 'lena.fischer@acme.example' },
+    });
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: general,
+      text: ticket.id,
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    const names = Object.fromEntries(
+      STANDARD_CUSTOM_FIELDS.filter((f) => f.desk_id === 'hr').map((f) => [f.key, f.name]),
+    );
+    const shown = JSON.stringify(post.body);
+    expect(shown).toContain(names.start_date);
+    expect(shown).toContain('2027-01-04');
+    expect(shown).toContain(names.manager_email);
+  });
+
   it('shows the platform’s 422 on a custom field on that field’s input, losing nothing', async () => {
     const view = await openForm(alice, itHelp);
     // An admin withdraws "Laptop" from the desk's device types after the form listed it.
