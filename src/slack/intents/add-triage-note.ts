@@ -1,0 +1,115 @@
+/**
+ * The add-triage-note intent: an agent's reply (or edit) in a triage thread becomes an internal
+ * note on the ticket, written as that agent; the requester never sees it. Keyed by the Slack
+ * event, so Slack's retries and other replicas add it once; queued in the outbox, so a platform
+ * outage loses nothing. Someone who is not an agent is told privately that the thread is the
+ * agents' and nothing is written. A reply in a triage channel's thread the links do not know is
+ * queued without its ticket: the thread's parent (the triage card) names it when it runs.
+ */
+import { z } from 'zod';
+import { hashIdempotencyKey } from '../../servicedesk/index.ts';
+import type { JsonValue } from '../../store/types.ts';
+import { describeFailure } from '../builders/failure-reason-builder.ts';
+import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { buildAgentsRoomNotice } from '../builders/triage-reply-builder.ts';
+import type { IntentDeps } from '../deps.ts';
+import { ChangeRefusedError } from '../errors.ts';
+import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
+import { busyForMs } from '../outbox/transient-errors.ts';
+import { sendDm } from '../posting/slack-posting.ts';
+
+/** The payload queued for a triage note. */
+export const triageNotePayloadSchema = z.object({
+  /** Absent when the links did not know the thread: its card names the ticket. */
+  ticketId: z.string().optional(),
+  /** The app's bot user, whose card the thread's parent must be when the ticket is looked up. */
+  appUserId: z.string().optional(),
+  userId: z.string(),
+  /** The reply as plain text, file links included ("edited: ..." for an edit). */
+  body: z.string(),
+  channel: z.string(),
+  threadTs: z.string(),
+  ts: z.string(),
+});
+/** The payload of a triage note. */
+export type TriageNotePayload = z.infer<typeof triageNotePayloadSchema>;
+
+/** Adds an agent's words in a triage thread to its ticket as an internal note. */
+export const addTriageNote = defineIntent<TriageNotePayload>({
+  kind: 'add_triage_note',
+  schema: triageNotePayloadSchema,
+  runner: addTriageNoteRunner,
+});
+
+function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> {
+  // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
+  async function tellInThread(payload: TriageNotePayload, message: SlackMessage) {
+    await deps.client.chat
+      .postEphemeral({
+        channel: payload.channel,
+        user: payload.userId,
+        thread_ts: payload.threadTs,
+        ...message,
+      })
+      .catch(() => sendDm(deps.client, payload.userId, message));
+  }
+
+  return {
+    async run(payload, entry): Promise<JsonValue> {
+      const ticketId =
+        payload.ticketId ??
+        (await deps.triageThreads.ticketForTriageThread(
+          payload.channel,
+          payload.threadTs,
+          payload.appUserId,
+        ));
+      // Not a triage card's thread after all: nothing of it is the ticket's.
+      if (!ticketId) return { ticketId: null };
+      // Checked when it runs: the agents group may have changed since the reply was queued.
+      if (!(await deps.people.isAgent(payload.userId)))
+        throw new ChangeRefusedError(ticketId, 'agents_only');
+      const email = await deps.people.email(payload.userId);
+      // The mirror never echoes it: it is already in the triage thread, and is no one else's.
+      await deps.mirror.rememberOwnMessage(ticketId, email, payload.body);
+      const message = await deps.serviceDesk.addMessage(
+        ticketId,
+        { body: payload.body, author_email: email, internal: true },
+        { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
+      );
+      await deps.mirror.rememberOwnMessageId(ticketId, message.id);
+      deps.logger.info(
+        {
+          ticket_id: ticketId,
+          channel: payload.channel,
+          thread_ts: payload.threadTs,
+          message_id: message.id,
+        },
+        'triage thread reply added to ticket as an internal note',
+      );
+      return { ticketId, messageId: message.id };
+    },
+
+    async failed(payload, error) {
+      if (error instanceof ChangeRefusedError && error.reason === 'agents_only') {
+        await tellInThread(payload, buildAgentsRoomNotice(payload.body));
+        return;
+      }
+      const what = payload.ticketId ? `note on ${payload.ticketId}` : 'note';
+      await tellInThread(payload, buildFailureNotice(describeFailure(error, what), payload.body));
+    },
+
+    async delayed(payload, error) {
+      await tellInThread(payload, buildDelayedNotice('note', busyForMs(error)));
+    },
+
+    logFields(payload, result) {
+      const done = result as { ticketId?: string | null } | null | undefined;
+      return {
+        ticket_id: payload.ticketId ?? done?.ticketId ?? undefined,
+        channel: payload.channel,
+        thread_ts: payload.threadTs,
+      };
+    },
+  };
+}

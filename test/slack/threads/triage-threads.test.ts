@@ -1,0 +1,139 @@
+/** Telling triage threads from others: the links first, the card's metadata from Slack (nock). */
+import nock from 'nock';
+import { pino } from 'pino';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
+import {
+  TRIAGE_CARD_EVENT_TYPE,
+  TriageThreadFinder,
+  triageCardTicket,
+} from '../../../src/slack/threads/triage-threads.ts';
+import { createMemoryStores } from '../../../src/store/index.ts';
+
+const SLACK = 'http://slack.test';
+const APP = 'U0BOT';
+const TRIAGE = 'G0AGENTS';
+const CARD_TS = '100.1';
+
+const client = () =>
+  createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`);
+
+async function finderWith(
+  setup?: (stores: ReturnType<typeof createMemoryStores>) => Promise<void>,
+) {
+  const stores = createMemoryStores();
+  await stores.triageChannels.set('it', TRIAGE);
+  await setup?.(stores);
+  return { stores, finder: new TriageThreadFinder({ client: client(), stores }) };
+}
+
+const card = (ticketId: string, user = APP) => ({
+  ts: CARD_TS,
+  user,
+  metadata: { event_type: TRIAGE_CARD_EVENT_TYPE, event_payload: { ticket_id: ticketId } },
+});
+
+describe('which threads are triage threads', () => {
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+  });
+
+  it('takes a thread the links list as its ticket’s triage thread, without asking Slack', async () => {
+    const { finder } = await finderWith(async (stores) => {
+      await stores.links.link('IT-7', { channel: TRIAGE, threadTs: CARD_TS, triage: true });
+    });
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'triage', ticketId: 'IT-7' });
+    expect(await finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).toBe('IT-7');
+  });
+
+  it('leaves a ticket’s ordinary thread in a triage channel to the ordinary handling', async () => {
+    const { finder } = await finderWith(async (stores) => {
+      await stores.links.link('IT-7', { channel: TRIAGE, threadTs: CARD_TS });
+    });
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'not_triage' });
+  });
+
+  it('never takes a thread outside the triage channels', async () => {
+    const { finder } = await finderWith();
+    expect(await finder.classify('C0GENERAL', CARD_TS)).toEqual({ kind: 'not_triage' });
+    expect(await finder.ticketForTriageThread('C0GENERAL', CARD_TS, APP)).toBeUndefined();
+  });
+
+  it('reads an unknown thread’s parent with its metadata and names the ticket of the app’s card', async () => {
+    const { finder } = await finderWith();
+    let asked: Record<string, string> | undefined;
+    nock(SLACK)
+      .post('/api/conversations.replies', (body) => {
+        asked = body as Record<string, string>;
+        return true;
+      })
+      .reply(200, { ok: true, messages: [card('IT-9')] });
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'unknown' });
+    expect(await finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).toBe('IT-9');
+    expect(asked).toMatchObject({ channel: TRIAGE, ts: CARD_TS, include_all_metadata: 'true' });
+    // Kept: the next reply in the thread asks nothing of Slack.
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'triage', ticketId: 'IT-9' });
+  });
+
+  it('does not take another app’s post carrying the same metadata for a card', async () => {
+    const { finder } = await finderWith();
+    nock(SLACK)
+      .post('/api/conversations.replies')
+      .reply(200, { ok: true, messages: [card('IT-9', 'U0OTHERBOT')] });
+    expect(await finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).toBeUndefined();
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'not_triage' });
+  });
+
+  it('passes Slack’s rate limit on to its caller and keeps no answer', async () => {
+    const { finder } = await finderWith();
+    nock(SLACK)
+      .post('/api/conversations.replies')
+      .reply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '3' });
+    await expect(finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).rejects.toMatchObject({
+      code: 'slack_webapi_rate_limited_error',
+    });
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'unknown' });
+  });
+
+  it('passes Slack’s server error on to its caller and keeps no answer', async () => {
+    const { finder } = await finderWith();
+    nock(SLACK).post('/api/conversations.replies').reply(500, 'oops');
+    await expect(finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).rejects.toThrow();
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'unknown' });
+  });
+
+  it('sees a channel made a triage channel after the kept list lapsed', async () => {
+    let now = 0;
+    const stores = createMemoryStores();
+    const finder = new TriageThreadFinder({ client: client(), stores, now: () => now });
+    expect(await finder.isTriageChannel(TRIAGE)).toBe(false);
+    await stores.triageChannels.set('it', TRIAGE);
+    now = 5_000;
+    expect(await finder.isTriageChannel(TRIAGE)).toBe(true);
+  });
+});
+
+describe('the ticket a triage card names', () => {
+  it('is the card’s ticket_id when the card is the app’s', () => {
+    expect(triageCardTicket(card('IT-3'), APP)).toBe('IT-3');
+  });
+
+  it('is nothing for an ordinary ticket card', () => {
+    const ordinary = {
+      user: APP,
+      metadata: { event_type: 'servicedesk_ticket', event_payload: { ticket_id: 'IT-3' } },
+    };
+    expect(triageCardTicket(ordinary, APP)).toBeUndefined();
+  });
+
+  it('is nothing when the metadata names no ticket id', () => {
+    const bad = {
+      ...card('IT-3'),
+      metadata: { event_type: TRIAGE_CARD_EVENT_TYPE, event_payload: { ticket_id: 'x y' } },
+    };
+    expect(triageCardTicket(bad, APP)).toBeUndefined();
+  });
+});
