@@ -170,6 +170,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       onPosted: (item) => appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
     },
     feed: { pushed: webhookSecret !== undefined, ...feedPace },
+    triage: { pushed: webhookSecret !== undefined },
   });
   const webhookRoutes: CustomRoute[] = webhookSecret
     ? [
@@ -179,6 +180,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
           handler: webhookHandler({
             secret: webhookSecret,
             hints: mirror.hints,
+            triage: mirror.triage,
             claims: stores.claims,
             onOutcome: (outcome) => appMetrics.countWebhook(outcome),
             logger: logger.child({ component: 'webhook' }),

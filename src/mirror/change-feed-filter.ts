@@ -56,6 +56,8 @@ export async function filterScan(
       break;
     }
   }
+  // A new ticket is an update: the triage feed finds it here without a request of its own.
+  ctx.onListed?.(items);
   const seen = await ctx.stores.feed.facts([...new Set(items.map((ticket) => ticket.id))]);
   let newest = cursor;
   let unfiltered = 0;

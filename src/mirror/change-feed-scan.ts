@@ -84,6 +84,8 @@ export interface FeedScanContext {
   now(): number;
   /** Whether the platform was said to ignore `updated_after` (said once per process). */
   warnedIgnored: boolean;
+  /** Told of every ticket a listing by `updated_after` returned. */
+  onListed?: (tickets: readonly Ticket[]) => void;
 }
 
 export const BACKGROUND = { priority: 'background' } as const;

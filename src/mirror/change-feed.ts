@@ -26,7 +26,7 @@
  * What the two ways share is in `change-feed-scan.ts`; this file runs the scans.
  */
 import { type Sleep, sleep } from '../clock.ts';
-import { isServiceDeskError } from '../servicedesk/index.ts';
+import { isServiceDeskError, type Ticket } from '../servicedesk/index.ts';
 import type { Stores } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { detectFeedWay } from './change-feed-detect.ts';
@@ -102,6 +102,8 @@ export interface ChangeFeedOptions {
   trustMs?: number;
   /** Told after every scan this replica made (metrics, benchmarks). */
   onScan?: (scan: ChangeFeedScan) => void;
+  /** Told of every ticket a scan by `updated_after` listed (the triage feed's new tickets). */
+  onListed?: (tickets: readonly Ticket[]) => void;
   now?: () => number;
   /** Waits; must settle (resolve or reject) when the signal aborts. */
   sleep?: Sleep;
@@ -135,6 +137,7 @@ export class ChangeFeed {
       | 'planner'
       | 'onScan'
       | 'trustMs'
+      | 'onListed'
     >
   >;
   #running = false;
@@ -181,7 +184,13 @@ export class ChangeFeed {
       o: this.#o,
       now: () => this.#o.now(),
       warnedIgnored: false,
+      ...(options.onListed ? { onListed: options.onListed } : {}),
     };
+  }
+
+  /** The way this replica's last scan went (`unknown` before its first). */
+  get way(): FeedWay {
+    return this.#way;
   }
 
   /** How the feed was configured to run. */

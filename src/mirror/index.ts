@@ -27,6 +27,7 @@ export {
   PERSON_ASKED_MARK,
   reopenAnnouncedMark,
   slackChangeMark,
+  triageMessageIdMark,
 } from './own-marks.ts';
 export {
   AdaptivePlanner,
@@ -42,6 +43,12 @@ export {
 export { PAGE_SIZE, planSweep, type SweepPlan, type SweepRange } from './sweep-plan.ts';
 export type { RelinkPlatform } from './thread-relink.ts';
 export { type HintOutcome, TicketHints, type TicketHintsOptions } from './ticket-hints.ts';
+export {
+  type TriageCardPosted,
+  TriageFeed,
+  type TriageFeedOptions,
+  triageCardKey,
+} from './triage-feed.ts';
 export type * from './types.ts';
 export {
   WEBHOOK_PATH,

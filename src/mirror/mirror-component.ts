@@ -16,16 +16,19 @@ import {
   PERSON_ASKED_MARK,
   reopenAnnouncedMark,
   slackChangeMark,
+  triageMessageIdMark,
 } from './own-marks.ts';
 import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
 import { TicketHints } from './ticket-hints.ts';
+import { TriageFeed, type TriageFeedOptions } from './triage-feed.ts';
 import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
 
 /** What the mirror is built from; the pace and the clock are the caller's. */
 export interface MirrorComponentOptions {
   platform: MirrorPlatform & ChangeFeedPlatform & RelinkPlatform;
-  stores: Pick<Stores, 'claims' | 'links' | 'budget' | 'schedule' | 'mirror' | 'feed'>;
+  stores: Pick<Stores, 'claims' | 'links' | 'budget' | 'schedule' | 'mirror' | 'feed'> &
+    Partial<Pick<Stores, 'triageChannels'>>;
   logger: MirrorLogger & { child?(bindings: object): MirrorLogger };
   /**
    * Whether a mirror runs for this app (default true). False (tests of the Slack side alone):
@@ -48,6 +51,16 @@ export interface MirrorComponentOptions {
     MirrorWorkerOptions,
     'platform' | 'stores' | 'poster' | 'logger' | 'planner' | 'pacer' | 'now' | 'sleep' | 'random'
   >;
+  /**
+   * The triage feed's pace and reports (it runs with the mirror wherever the stores hold
+   * triage channels); `false`: no triage cards.
+   */
+  triage?:
+    | Omit<
+        TriageFeedOptions,
+        'platform' | 'stores' | 'logger' | 'pacer' | 'listedByFeed' | 'now' | 'sleep' | 'random'
+      >
+    | false;
   /** The feed's pace. */
   feed?: Omit<
     ChangeFeedOptions,
@@ -74,6 +87,8 @@ export class MirrorComponent implements Mirror {
   readonly hints: TicketHints;
   /** The change feed, when a way is set and the mirror runs. */
   readonly feed: ChangeFeed | undefined;
+  /** The triage cards of new tickets, when the mirror runs with triage channels. */
+  readonly triage: TriageFeed | undefined;
   readonly #options: MirrorComponentOptions;
   readonly #stores: MirrorComponentOptions['stores'];
   readonly #logger: MirrorLogger;
@@ -106,6 +121,19 @@ export class MirrorComponent implements Mirror {
           })
         : undefined;
     this.hints = new TicketHints({ stores, ...(options.now ? { now: options.now } : {}) });
+    const triageChannels = stores.triageChannels;
+    this.triage =
+      this.#runs && triageChannels && options.triage !== false
+        ? new TriageFeed({
+            platform: options.platform,
+            stores: { ...stores, triageChannels },
+            logger: child('triage'),
+            ...(this.pacer ? { pacer: this.pacer } : {}),
+            listedByFeed: () => this.feed?.way === 'filter',
+            ...clock,
+            ...options.triage,
+          })
+        : undefined;
     const mode = options.feedMode;
     this.feed =
       !this.#runs || mode === undefined || mode === 'off'
@@ -118,6 +146,7 @@ export class MirrorComponent implements Mirror {
             hints: this.hints,
             planner: this.planner,
             ...(this.pacer ? { pacer: this.pacer } : {}),
+            ...(this.triage ? { onListed: (tickets) => this.triage?.listed(tickets) } : {}),
             ...clock,
             ...options.feed,
           });
@@ -147,6 +176,7 @@ export class MirrorComponent implements Mirror {
       ...(options.random ? { random: options.random } : {}),
       ...options.worker,
     });
+    this.triage?.attach(poster);
     return this.#worker;
   }
 
@@ -154,11 +184,12 @@ export class MirrorComponent implements Mirror {
   start(): void {
     this.#worker?.start();
     this.feed?.start();
+    this.triage?.start();
   }
 
   /** Stops both after the work under way; what is unfinished stays scheduled. */
   async stop(): Promise<void> {
-    await Promise.all([this.#worker?.stop(), this.feed?.stop()]);
+    await Promise.all([this.#worker?.stop(), this.feed?.stop(), this.triage?.stop()]);
   }
 
   async relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined> {
@@ -175,6 +206,10 @@ export class MirrorComponent implements Mirror {
 
   rememberOwnMessageId(ticketId: string, messageId: string): Promise<void> {
     return this.#stores.mirror.rememberOwn(ticketId, [ownMessageIdMark(messageId)]);
+  }
+
+  rememberTriageMessageId(ticketId: string, messageId: string): Promise<void> {
+    return this.#stores.mirror.rememberOwn(ticketId, [triageMessageIdMark(messageId)]);
   }
 
   async slackWrote(ticketId: string): Promise<void> {

@@ -40,6 +40,11 @@ export interface Mirror {
   /** The message with this id was added from Slack: the app's own, never echoed. */
   rememberOwnMessageId(ticketId: string, messageId: string): Promise<void>;
   /**
+   * The message with this id was written from the ticket's triage thread: not echoed there; a
+   * public one still reaches the requester's threads (do not call `rememberOwnMessageId` too).
+   */
+  rememberTriageMessageId?(ticketId: string, messageId: string): Promise<void>;
+  /**
    * A person just wrote to the ticket from Slack: its answer is looked for soon. Best effort:
    * the write is made, so a failure here is logged and the regular schedule finds it later.
    */

@@ -49,3 +49,11 @@ export function ownMessageTextMark(authorEmail: string | undefined, body: string
     .digest('hex');
   return `text:${digest.slice(0, 32)}`;
 }
+
+/**
+ * The mark of a platform message written from a ticket's triage thread (an agent's note or
+ * reply there): not echoed into that thread, while a public one still reaches the requester's.
+ */
+export function triageMessageIdMark(messageId: string): string {
+  return `triage-id:${messageId}`;
+}

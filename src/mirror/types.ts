@@ -92,6 +92,17 @@ export interface MirrorPoster {
    * side keeps of the ticket as a whole (not per thread) follows it here.
    */
   ticketRead?(ticket: Ticket): Promise<void>;
+  /**
+   * Posts the triage card of a new ticket into a triage channel, with metadata
+   * `{ticket_id, triage: true}`; answers the card's ts (its thread), or `gone` when the app may
+   * not post there (removed from the channel, the channel archived or deleted).
+   */
+  postTriageCard?(channel: string, ticket: Ticket): Promise<{ ts: string } | 'gone'>;
+  /**
+   * The ts of the ticket's triage card in the channel, found by its metadata: asked before a
+   * card whose earlier claim lapsed unfinished is posted again.
+   */
+  findTriageCard?(channel: string, ticket: Ticket): Promise<string | undefined>;
 }
 
 /** What the mirror reports after each post (latency metrics, the benchmark). */

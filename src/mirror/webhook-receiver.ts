@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkWebhook, type WebhookRefusal } from '../contract/webhook.ts';
 import type { ClaimStore, Now } from '../store/types.ts';
 import type { HintOutcome, TicketHints } from './ticket-hints.ts';
+import type { TriageFeed } from './triage-feed.ts';
 
 /** The path the platform's automation rule calls. */
 export const WEBHOOK_PATH = '/servicedesk/webhook';
@@ -21,6 +22,8 @@ export type WebhookOutcome = HintOutcome | WebhookRefusal | 'duplicate' | 'too_l
 export interface WebhookReceiverOptions {
   secret: string;
   hints: Pick<TicketHints, 'hint'>;
+  /** Told of each new ticket (`ticket.created`), for its triage card. */
+  triage?: Pick<TriageFeed, 'created'> | undefined;
   /** Remembers delivery ids, so a replayed delivery does nothing. */
   claims: ClaimStore;
   now?: Now;
@@ -71,6 +74,7 @@ export function webhookHandler(
         try {
           const seen = await options.claims.claim(`webhook:${id}`, SEEN_MS);
           if (seen.state !== 'claimed') return answer(res, 'duplicate');
+          if (type === 'ticket.created') options.triage?.created(ticketId);
           const outcome = await options.hints.hint(ticketId, {
             messageOnly: type === 'ticket.message_added',
           });

@@ -19,7 +19,7 @@ import type { Random } from './random.ts';
 import type { Cancel, Now, Scheduler } from './scheduler.ts';
 
 /** The kinds of change a webhook announces. */
-export type WebhookEventType = 'ticket.message_added' | 'ticket.updated';
+export type WebhookEventType = 'ticket.created' | 'ticket.message_added' | 'ticket.updated';
 
 /** Webhook settings; every field can change at run time through `setWebhooks`. */
 export interface WebhookSettings {
@@ -33,6 +33,11 @@ export interface WebhookSettings {
   enabled: boolean;
   /** Only this tenant's tickets; undefined: every tenant's. */
   tenant: string | undefined;
+  /**
+   * Whether a new ticket is announced (`ticket.created`), as a platform's rule on ticket
+   * creation does; off, only changes are (the receiver then learns of new tickets otherwise).
+   */
+  announceCreated: boolean;
   /** Fraction (0 to 1) of deliveries lost: never sent, never retried. */
   dropRate: number;
   /** Fraction (0 to 1) of deliveries sent a second time (same id) after their first attempt. */
@@ -134,6 +139,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: Readonly<WebhookSettings> = {
   bearer: false,
   enabled: true,
   tenant: undefined,
+  announceCreated: false,
   dropRate: 0,
   duplicateRate: 0,
   delayMs: 0,
@@ -246,9 +252,15 @@ export class WebhookSender {
   }
 
   #observe(event: ModelEvent): void {
-    // A new ticket was made by whoever now holds it; the contract announces changes only.
-    if (event.type === 'ticket_created') return;
-    const type = event.type === 'message_added' ? 'ticket.message_added' : 'ticket.updated';
+    // A new ticket is announced as such (the contract's `ticket.created`), whoever made it,
+    // where the platform's rule says so.
+    if (event.type === 'ticket_created' && !this.#settings.announceCreated) return;
+    const type =
+      event.type === 'ticket_created'
+        ? 'ticket.created'
+        : event.type === 'message_added'
+          ? 'ticket.message_added'
+          : 'ticket.updated';
     try {
       this.#enqueue(type, event.tenant, event.ticketId, event.atMs);
     } catch (error) {

@@ -18,10 +18,17 @@ import { type Now, type Sleep, sleep } from '../../clock.ts';
 import type { Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
-import { cardLead, isCard } from '../builders/card-ref.ts';
-import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import { cardLead, isCard, isTriageCard, triageCardExtras } from '../builders/card-ref.ts';
+import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
+import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
-import { postMetadata, type ThreadMessage, TICKET_EVENT_TYPE } from '../posting/post-metadata.ts';
+import {
+  postMetadata,
+  type ThreadMessage,
+  TICKET_EVENT_TYPE,
+  triageCardMetadata,
+  triageCardTicketOf,
+} from '../posting/post-metadata.ts';
 import { readThread } from '../posting/thread-reader.ts';
 import { audienceShownBy, isDirectMessage } from './card-audience.ts';
 
@@ -267,25 +274,47 @@ export class CardUpdater {
       const shown = Date.parse(String(card.metadata?.event_payload?.ticket_updated_at ?? ''));
       // Another replica already showed a later state: an older read must not undo it.
       if (shown > Date.parse(ticket.updated_at ?? '')) continue;
+      const triage = isTriageCard(card.blocks ?? []);
       const lead = cardLead(card.blocks ?? []);
-      const message = buildTicketCard(ticket, {
-        dashboardUrl: this.#dashboardUrl,
-        ...(lead ? { lead } : {}),
-        // As the card was posted: in a channel everyone may act, each click checked; in a DM
-        // only its person, whose buttons the card already carries.
-        audience: isDirectMessage(thread.channel) ? audienceShownBy(card.blocks ?? []) : 'everyone',
-      });
+      const message = triage
+        ? this.#triageCard(ticket, card)
+        : buildTicketCard(ticket, {
+            dashboardUrl: this.#dashboardUrl,
+            ...(lead ? { lead } : {}),
+            // As the card was posted: in a channel everyone may act, each click checked; in a
+            // DM only its person, whose buttons the card already carries.
+            audience: isDirectMessage(thread.channel)
+              ? audienceShownBy(card.blocks ?? [])
+              : 'everyone',
+          });
       if (holds(card.blocks, message.blocks)) continue;
+      const updatedAt = ticket.updated_at;
       await this.#client.chat.update({
         channel: thread.channel,
         ts: card.ts as string,
         ...message,
         // Without metadata Slack keeps the card's own, which names the ticket all the same.
-        ...(ticket.updated_at ? { metadata: cardMetadata(ticket, ticket.updated_at) } : {}),
+        ...(updatedAt
+          ? {
+              metadata: triage
+                ? triageCardMetadata(ticket.id, updatedAt)
+                : cardMetadata(ticket, updatedAt),
+            }
+          : {}),
       });
       updated += 1;
     }
     return updated;
+  }
+
+  /** A triage card rebuilt, keeping who filed it and where, which the ticket does not say. */
+  #triageCard(ticket: Ticket, card: ThreadMessage): SlackMessage {
+    const extras = triageCardExtras(card.blocks ?? []);
+    return buildTriageCard(ticket, {
+      dashboardUrl: this.#dashboardUrl,
+      ...(extras.requesterUserId ? { requester: { userId: extras.requesterUserId } } : {}),
+      ...(extras.permalink ? { slackPermalink: extras.permalink } : {}),
+    });
   }
 
   async #findCards(thread: Thread, ticketId: string): Promise<ThreadMessage[]> {
@@ -294,6 +323,9 @@ export class CardUpdater {
       cards = messages.filter((message) => {
         const post = postMetadata(message);
         // The mirror's own posts name a platform item too; the card names only the ticket.
+        if (message.ts && triageCardTicketOf(message) === ticketId) {
+          return isTriageCard(message.blocks ?? []);
+        }
         return (
           message.ts &&
           post?.ticketId === ticketId &&

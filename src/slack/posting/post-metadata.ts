@@ -68,3 +68,31 @@ export function postMetadata(message: ThreadMessage): PostMetadata | undefined {
     part: typeof part === 'number' && Number.isInteger(part) && part >= 1 ? part - 1 : undefined,
   };
 }
+
+/** The metadata event type of a triage card (its payload: `{ticket_id, triage: true}`). */
+export const TRIAGE_CARD_EVENT_TYPE = 'triage_card';
+
+/**
+ * The metadata of a ticket's triage card, by which it is found again (after a crash between
+ * posting and recording it, or once Redis came back empty) and told from the requester's cards.
+ */
+export function triageCardMetadata(
+  ticketId: string,
+  updatedAt?: string,
+): { event_type: string; event_payload: Record<string, string | boolean> } {
+  return {
+    event_type: TRIAGE_CARD_EVENT_TYPE,
+    event_payload: {
+      ticket_id: ticketId,
+      triage: true,
+      ...(updatedAt ? { ticket_updated_at: updatedAt } : {}),
+    },
+  };
+}
+
+/** The ticket a triage card names, when the message's metadata is a triage card's. */
+export function triageCardTicketOf(message: ThreadMessage): string | undefined {
+  if (message.metadata?.event_type !== TRIAGE_CARD_EVENT_TYPE) return undefined;
+  const ticketId = message.metadata.event_payload?.ticket_id;
+  return typeof ticketId === 'string' ? ticketId : undefined;
+}

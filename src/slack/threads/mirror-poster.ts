@@ -24,8 +24,16 @@ import {
   buildTicketMessageParts,
   type PeopleNames,
 } from '../builders/ticket-message-builder.ts';
+import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
-import { type PostPart, postMetadata, ticketMetadata } from '../posting/post-metadata.ts';
+import {
+  type PostPart,
+  postMetadata,
+  type ThreadMessage,
+  ticketMetadata,
+  triageCardMetadata,
+  triageCardTicketOf,
+} from '../posting/post-metadata.ts';
 import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
 import type { RequesterNotices } from './requester-notices.ts';
@@ -36,6 +44,8 @@ const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disab
 // keeps the lookups to a few an hour.
 const NAME_TTL_MS = 60 * 60_000;
 const NAMES_KEPT = 500;
+// A triage channel's recent messages searched for a card posted before a crash: minutes ago.
+const TRIAGE_SEARCH_LIMIT = 200;
 
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
@@ -73,6 +83,12 @@ function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } } | null)?.data?.error;
 }
 
+/** A Slack user found by email. */
+interface SlackPerson {
+  id: string | undefined;
+  name: string | undefined;
+}
+
 /** Posts for the mirror through the Slack Web API. */
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
@@ -81,7 +97,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
   readonly #notices: RequesterNotices | undefined;
   readonly #personAsked: SlackMirrorPosterOptions['personAsked'];
-  readonly #names = new Map<string, { at: number; name: Promise<string | undefined> }>();
+  readonly #names = new Map<string, { at: number; person: Promise<SlackPerson | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
@@ -150,11 +166,19 @@ export class SlackMirrorPoster implements MirrorPoster {
     return names;
   }
 
-  #slackName(email: string): Promise<string | undefined> {
+  async #slackName(email: string): Promise<string | undefined> {
+    return (await this.#slackPerson(email))?.name;
+  }
+
+  /** The Slack user with this email (id and name), cached as names are. */
+  #slackPerson(email: string): Promise<SlackPerson | undefined> {
     const cached = this.#names.get(email);
-    if (cached && Date.now() - cached.at < NAME_TTL_MS) return cached.name;
-    const name = this.#client.users.lookupByEmail({ email }).then(
-      ({ user }) => user?.real_name || user?.profile?.real_name || undefined,
+    if (cached && Date.now() - cached.at < NAME_TTL_MS) return cached.person;
+    const person = this.#client.users.lookupByEmail({ email }).then(
+      ({ user }): SlackPerson => ({
+        id: user?.id,
+        name: user?.real_name || user?.profile?.real_name || undefined,
+      }),
       (error: unknown) => {
         // Someone Slack does not know stays unknown for the hour; any other failure is asked
         // again next time, and this line names them by email rather than wait.
@@ -164,12 +188,12 @@ export class SlackMirrorPoster implements MirrorPoster {
       },
     );
     this.#names.delete(email);
-    this.#names.set(email, { at: Date.now(), name });
+    this.#names.set(email, { at: Date.now(), person });
     if (this.#names.size > NAMES_KEPT) {
       const oldest = this.#names.keys().next().value;
       if (oldest !== undefined) this.#names.delete(oldest);
     }
-    return name;
+    return person;
   }
 
   async notifyRequester(notice: RequesterNotice): Promise<PostOutcome> {
@@ -214,6 +238,49 @@ export class SlackMirrorPoster implements MirrorPoster {
     });
     // The requester's notice is a view of the ticket too: its Reopen goes once it is open.
     await this.#notices?.refresh(ticket);
+  }
+
+  async postTriageCard(channel: string, ticket: Ticket): Promise<{ ts: string } | 'gone'> {
+    const email = ticket.requester_email?.toLowerCase();
+    const person = email ? await this.#slackPerson(email) : undefined;
+    const card = buildTriageCard(ticket, {
+      requester: { userId: person?.id, name: person?.name },
+      dashboardUrl: this.#dashboardUrl,
+    });
+    try {
+      const posted = await this.#client.chat.postMessage({
+        channel,
+        ...card,
+        metadata: triageCardMetadata(ticket.id),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      if (!posted.ts) throw new Error('Slack answered chat.postMessage without a ts');
+      return { ts: posted.ts };
+    } catch (error) {
+      if (isConversationUnavailable(error)) return 'gone';
+      throw deferredIfLimited(error);
+    }
+  }
+
+  async findTriageCard(channel: string, ticket: Ticket): Promise<string | undefined> {
+    const created = Date.parse(ticket.created_at);
+    let page: { messages?: unknown[] };
+    try {
+      page = await this.#client.conversations.history({
+        channel,
+        include_all_metadata: true,
+        limit: TRIAGE_SEARCH_LIMIT,
+        // A card is posted after its ticket exists: nothing older can be it.
+        ...(Number.isNaN(created) ? {} : { oldest: String(Math.floor(created / 1000) - 60) }),
+      });
+    } catch (error) {
+      throw deferredIfLimited(error);
+    }
+    const found = ((page.messages ?? []) as ThreadMessage[]).find(
+      (message) => triageCardTicketOf(message) === ticket.id,
+    );
+    return found?.ts;
   }
 
   async findPosted(

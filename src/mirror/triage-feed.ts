@@ -1,0 +1,448 @@
+/**
+ * The triage feed: a card in the desk's triage channel for every new ticket, whatever its
+ * origin, exactly once, and the card's thread linked as the ticket's triage thread so the
+ * mirror worker brings the ticket's conversation (internal notes included) into it with the
+ * same reads that serve the requester's threads.
+ *
+ * New tickets are found without a request of their own where the platform allows: a
+ * `ticket.created` webhook (`created`, one read of the ticket), or the change feed's
+ * `updated_after` listing (`listed`: a new ticket is an update). Without either (or under
+ * webhooks alone, as the net under lost deliveries) one replica lists each triage desk's
+ * tickets by `created_after` once a period, paced by the shared budget: one request per desk,
+ * or one in all when a catch-all channel takes every desk.
+ *
+ * Exactly once: each card is claimed in the mirror store like any mirror post; a card whose
+ * claim lapsed unfinished is looked for in the channel (by its metadata) before it is posted
+ * again. A channel the app may no longer post in is reported once and left alone for a while,
+ * never retried in a loop. Only tickets created after a channel became a desk's triage channel
+ * (as this feed first saw it) get a card.
+ */
+import { type Sleep, sleep } from '../clock.ts';
+import type { Ticket } from '../servicedesk/index.ts';
+import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
+import type { BudgetPacer } from './budget-pacer.ts';
+import { BudgetDeferredError, PostDeferredError } from './errors.ts';
+import type { MirrorLogger } from './mirror-worker.ts';
+import type { ChangeFeedPlatform, MirrorPoster } from './types.ts';
+
+/** What the triage feed needs. */
+export interface TriageFeedOptions {
+  platform: Pick<ChangeFeedPlatform, 'listTickets' | 'getTicket'>;
+  stores: Pick<Stores, 'triageChannels' | 'links' | 'mirror' | 'schedule' | 'claims'>;
+  logger: MirrorLogger;
+  /** Lets the scans go only while routine work may (default: always). */
+  pacer?: BudgetPacer | undefined;
+  /** Whether the change feed lists every changed ticket now (by `updated_after`): no scan. */
+  listedByFeed?: () => boolean;
+  /** Whether the platform's webhooks announce new tickets: the scan is then only their net. */
+  pushed?: boolean;
+  /** Period of the `created_after` scan without webhooks (default 2 min). */
+  scanPeriodMs?: number;
+  /** Period of the scan as the net under webhooks (default 5 min). */
+  netPeriodMs?: number;
+  /** Step of the loop that posts the cards waiting (default 1 s). */
+  tickMs?: number;
+  /** How long a claim on one card lasts (default 30 s). */
+  leaseMs?: number;
+  /** How long a channel the app may not post in is left alone (default 10 min). */
+  goneMs?: number;
+  /** How often the triage channels are read again (default 10 s). */
+  channelsMs?: number;
+  /** Failed attempts at one card before it is left to the next scan (default 6). */
+  maxAttempts?: number;
+  /** Told of each card posted (latency metrics, the benchmark). */
+  onCard?: (card: TriageCardPosted) => void;
+  /** Told of a triage channel the app may no longer post in (metrics). */
+  onChannelGone?: (channel: string) => void;
+  now?: () => number;
+  /** Waits; must settle (resolve or reject) when the signal aborts. */
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+/** One triage card posted. */
+export interface TriageCardPosted {
+  ticketId: string;
+  channel: string;
+  /** When the ticket was created on the platform, ms. */
+  createdAt: number;
+  postedAt: number;
+}
+
+interface Waiting {
+  ticketId: string;
+  ticket: Ticket | undefined;
+  dueAt: number;
+  attempts: number;
+}
+
+interface Route {
+  channel: string;
+  since: number;
+}
+
+const SINCE_TTL_MS = 10 * 365 * 86_400_000;
+const PAGE = 100;
+const MAX_PAGES = 3;
+const DONE_KEPT = 5_000;
+const BACKGROUND = { priority: 'background' } as const;
+
+function timeOf(iso: string | null | undefined): number | undefined {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The post key of a ticket's card in a channel, in the ticket's post claims. */
+export function triageCardKey(channel: string): string {
+  return JSON.stringify(['triage-card', channel]);
+}
+
+/** Posts one triage card per new ticket; see the file comment. */
+export class TriageFeed {
+  readonly #platform: TriageFeedOptions['platform'];
+  readonly #stores: TriageFeedOptions['stores'];
+  readonly #logger: MirrorLogger;
+  readonly #pacer: BudgetPacer | undefined;
+  readonly #listedByFeed: () => boolean;
+  readonly #pushed: boolean;
+  readonly #o: Required<
+    Pick<
+      TriageFeedOptions,
+      | 'scanPeriodMs'
+      | 'netPeriodMs'
+      | 'tickMs'
+      | 'leaseMs'
+      | 'goneMs'
+      | 'channelsMs'
+      | 'maxAttempts'
+      | 'now'
+      | 'sleep'
+      | 'random'
+    >
+  >;
+  readonly #onCard: TriageFeedOptions['onCard'];
+  readonly #onChannelGone: TriageFeedOptions['onChannelGone'];
+  #poster: MirrorPoster | undefined;
+  readonly #waiting = new Map<string, Waiting>();
+  // Tickets whose card is known made (or never to be made), so a listing costs no store reads.
+  readonly #settled = new Set<string>();
+  readonly #goneUntil = new Map<string, number>();
+  readonly #since = new Map<string, number>();
+  #channels: { at: number; list: TriageChannel[] } | undefined;
+  #scannedAt = Number.NEGATIVE_INFINITY;
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #idle: AbortController | undefined;
+
+  constructor(options: TriageFeedOptions) {
+    this.#platform = options.platform;
+    this.#stores = options.stores;
+    this.#logger = options.logger;
+    this.#pacer = options.pacer;
+    this.#listedByFeed = options.listedByFeed ?? (() => false);
+    this.#pushed = options.pushed ?? false;
+    this.#onCard = options.onCard;
+    this.#onChannelGone = options.onChannelGone;
+    this.#o = {
+      scanPeriodMs: options.scanPeriodMs ?? 120_000,
+      netPeriodMs: options.netPeriodMs ?? 300_000,
+      tickMs: options.tickMs ?? 1_000,
+      leaseMs: options.leaseMs ?? 30_000,
+      goneMs: options.goneMs ?? 600_000,
+      channelsMs: options.channelsMs ?? 10_000,
+      maxAttempts: options.maxAttempts ?? 6,
+      now: options.now ?? Date.now,
+      sleep: options.sleep ?? sleep,
+      random: options.random ?? Math.random,
+    };
+  }
+
+  /** Gives the feed the Slack side's poster; without one (or its triage calls) it posts nothing. */
+  attach(poster: MirrorPoster): void {
+    this.#poster = poster;
+  }
+
+  /** A `ticket.created` webhook: the ticket is read and carded soon. */
+  created(ticketId: string): void {
+    if (this.#settled.has(ticketId) || this.#waiting.has(ticketId)) return;
+    this.#waiting.set(ticketId, {
+      ticketId,
+      ticket: undefined,
+      dueAt: this.#o.now(),
+      attempts: 0,
+    });
+    this.#idle?.abort();
+  }
+
+  /** Tickets a listing returned (the change feed's): the new ones are carded soon, no read. */
+  listed(tickets: readonly Ticket[]): void {
+    const oldest = this.#o.now() - this.#windowMs();
+    let added = false;
+    for (const ticket of tickets) {
+      if (this.#settled.has(ticket.id)) continue;
+      const createdAt = timeOf(ticket.created_at);
+      if (createdAt === undefined || createdAt < oldest) continue;
+      const waiting = this.#waiting.get(ticket.id);
+      if (waiting) {
+        waiting.ticket ??= ticket;
+        continue;
+      }
+      this.#waiting.set(ticket.id, {
+        ticketId: ticket.id,
+        ticket,
+        dueAt: this.#o.now(),
+        attempts: 0,
+      });
+      added = true;
+    }
+    if (added) this.#idle?.abort();
+  }
+
+  /** Starts posting and scanning until `stop()`. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Stops after the card under way; what waits is found again by the next scan or listing. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#idle?.abort();
+    await this.#loop;
+    this.#loop = undefined;
+  }
+
+  /** One step: the scan when it is due, then every card due; never throws. */
+  async runOnce(): Promise<void> {
+    try {
+      await this.#channelList();
+      await this.#scanIfDue();
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'triage scan failed; will scan again');
+    }
+    const now = this.#o.now();
+    for (const waiting of [...this.#waiting.values()]) {
+      if (waiting.dueAt > now) continue;
+      await this.#attempt(waiting);
+    }
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      await this.runOnce();
+      if (!this.#running) break;
+      const idle = new AbortController();
+      this.#idle = idle;
+      try {
+        await this.#o.sleep(this.#o.tickMs, idle.signal);
+      } catch {
+        // Woken by a new ticket or by stop().
+      } finally {
+        this.#idle = undefined;
+      }
+    }
+  }
+
+  async #attempt(waiting: Waiting): Promise<void> {
+    const { ticketId } = waiting;
+    try {
+      const ticket = (waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND));
+      const outcome = await this.#card(ticket);
+      if (outcome === 'busy') {
+        waiting.dueAt = this.#o.now() + this.#o.leaseMs;
+        return;
+      }
+      this.#waiting.delete(ticketId);
+      if (outcome === 'settled') this.#settle(ticketId);
+    } catch (error) {
+      const now = this.#o.now();
+      if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
+        waiting.dueAt = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
+        return;
+      }
+      waiting.attempts += 1;
+      if (waiting.attempts >= this.#o.maxAttempts) {
+        this.#waiting.delete(ticketId);
+        this.#logger.warn({ err: error, ticket_id: ticketId }, 'triage card given up for now');
+        return;
+      }
+      waiting.dueAt = now + Math.min(300_000, 5_000 * 2 ** (waiting.attempts - 1));
+      this.#logger.warn(
+        { err: error, ticket_id: ticketId, attempt: waiting.attempts },
+        'triage card failed; will retry',
+      );
+    }
+  }
+
+  /**
+   * Posts the ticket's card once: `settled` when it is there (or the ticket takes none),
+   * `busy` while another replica posts it, `left` when its channel cannot take it now.
+   */
+  async #card(ticket: Ticket): Promise<'settled' | 'busy' | 'left'> {
+    const poster = this.#poster;
+    if (!poster?.postTriageCard) return 'left';
+    const route = await this.#routeOf(ticket);
+    const createdAt = timeOf(ticket.created_at) ?? 0;
+    if (!route || createdAt < route.since) return 'settled';
+    const { channel } = route;
+    if ((this.#goneUntil.get(channel) ?? 0) > this.#o.now()) return 'left';
+    const threads = await this.#stores.links.threadsForTicket(ticket.id);
+    if (threads.some((thread) => thread.triage)) return 'settled';
+    const { mirror } = this.#stores;
+    const key = triageCardKey(channel);
+    const claim = await mirror.claimPost(ticket.id, key, this.#o.leaseMs);
+    if (claim.state === 'done') return 'settled';
+    if (claim.state === 'busy') return 'busy';
+    let ts: string | undefined;
+    try {
+      if (claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
+      if (ts === undefined) {
+        const posted = await poster.postTriageCard(channel, ticket);
+        if (posted === 'gone') {
+          await mirror.releasePost(ticket.id, key, claim.token);
+          this.#channelGone(channel);
+          return 'left';
+        }
+        ts = posted.ts;
+      }
+      await this.#stores.links.link(ticket.id, { channel, threadTs: ts, triage: true });
+    } catch (error) {
+      await mirror.releasePost(ticket.id, key, claim.token).catch(() => undefined);
+      throw error;
+    }
+    await mirror.completePost(ticket.id, key, claim.token);
+    // The worker brings the conversation in: the ticket is due now, as after a hint.
+    await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
+    this.#onCard?.({ ticketId: ticket.id, channel, createdAt, postedAt: this.#o.now() });
+    return 'settled';
+  }
+
+  #channelGone(channel: string): void {
+    const known = (this.#goneUntil.get(channel) ?? 0) > this.#o.now();
+    this.#goneUntil.set(channel, this.#o.now() + this.#o.goneMs);
+    if (known) return;
+    this.#logger.warn(
+      { channel, retry_in_ms: this.#o.goneMs },
+      'triage channel takes no posts (the app was removed, or it was archived); its cards wait',
+    );
+    this.#onChannelGone?.(channel);
+  }
+
+  #settle(ticketId: string): void {
+    this.#settled.add(ticketId);
+    if (this.#settled.size > DONE_KEPT) {
+      const oldest = this.#settled.values().next().value;
+      if (oldest !== undefined) this.#settled.delete(oldest);
+    }
+  }
+
+  /** The ticket's triage channel (its desk's, else the catch-all's) and since when it is. */
+  async #routeOf(ticket: Ticket): Promise<Route | undefined> {
+    const list = await this.#channelList();
+    const entry =
+      list.find((one) => ticket.desk_id && one.desk === ticket.desk_id) ??
+      list.find((one) => one.desk === TRIAGE_CATCH_ALL);
+    if (!entry) return undefined;
+    return { channel: entry.channel, since: await this.#sinceOf(entry) };
+  }
+
+  async #channelList(): Promise<TriageChannel[]> {
+    const now = this.#o.now();
+    if (!this.#channels || now - this.#channels.at >= this.#o.channelsMs) {
+      const list = await this.#stores.triageChannels.all();
+      // Each channel's start is kept the first time it is seen, before any ticket is weighed.
+      for (const entry of list) await this.#sinceOf(entry);
+      this.#channels = { at: now, list };
+    }
+    return this.#channels.list;
+  }
+
+  /**
+   * When the desk's triage went to this channel, as first seen by any replica: kept in the
+   * shared store, so the tickets before it get no card wherever the feed runs.
+   */
+  async #sinceOf(entry: TriageChannel): Promise<number> {
+    const key = `triage-since:${JSON.stringify([entry.desk, entry.channel])}`;
+    const cached = this.#since.get(key);
+    if (cached !== undefined) return cached;
+    const { claims } = this.#stores;
+    let since = sinceIn(await claims.get(key));
+    if (since === undefined) {
+      const now = this.#o.now();
+      const claim = await claims.claim(key, 60_000);
+      if (claim.state === 'claimed') {
+        await claims.complete(key, claim.token, { since: now }, SINCE_TTL_MS);
+        since = now;
+      } else {
+        since = sinceIn(await claims.get(key)) ?? now;
+      }
+    }
+    this.#since.set(key, since);
+    return since;
+  }
+
+  #windowMs(): number {
+    return 2 * Math.max(this.#o.scanPeriodMs, this.#pushed ? this.#o.netPeriodMs : 0) + 60_000;
+  }
+
+  /**
+   * Lists each triage desk's new tickets once a period (one replica per period and desk),
+   * unless the change feed lists them already.
+   */
+  async #scanIfDue(): Promise<void> {
+    if (!this.#poster?.postTriageCard || this.#listedByFeed()) return;
+    const period = this.#pushed ? this.#o.netPeriodMs : this.#o.scanPeriodMs;
+    const now = this.#o.now();
+    if (now - this.#scannedAt < period) return;
+    const list = await this.#channelList();
+    if (list.length === 0) return;
+    this.#scannedAt = now;
+    // A catch-all takes every desk: one listing of all of them serves every channel.
+    const desks = list.some((one) => one.desk === TRIAGE_CATCH_ALL)
+      ? [undefined]
+      : [...new Set(list.map((one) => one.desk))];
+    const round = Math.floor(now / period);
+    for (const desk of desks) {
+      const lease = `triage-scan:${desk ?? TRIAGE_CATCH_ALL}:${round}`;
+      const claim = await this.#stores.claims.claim(lease, period);
+      if (claim.state !== 'claimed') continue;
+      if (this.#pacer && !(await this.#pacer.admits('routine'))) {
+        // Another replica, or this one next period, scans when there is room.
+        await this.#stores.claims.release(lease, claim.token);
+        this.#scannedAt = now - period + 30_000;
+        continue;
+      }
+      try {
+        this.listed(await this.#list(desk, now - this.#windowMs()));
+      } catch (error) {
+        await this.#stores.claims.release(lease, claim.token).catch(() => undefined);
+        throw error;
+      }
+    }
+  }
+
+  async #list(desk: string | undefined, fromMs: number): Promise<Ticket[]> {
+    const tickets: Ticket[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const { items, total_count } = await this.#platform.listTickets(
+        {
+          ...(desk ? { desk_id: desk } : {}),
+          created_after: new Date(fromMs).toISOString(),
+          page,
+          page_size: PAGE,
+        },
+        BACKGROUND,
+      );
+      tickets.push(...items);
+      if (items.length < PAGE || (total_count !== null && page * PAGE >= total_count)) break;
+    }
+    return tickets;
+  }
+}
+
+function sinceIn(record: { state: string; result?: unknown } | undefined): number | undefined {
+  if (record?.state !== 'done') return undefined;
+  const since = (record.result as { since?: unknown } | undefined)?.since;
+  return typeof since === 'number' ? since : undefined;
+}
