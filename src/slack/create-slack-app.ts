@@ -25,9 +25,11 @@ import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
+import { addTriageNote } from './intents/add-triage-note.ts';
 import { createTicket } from './intents/create-ticket.ts';
 import { fileChannelMessage, withdrawChannelMessage } from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
+import { sendToRequester } from './intents/send-to-requester.ts';
 import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
@@ -41,6 +43,7 @@ import { PeopleDirectory } from './people/people-directory.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
 import { RequesterNotices } from './threads/requester-notices.ts';
+import { TriageThreadFinder } from './threads/triage-threads.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { DeskFieldCatalog } from './tickets/desk-fields.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
@@ -107,6 +110,8 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   requestHuman,
   fileChannelMessage,
   withdrawChannelMessage,
+  addTriageNote,
+  sendToRequester,
 ];
 
 /** Builds the Slack app. */
@@ -195,6 +200,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       ...(options.healRecheckMs !== undefined ? { recheckMs: options.healRecheckMs } : {}),
     }),
     mirror,
+    triageThreads: new TriageThreadFinder({ client: background, stores: options.stores }),
   };
   const worker = new OutboxWorker({
     outbox: options.stores.outbox,

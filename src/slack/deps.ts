@@ -150,6 +150,31 @@ export interface HealCheck {
   isOpen(): Promise<boolean>;
 }
 
+/** What the app knows of a thread in a triage channel without asking Slack. */
+export type TriageThreadKind =
+  | { kind: 'triage'; ticketId: string }
+  /** Not in a triage channel, or the links know it as a ticket's ordinary thread. */
+  | { kind: 'not_triage' }
+  /** In a triage channel, unknown to the links: its parent may be a triage card. */
+  | { kind: 'unknown' };
+
+/** Triage threads: the agents' threads under triage cards (`threads/triage-threads.ts`). */
+export interface TriageThreads {
+  /** Whether the channel is a desk's (or the catch-all's) triage channel. */
+  isTriageChannel(channel: string): Promise<boolean>;
+  /** What the store says of the thread: no Slack call, so a listener may ask before its ack. */
+  classify(channel: string, threadTs: string): Promise<TriageThreadKind>;
+  /**
+   * The ticket of a triage thread, reading its parent from Slack when the links do not know
+   * the thread (the card posted by the bot user `appUserId`); undefined for any other thread.
+   */
+  ticketForTriageThread(
+    channel: string,
+    threadTs: string,
+    appUserId?: string,
+  ): Promise<string | undefined>;
+}
+
 /** Settings the Slack side reads. */
 export interface SlackSettings {
   ticketEmoji: string;
@@ -184,6 +209,8 @@ export interface SlackDeps {
   healWindow: HealCheck;
   /** The mirror (platform → Slack): told of writes from Slack; its state is its own. */
   mirror: Mirror;
+  /** Triage threads: what agents write there is an internal note. */
+  triageThreads: TriageThreads;
 }
 
 /**

@@ -11,12 +11,16 @@ export const COMMAND = '/ticket';
 export const SHORTCUTS = {
   createFromMessage: 'create_ticket_from_message',
   newTicket: 'new_ticket',
+  // On an agent's own message in a triage thread: adds it to the ticket as a public message.
+  sendToRequester: 'send_to_requester',
 } as const;
 
 /** View callback ids. */
 export const VIEWS = {
   createTicket: 'create_ticket',
   updateTicket: 'update_ticket',
+  // The triage card's "Reply to requester" modal.
+  replyToRequester: 'reply_to_requester_modal',
 } as const;
 
 /** Action ids of interactive elements. */
@@ -55,6 +59,11 @@ export const UPDATE_FIELDS = {
  */
 export const TRIAGE_CARD_BLOCKS = {
   actions: 'triage_card_actions',
+} as const;
+
+/** Block and action ids of the "Reply to requester" modal's input. */
+export const REPLY_FIELDS = {
+  text: { block: 'reply_text', action: 'reply_text_input' },
 } as const;
 
 /** Block ids the app finds again in its own messages (the card's lead and buttons). */

@@ -5,10 +5,12 @@
  * "resolved" DM), whose clicked buttons are replaced by a line saying what happened.
  */
 import { z } from 'zod';
-import { CARD_BLOCKS } from '../ids.ts';
+import { CARD_BLOCKS, TRIAGE_CARD_BLOCKS } from '../ids.ts';
 
 /** Longest lead kept: it rides in modal metadata (3,000 characters in all). */
 const LEAD_MAX = 1_000;
+/** Longest permalink kept, for the same reason. */
+const LINK_MAX = 500;
 
 /** A message to refresh after a change. */
 export const cardRefSchema = z.discriminatedUnion('kind', [
@@ -22,6 +24,14 @@ export const cardRefSchema = z.discriminatedUnion('kind', [
     kind: z.literal('ephemeral'),
     responseUrl: z.string(),
     lead: z.string().optional(),
+  }),
+  // A triage card: rebuilt as one, keeping who filed it and where, which the ticket does not say.
+  z.object({
+    kind: z.literal('triage'),
+    channel: z.string(),
+    ts: z.string(),
+    requesterUserId: z.string().optional(),
+    permalink: z.string().optional(),
   }),
   z.object({
     kind: z.literal('message'),
@@ -47,6 +57,31 @@ interface BlockLike {
   type?: string;
   block_id?: string;
   elements?: { text?: unknown }[];
+  fields?: { text?: unknown }[];
+}
+
+/** Whether the blocks are the app's triage card (its buttons carry the triage block id). */
+export function isTriageCard(blocks: readonly unknown[]): boolean {
+  return (blocks as BlockLike[]).some((b) => b.block_id === TRIAGE_CARD_BLOCKS.actions);
+}
+
+/**
+ * What a triage card showed that the ticket does not say: the requester's Slack mention and the
+ * link to the message it was filed from, read back from its fields.
+ */
+export function triageCardExtras(blocks: readonly unknown[]): {
+  requesterUserId?: string;
+  permalink?: string;
+} {
+  const texts = (blocks as BlockLike[]).flatMap((b) =>
+    (b.fields ?? []).map((f) => (typeof f.text === 'string' ? f.text : '')),
+  );
+  const requester = texts.find((t) => t.startsWith('*Requester*'))?.match(/<@([UW][A-Z0-9]+)>/);
+  const from = texts.find((t) => t.startsWith('*From*'))?.match(/<(https:\/\/[^|>\s]+)\|/);
+  return {
+    ...(requester?.[1] ? { requesterUserId: requester[1] } : {}),
+    ...(from?.[1] && from[1].length <= LINK_MAX ? { permalink: from[1] } : {}),
+  };
 }
 
 /** The card's lead line, if the blocks are the app's ticket card. */
@@ -72,6 +107,7 @@ export function cardRefFromAction(site: ActionSite, actionBlockId: string): Card
   const ts = container.message_ts ?? site.message?.ts;
   if (!channel || !ts) return undefined;
   const blocks = site.message?.blocks ?? [];
+  if (isTriageCard(blocks)) return { kind: 'triage', channel, ts, ...triageCardExtras(blocks) };
   if (isCard(blocks)) {
     const lead = cardLead(blocks);
     return { kind: 'card', channel, ts, ...(lead ? { lead } : {}) };

@@ -1,6 +1,7 @@
 /**
  * Brings the message a change came from up to date with the ticket as the platform now has it:
- * the card shows the new status, priority and assignee, and buttons that fit the new status.
+ * the card shows the new status, priority and assignee, and buttons that fit the new status (a
+ * triage card stays a triage card).
  * Best effort: the change itself is already made, so a message that cannot be updated (deleted,
  * expired response_url) is logged and left.
  */
@@ -9,6 +10,7 @@ import type { CardRef } from '../builders/card-ref.ts';
 import { buildOutcomeLine } from '../builders/change-notice-builder.ts';
 import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
 import { postToResponseUrl } from '../posting/private-notice.ts';
@@ -19,7 +21,7 @@ import { isDirectMessage } from './card-audience.ts';
  * made the change: a stale Reopen on a notice whose ticket is open already names nobody.
  */
 export async function refreshCard(
-  deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'>,
+  deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'> & Partial<Pick<IntentDeps, 'desks'>>,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,
@@ -40,6 +42,18 @@ export async function refreshCard(
         // Without metadata, chat.update keeps the message's own (the ticket it is about).
         ...message,
       });
+      return;
+    }
+    if (card.kind === 'triage') {
+      const deskName = deps.desks?.peek()?.find((d) => d.slug === ticket.desk_id)?.name;
+      const message = buildTriageCard(ticket, {
+        dashboardUrl: deps.settings.dashboardUrl,
+        ...(card.requesterUserId ? { requester: { userId: card.requesterUserId } } : {}),
+        ...(card.permalink ? { slackPermalink: card.permalink } : {}),
+        ...(deskName ? { deskName } : {}),
+      });
+      // Without metadata, chat.update keeps the card's own (the ticket it is about).
+      await deps.client.chat.update({ channel: card.channel, ts: card.ts, ...message });
       return;
     }
     if (card.kind === 'ephemeral') {

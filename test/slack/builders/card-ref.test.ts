@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardRefFromAction } from '../../../src/slack/builders/card-ref.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
+import { buildTriageCard } from '../../../src/slack/builders/triage-card-builder.ts';
 
 const ticket = {
   id: 'IT-3',
@@ -63,5 +64,41 @@ describe('where a click happened', () => {
 
   it('names nothing for a click in a view', () => {
     expect(cardRefFromAction({ container: { type: 'view' } }, 'b')).toBeUndefined();
+  });
+});
+
+describe('where a click on a triage card happened', () => {
+  const triageTicket = { ...ticket, requester_email: 'ada@acme.example' } as never;
+
+  it('names the triage card, with the requester and the link it showed, so it is rebuilt as one', () => {
+    const card = buildTriageCard(triageTicket, {
+      requester: { userId: 'U0ADA' },
+      slackPermalink: 'https://acme.slack.com/archives/C1/p1',
+    });
+    const ref = cardRefFromAction(
+      {
+        container: { type: 'message', channel_id: 'G0AGENTS', message_ts: '5.5' },
+        message: { ts: '5.5', ...card },
+      },
+      'triage_card_actions',
+    );
+    expect(ref).toEqual({
+      kind: 'triage',
+      channel: 'G0AGENTS',
+      ts: '5.5',
+      requesterUserId: 'U0ADA',
+      permalink: 'https://acme.slack.com/archives/C1/p1',
+    });
+  });
+
+  it('names a triage card that showed no Slack requester or link without them', () => {
+    const ref = cardRefFromAction(
+      {
+        container: { type: 'message', channel_id: 'G0AGENTS', message_ts: '5.5' },
+        message: { ts: '5.5', ...buildTriageCard(triageTicket) },
+      },
+      'triage_card_actions',
+    );
+    expect(ref).toEqual({ kind: 'triage', channel: 'G0AGENTS', ts: '5.5' });
   });
 });

@@ -30,6 +30,7 @@ export type ButtonDeps = Pick<
   | 'settings'
   | 'statuses'
   | 'stores'
+  | 'triageThreads'
 >;
 
 /** The arguments Bolt gives a block action handler. */

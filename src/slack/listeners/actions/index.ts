@@ -10,6 +10,7 @@ import { fileOwnFromMessage } from './file-own-from-message.ts';
 import { newTicketButton } from './new-ticket-button.ts';
 import { openInDashboard } from './open-in-dashboard.ts';
 import { openUpdateModal } from './open-update-modal.ts';
+import { replyToRequester } from './reply-to-requester.ts';
 import { requesterStatusChange } from './requester-status-change.ts';
 import { talkToPerson } from './talk-to-person.ts';
 
@@ -30,4 +31,5 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.fileOwnFromMessage, fileOwnFromMessage(deps));
   app.action(ACTIONS.newTicket, newTicketButton(deps));
   app.action(CREATE_FIELDS.desk.action, deskSelectChanged(deps));
+  app.action(ACTIONS.replyToRequester, replyToRequester(deps));
 }

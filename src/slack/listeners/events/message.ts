@@ -6,7 +6,8 @@
  * message. All are keyed by the event, so Slack's retries and other replicas never add
  * anything twice. The app's own posts and other bots' messages are never taken as a person's.
  * A reply in a thread the links do not know, where the app's post may name a ticket (Redis came
- * back empty), is queued for its ticket to be found from the thread when it runs.
+ * back empty), is queued for its ticket to be found from the thread when it runs. A reply or
+ * edit in a triage thread goes first to `triage-thread-message.ts`: an internal note, never public.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
@@ -27,6 +28,7 @@ import {
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
 import { holdRequestChannelMessage, withdrawDeletedMessage } from './request-channel-message.ts';
+import { takeTriageEdit, takeTriageReply } from './triage-thread-message.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -48,12 +50,13 @@ export function mayBeTicketThread(
 
 /** Builds the message event handler. */
 export function messageEvent(
-  deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'settings' | 'stores'>,
+  deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'settings' | 'stores' | 'triageThreads'>,
 ) {
   return async (event: CheckedMessageEvent, { body, context }: Args): Promise<void> => {
     const subtype = event.subtype;
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
+      if (await takeTriageEdit(deps, event, key, context.botUserId)) return;
       await messageChanged(deps, event, key, async (k, payload) => {
         await enqueueIntent(deps, k, addMessage, payload);
       });
@@ -78,6 +81,8 @@ export function messageEvent(
         threadTs: message.thread_ts,
         ts: message.ts,
       };
+      const triage = { ...reply, parentUserId: event.parent_user_id as string | undefined };
+      if (await takeTriageReply(deps, triage, key, context.botUserId)) return;
       const ticketId = await deps.stores.links.ticketForThread(message.channel, message.thread_ts);
       if (ticketId) {
         const payload: AddMessagePayload = { ticketId, ...reply };
