@@ -14,7 +14,7 @@ const HOLD_MS = 3_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('request channels', () => {
+describe('request channels', { timeout: 40_000 }, () => {
   let stack: Stack;
   afterEach(async () => {
     await stack.close();
@@ -57,7 +57,7 @@ describe('request channels', () => {
     expect(sent.delivery?.status).toBe(200);
     const card = await eventually(
       () => thread(itHelp, sent.ts).find((m) => m.text?.includes('was filed')),
-      HOLD_MS + 5_000,
+      HOLD_MS + 10_000,
       'the ticket’s card in the message’s thread',
     );
     const [ticket] = titled('alice@acme.example', 'Laptop will not wake from sleep');
@@ -88,7 +88,7 @@ describe('request channels', () => {
     expect(deliveries.flat().every((d) => d.status === 200)).toBe(true);
     await eventually(
       () => thread(itHelp, stored.ts).some((m) => m.text?.includes('was filed')),
-      HOLD_MS + 5_000,
+      HOLD_MS + 10_000,
       'the card',
     );
     await settled();
@@ -165,7 +165,7 @@ describe('request channels', () => {
     });
     await eventually(
       () => thread(itHelp, sent.ts).some((m) => m.text?.includes('was filed')),
-      HOLD_MS + 5_000,
+      HOLD_MS + 10_000,
       'the card',
     );
     const [ticket] = titled('alice@acme.example', 'Keyboard types double letters');
@@ -207,7 +207,7 @@ describe('request channels', () => {
         stack.emulator.model
           .listMessages('acme', ticket?.id as string)
           .some((m) => m.body.includes('Same here on my desk')),
-      5_000,
+      10_000,
       'the reply on the ticket',
     );
   });
@@ -252,7 +252,7 @@ describe('request channels', () => {
         stack.double.workspace
           .ephemerals({ channel: itHelp, user: alice })
           .find((m) => JSON.stringify(m.blocks ?? []).includes('Printer on 4 is out of toner')),
-      HOLD_MS + 5_000,
+      HOLD_MS + 10_000,
       'the private failure notice',
     );
     expect(notice.text).not.toBe('');
