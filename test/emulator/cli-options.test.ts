@@ -13,7 +13,12 @@ const capabilitiesOf = (argv: string[]) => resolveCapabilities(options(argv).cap
 
 describe('emulator command line', () => {
   it('plays a platform with updated_at and updated_after unless told otherwise', () => {
-    expect(capabilitiesOf([])).toEqual({ updatedAt: true, updatedAfter: true, customFields: true });
+    expect(capabilitiesOf([])).toEqual({
+      updatedAt: true,
+      updatedAfter: true,
+      customFields: true,
+      catalog: true,
+    });
   });
 
   it('turns updated_after off with --no-updated-after and keeps updated_at', () => {
@@ -21,6 +26,7 @@ describe('emulator command line', () => {
       updatedAt: true,
       updatedAfter: false,
       customFields: true,
+      catalog: true,
     });
   });
 
@@ -33,6 +39,10 @@ describe('emulator command line', () => {
 
   it('plays a platform without custom fields with --no-custom-fields', () => {
     expect(capabilitiesOf(['--no-custom-fields']).customFields).toBe(false);
+  });
+
+  it('plays a platform without a service catalog with --no-catalog', () => {
+    expect(capabilitiesOf(['--no-catalog']).catalog).toBe(false);
   });
 
   it('refuses --updated-after together with --no-updated-at', () => {

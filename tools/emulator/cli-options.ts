@@ -24,6 +24,7 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
                         off, the parameter is ignored like any unknown one
   --[no-]custom-fields  List custom fields is served and checks create's custom_fields
                         (default on); off, its path is a 404
+  --[no-]catalog        List catalog items is served (default on); off, its path is a 404
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -77,6 +78,7 @@ export function parseCli(
       ...(updatedAt === undefined ? {} : { updatedAt }),
       ...(updatedAfter === undefined ? {} : { updatedAfter }),
       ...(values['custom-fields'] === undefined ? {} : { customFields: values['custom-fields'] }),
+      ...(values.catalog === undefined ? {} : { catalog: values.catalog }),
     },
     ...webhookOptions(values, env),
   };
@@ -150,6 +152,7 @@ function parse(argv: readonly string[]) {
       'updated-at': { type: 'boolean' },
       'updated-after': { type: 'boolean' },
       'custom-fields': { type: 'boolean' },
+      catalog: { type: 'boolean' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-bearer': { type: 'boolean' },

@@ -119,6 +119,11 @@ export interface ModelCapabilities {
    * path is unknown (404, as on a platform without custom fields) and values are kept unchecked.
    */
   customFields: boolean;
+  /**
+   * List catalog items is served. Off, the path is unknown (404), as on a platform without a
+   * service catalog.
+   */
+  catalog: boolean;
 }
 
 /** A response remembered for an idempotency key. */
@@ -586,6 +591,11 @@ export class EmulatorModel {
     return offsetPage(this.#tenant(tenant).setup.catalogItems, range, (item) => ({ ...item }));
   }
 
+  /** Replaces the service catalog, as an admin editing it would (tests: an empty one...). */
+  setCatalogItems(tenant: string, items: readonly CatalogItem[]): void {
+    this.#tenant(tenant).setup.catalogItems = items.map((item) => ({ ...item }));
+  }
+
   /** Custom field definitions, one desk's when `deskId` is given (an unknown desk has none). */
   listCustomFields(
     tenant: string,
@@ -609,10 +619,27 @@ export class EmulatorModel {
   /**
    * Checks a create-ticket body's `custom_fields` against its desk's definitions, as the API
    * does (the seed's own history is written without them): every problem at once, each a 422
-   * at `["body","custom_fields","<key>"]`. Keys the desk does not define pass through.
+   * at `["body","custom_fields","<key>"]`. Keys the desk does not define pass through, but for
+   * the reserved `catalog_item_id` (the catalog item the ticket was requested as), which must
+   * name an item of the tenant's catalog when it has one.
    */
   checkCustomFields(tenant: string, input: CreateTicketInput): void {
     const state = this.#tenant(tenant);
+    const itemId = input.custom_fields?.[CATALOG_ITEM_KEY];
+    if (
+      itemId !== undefined &&
+      this.#capabilities.catalog &&
+      !state.setup.catalogItems.some((item) => item.id === itemId)
+    ) {
+      throw new EmulatorValidationError([
+        issue(
+          ['body', 'custom_fields', CATALOG_ITEM_KEY],
+          'Value error, no catalog item has this id',
+          'value_error',
+          itemId,
+        ),
+      ]);
+    }
     if (input.desk_id === undefined || !this.#capabilities.customFields) return;
     this.#checkDesk(state, input.desk_id, ['body', 'desk_id']);
     const values = input.custom_fields ?? {};
@@ -861,6 +888,9 @@ export class EmulatorModel {
   }
 }
 
+/** The reserved custom-field key naming the catalog item a ticket was requested as. */
+export const CATALOG_ITEM_KEY = 'catalog_item_id';
+
 /** Fills in and checks capabilities: `updatedAfter` follows `updatedAt` unless given. */
 export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCapabilities {
   const updatedAt = given.updatedAt ?? true;
@@ -871,7 +901,12 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
       'capabilities: updatedAfter needs updatedAt (a cursor the client can read)',
     );
   }
-  return { updatedAt, updatedAfter, customFields: given.customFields ?? true };
+  return {
+    updatedAt,
+    updatedAfter,
+    customFields: given.customFields ?? true,
+    catalog: given.catalog ?? true,
+  };
 }
 
 function iso(ms: number): string {

@@ -139,11 +139,11 @@ async function handle(
   let rate: RateDecision | undefined;
   try {
     const route = match(req.method ?? 'GET', url.pathname);
-    // Without the capability the custom-fields path is as unknown as any other.
+    // Without the capability the custom-fields (or catalog) path is as unknown as any other.
     const absent =
       route.kind === 'operation' &&
-      route.operation === 'listCustomFields' &&
-      !deps.model.capabilities.customFields;
+      ((route.operation === 'listCustomFields' && !deps.model.capabilities.customFields) ||
+        (route.operation === 'listCatalogItems' && !deps.model.capabilities.catalog));
     if (route.kind === 'not_found' || absent) throw new EmulatorNotFoundError('Not Found');
     if (route.kind === 'method_not_allowed') throw new MethodNotAllowedError(route.allow);
 
