@@ -93,13 +93,35 @@ export class BudgetPacer {
    * the change feed's scans still find room. The budget stays the hard limit for all.
    */
   async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
+    return (await this.roomAt(priority)) === undefined;
+  }
+
+  /**
+   * Undefined when a poll of this priority may go now (as `admits`); else about when it may,
+   * so a look turned away is not claimed again and again before then: the requests over the
+   * level leave each window at the pace it was filled, assuming an even spread.
+   */
+  async roomAt(priority: Exclude<LookPriority, 'awaited'>): Promise<number | undefined> {
     const usage = await this.#budget.usage(this.#o.recentMs);
-    if (usage.blockedUntil !== undefined) return false;
+    const now = this.#o.now();
+    if (usage.blockedUntil !== undefined) return usage.blockedUntil;
     const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
-    return (['minute', 'hour'] as const).every((window) => {
+    let at: number | undefined;
+    for (const [window, spanMs] of [
+      ['minute', 60_000],
+      ['hour', HOUR_MS],
+    ] as const) {
       const level = this.#levels(window, headroom);
-      return usage.background[window] < level.own && usage[window] < level.total;
-    });
+      for (const [count, limit] of [
+        [usage.background[window], level.own],
+        [usage[window], level.total],
+      ] as const) {
+        if (count < limit) continue;
+        const freed = now + Math.ceil(((count - limit + 1) / Math.max(1, count)) * spanMs);
+        at = Math.max(at ?? 0, freed);
+      }
+    }
+    return at;
   }
 
   /**

@@ -81,6 +81,11 @@ const ACTIVITY_PAGE = 100;
 const MESSAGE_PAGE = 100;
 // One poll reads at most this many pages of each list; the rest waits for the next poll.
 const MAX_PAGES = 10;
+// A look the budget turns away waits at least this long before it is claimed again (with up
+// to half as much again of jitter, so replicas spread)...
+const MIN_ROOM_WAIT_MS = 30_000;
+// ...and at most this long: a hint or a write from Slack may still bring it forward.
+const MAX_ROOM_WAIT_MS = 600_000;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
 
 function timeOf(iso: string | null | undefined): number {
@@ -192,8 +197,13 @@ export class MirrorWorker {
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
       const priority = this.#planner.priority(previous, this.#o.now());
-      if (priority !== 'awaited' && this.#pacer && !(await this.#pacer.admits(priority))) {
-        const later = this.#o.now() + Math.round(30_000 + this.#o.random() * 60_000);
+      const roomAt =
+        priority !== 'awaited' && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
+      if (roomAt !== undefined) {
+        // Not claimed again before the budget can take it: no churn of claims put back.
+        const now = this.#o.now();
+        const wait = Math.min(MAX_ROOM_WAIT_MS, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
+        const later = now + Math.round(wait * (1 + this.#o.random() / 2));
         if (this.#planner.messageHinted(previous)) {
           await this.#messagesFirst(claim, previous, threads, later);
           return;

@@ -463,7 +463,8 @@ describe('mirror worker', () => {
     const id = await t.fileTicket();
     await t.catchUp(id);
     const gate = {
-      admits: async (priority: string) => priority === 'hinted',
+      roomAt: async (priority: string) =>
+        priority === 'hinted' ? undefined : t.clock.now + 60_000,
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
     } as unknown as BudgetPacer;
@@ -492,7 +493,8 @@ describe('mirror worker', () => {
     const id = await t.fileTicket();
     await t.catchUp(id);
     const gate = {
-      admits: async (priority: string) => priority === 'hinted',
+      roomAt: async (priority: string) =>
+        priority === 'hinted' ? undefined : t.clock.now + 60_000,
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
     } as unknown as BudgetPacer;
@@ -522,7 +524,7 @@ describe('mirror worker', () => {
     await t.catchUp(id);
     let room = false;
     const gate = {
-      admits: async () => room,
+      roomAt: async () => (room ? undefined : t.clock.now + 60_000),
       refreshIfDue: async () => RELAXED_PACE,
       pace: () => RELAXED_PACE,
     } as unknown as BudgetPacer;
