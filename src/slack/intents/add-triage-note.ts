@@ -70,13 +70,14 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
       if (!(await deps.people.isAgent(payload.userId)))
         throw new ChangeRefusedError(ticketId, 'agents_only');
       const email = await deps.people.email(payload.userId);
-      // The mirror never echoes it: it is already in the triage thread, and is no one else's.
-      await deps.mirror.rememberOwnMessage(ticketId, email, payload.body);
       const message = await deps.serviceDesk.addMessage(
         ticketId,
         { body: payload.body, author_email: email, internal: true },
         { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
       );
+      // The mirror never echoes it: it is in the triage thread already, and is no one else's.
+      // By its id only: a mark of its text would also hide the same words sent to the
+      // requester later ("Send to requester" on this very message).
       await deps.mirror.rememberOwnMessageId(ticketId, message.id);
       deps.logger.info(
         {

@@ -1,0 +1,233 @@
+/**
+ * Writing from a triage thread, over the real app, the emulator, the Slack double and Redis, with
+ * the mirror running: the agents' private #it-agents is the IT desk's triage channel, and a
+ * triage card for a ticket Alice filed by DM is posted there as the app (with the card's
+ * metadata), its thread unknown to the links, so the app finds its ticket from the card.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTriageCard } from '../../src/slack/builders/triage-card-builder.ts';
+import { REPLY_FIELDS, SHORTCUTS, VIEWS } from '../../src/slack/ids.ts';
+import { TRIAGE_CARD_EVENT_TYPE } from '../../src/slack/threads/triage-threads.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
+import { eventually } from '../support/eventually.ts';
+import { QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
+
+const { agent, alice, bob, bot, botId, agentsPrivate } = defaultIds;
+
+describe('writing from a triage thread', () => {
+  let stack: Stack;
+  let ticketId: string;
+  let dm: string;
+  let dmThread: string;
+  let cardTs: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ mirror: { planner: QUICK_PLANNER } });
+    dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'My laptop will not connect to the VPN',
+    });
+    dmThread = sent.ts;
+    ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the ticket filed by DM',
+    );
+    await stack.app.stores.triageChannels.set('it', agentsPrivate);
+    const ticket = stack.emulator.model.getTicket('acme', ticketId);
+    const card = stack.double.workspace.postMessage(agentsPrivate, {
+      user: bot,
+      bot_id: botId,
+      ...buildTriageCard(ticket as never, { requester: { userId: alice } }),
+      metadata: { event_type: TRIAGE_CARD_EVENT_TYPE, event_payload: { ticket_id: ticketId } },
+    } as never);
+    cardTs = card.ts;
+    // Bob joins the agents' channel: a colleague who is not an agent.
+    stack.double.workspace.addMember(agentsPrivate, bob);
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const messagesOf = () => stack.emulator.model.listMessages('acme', ticketId);
+  const dmThreadTexts = () =>
+    (stack.double.workspace.thread(dm, dmThread) ?? []).map((m) => m.text ?? '').join('\n');
+
+  it('an agent’s reply reaches the platform as an internal note by them, and never the requester’s thread', async () => {
+    await stack.driver.userPosts({
+      userId: agent,
+      channelId: agentsPrivate,
+      threadTs: cardTs,
+      text: 'Looks like the expired VPN profile again',
+    });
+    const note = await eventually(
+      () => messagesOf().find((m) => m.body === 'Looks like the expired VPN profile again'),
+      5_000,
+      'the internal note',
+    );
+    expect(note.internal).toBe(true);
+    expect(note.author.email).toBe('sam.rivera@acme.example');
+    // The mirror has had time to look at the ticket since (quick planner): still nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(dmThreadTexts()).not.toContain('expired VPN profile');
+    expect(messagesOf().filter((m) => m.body.includes('expired VPN profile'))).toHaveLength(1);
+  });
+
+  it('an agent’s edit in the triage thread is an "edited:" internal note', async () => {
+    const posted = await stack.driver.userPosts({
+      userId: agent,
+      channelId: agentsPrivate,
+      threadTs: cardTs,
+      text: 'Profile expires on Fridy',
+    });
+    await eventually(
+      () => messagesOf().find((m) => m.body === 'Profile expires on Fridy'),
+      5_000,
+      'the note',
+    );
+    await stack.driver.userEdits({
+      userId: agent,
+      channelId: agentsPrivate,
+      ts: posted.ts,
+      text: 'Profile expires on Friday',
+    });
+    const edited = await eventually(
+      () => messagesOf().find((m) => m.body === 'edited: Profile expires on Friday'),
+      5_000,
+      'the edit',
+    );
+    expect(edited.internal).toBe(true);
+  });
+
+  it('a non-agent’s reply is refused privately in the thread, and nothing is written', async () => {
+    const before = messagesOf().length;
+    await stack.driver.userPosts({
+      userId: bob,
+      channelId: agentsPrivate,
+      threadTs: cardTs,
+      text: 'I have the same VPN problem',
+    });
+    const told = await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ channel: agentsPrivate, user: bob })
+          .find((e) => e.text.includes("agents' room")),
+      5_000,
+      'the private refusal',
+    );
+    expect(JSON.stringify(told.blocks)).toContain('I have the same VPN problem');
+    expect(messagesOf()).toHaveLength(before);
+  });
+
+  it('Reply to requester adds a public message by the agent, which the mirror brings to the requester', async () => {
+    const clicked = await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    expect(clicked.status).toBe(200);
+    const view = await eventually(
+      () =>
+        stack.double.workspace
+          .modalStack(agent)
+          .find((v) => v.callback_id === VIEWS.replyToRequester),
+      5_000,
+      'the reply modal',
+    );
+    const submitted = await stack.driver.viewSubmission({
+      viewId: view.id,
+      values: { [REPLY_FIELDS.text.action]: 'Please reinstall the VPN profile from the portal' },
+    });
+    expect(submitted.status).toBe(200);
+    const reply = await eventually(
+      () => messagesOf().find((m) => m.body === 'Please reinstall the VPN profile from the portal'),
+      5_000,
+      'the public reply',
+    );
+    expect(reply.internal).toBe(false);
+    expect(reply.author.email).toBe('sam.rivera@acme.example');
+    await eventually(
+      () => dmThreadTexts().includes('Please reinstall the VPN profile'),
+      10_000,
+      'the reply in the requester’s thread',
+    );
+  });
+
+  it('a non-agent clicking Reply to requester is refused privately and no modal opens', async () => {
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ channel: agentsPrivate, user: bob })
+          .some((e) => e.text.includes('Only service-desk agents can answer')),
+      5_000,
+      'the refusal',
+    );
+    expect(stack.double.workspace.modalStack(bob)).toEqual([]);
+  });
+
+  it('Send to requester on the agent’s own message in the triage thread adds it as a public message', async () => {
+    const own = await stack.driver.userPosts({
+      userId: agent,
+      channelId: agentsPrivate,
+      threadTs: cardTs,
+      text: 'The new profile is live, please try again',
+    });
+    await eventually(
+      () => messagesOf().find((m) => m.body === 'The new profile is live, please try again'),
+      5_000,
+      'the internal note',
+    );
+    await stack.driver.messageShortcut({
+      callbackId: SHORTCUTS.sendToRequester,
+      userId: agent,
+      channelId: agentsPrivate,
+      messageTs: own.ts,
+    });
+    await eventually(
+      () =>
+        messagesOf().some(
+          (m) => m.body === 'The new profile is live, please try again' && !m.internal,
+        ),
+      5_000,
+      'the public message',
+    );
+    await eventually(
+      () => dmThreadTexts().includes('The new profile is live'),
+      10_000,
+      'the message in the requester’s thread',
+    );
+  });
+
+  it('Send to requester on someone else’s message is refused privately and sends nothing', async () => {
+    const bobs = await stack.driver.userPosts({
+      userId: bob,
+      channelId: agentsPrivate,
+      threadTs: cardTs,
+      text: 'Any news?',
+    });
+    await stack.driver.messageShortcut({
+      callbackId: SHORTCUTS.sendToRequester,
+      userId: agent,
+      channelId: agentsPrivate,
+      messageTs: bobs.ts,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ channel: agentsPrivate, user: agent })
+          .some((e) => e.text.includes('sends only your own message')),
+      5_000,
+      'the refusal',
+    );
+    expect(messagesOf().some((m) => m.body === 'Any news?')).toBe(false);
+  });
+});
