@@ -230,4 +230,82 @@ describe('writing from a triage thread', () => {
     );
     expect(messagesOf().some((m) => m.body === 'Any news?')).toBe(false);
   });
+
+  /** Opens the reply modal as the agent from the card; returns the open view. */
+  async function openReplyModal() {
+    const before = stack.double.workspace.modalStack(agent).length;
+    await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    return eventually(
+      () =>
+        stack.double.workspace.modalStack(agent).length > before
+          ? stack.double.workspace.modalStack(agent).at(-1)
+          : undefined,
+      5_000,
+      'the reply modal',
+    );
+  }
+
+  it('Reply to requester while Slack rate-limits the modal tells the agent privately', async () => {
+    stack.double.failNext('views.open', 'ratelimited', { retryAfterSec: 7 });
+    await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: agent })
+          .some((e) => e.text.includes('the form could not open')),
+      5_000,
+      'the agent told the form did not open',
+    );
+  });
+
+  it('a reply submitted while the platform is down is saved, said so in the modal, and sent once when it is back', async () => {
+    const view = await openReplyModal();
+    stack.emulator.setFaults({ down: true });
+    try {
+      const submitted = await stack.driver.viewSubmission({
+        viewId: view.id,
+        values: { [REPLY_FIELDS.text.action]: 'We are on it, sorry for the wait' },
+      });
+      expect(submitted.responseAction).toBe('update');
+      const shown = JSON.stringify(stack.double.workspace.modalStack(agent).at(-1)?.blocks);
+      expect(shown).toContain('is saved and will be sent');
+    } finally {
+      stack.emulator.setFaults({ down: false });
+    }
+    await eventually(
+      () => messagesOf().some((m) => m.body === 'We are on it, sorry for the wait'),
+      15_000,
+      'the reply once the platform is back',
+    );
+    expect(messagesOf().filter((m) => m.body === 'We are on it, sorry for the wait')).toHaveLength(
+      1,
+    );
+    stack.double.workspace.clearModals(agent);
+  });
+
+  // Last: it closes the ticket.
+  it('a reply the platform refuses (the ticket closed) shows the reason in the modal, the text still in it', async () => {
+    const view = await openReplyModal();
+    stack.emulator.model.updateTicket('acme', ticketId, { status: 'closed' });
+    const before = messagesOf().length;
+    const submitted = await stack.driver.viewSubmission({
+      viewId: view.id,
+      values: { [REPLY_FIELDS.text.action]: 'One more thing about the VPN' },
+    });
+    expect(submitted.responseAction).toBe('errors');
+    const open = stack.double.workspace.modalStack(agent).at(-1);
+    expect(open?.id).toBe(view.id);
+    expect(JSON.stringify(open?.state)).toContain('One more thing about the VPN');
+    expect(messagesOf()).toHaveLength(before);
+  });
 });
