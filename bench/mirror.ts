@@ -36,7 +36,9 @@
  * budget's pacer refused, put back unlooked); budget_deferred (the poller's requests the budget
  * itself deferred, each putting its claim back); cpu_s (the process's CPU time).
  * Details (traffic digest, requests by operation, latencies by kind, feed scans, webhook
- * deliveries, the round-robin bound, `--series`) go to stderr as a second JSON line.
+ * deliveries, the round-robin bound, `--series`) go to stderr as a second JSON line;
+ * `--breakdown` adds, after the first line, the traffic's floor beside what was spent, and the
+ * poller's requests by operation and target, as Markdown tables.
  *
  * Run: npm run bench:mirror -- --tickets 500 --hot 50 --minutes 60 --seed 1 --strategy adaptive
  */
@@ -106,6 +108,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     strategy: { type: 'string', default: 'adaptive' },
     series: { type: 'boolean', default: false },
+    breakdown: { type: 'boolean', default: false },
     'requester-per-hour': { type: 'string' },
     'ai-share': { type: 'string' },
     'ai-delay-min-s': { type: 'string' },
@@ -643,6 +646,45 @@ console.log(
     cpu_s: round1((cpuAtEnd.user + cpuAtEnd.system) / 1e6),
   }),
 );
+
+// The traffic's floor beside what the requests went to (`--breakdown`): every public message on
+// a linked ticket costs one fetch at least, every status change an agent or the AI made one
+// read (a reopening is read by the look after the write that caused it), the feed its scans,
+// and people their adds; cards and notices cost nothing more (drawn from the kept ticket).
+if (values.breakdown) {
+  const agentChanges = statusSamples.filter((sample) => sample.kind === 'agent').length;
+  const lists = poller.filter((r) => r.ticketId === undefined).length;
+  const floor = {
+    'people’s adds': measured.length - poller.length,
+    'message fetches': samples.length,
+    'change reads': agentChanges,
+    'feed scans': lists,
+  };
+  const background = samples.length + agentChanges + lists;
+  const cap = Math.min(
+    hourAllowance.own?.hour ?? backgroundPerHour,
+    hourAllowance.hour - interactivePerHour,
+  );
+  const targets = ['hot', 'cold', 'lists'] as const;
+  const targetOf = (r: { ticketId?: string | undefined }) =>
+    r.ticketId === undefined ? 'lists' : hot.has(r.ticketId) ? 'hot' : 'cold';
+  const operations = [...new Set(poller.map((r) => r.operation))].sort();
+  console.log('');
+  console.log('| what the traffic needs (per hour) | floor |');
+  console.log('|---|---|');
+  for (const [item, count] of Object.entries(floor)) console.log(`| ${item} | ${perHour(count)} |`);
+  console.log(`| background floor | ${perHour(background)} |`);
+  console.log(`| background may spend | ${cap} |`);
+  console.log(`| background spent | ${pollerPerHour} |`);
+  console.log('');
+  console.log(`| poller requests (per hour) | ${targets.join(' | ')} | all |`);
+  console.log(`|---|${targets.map(() => '---').join('|')}|---|`);
+  for (const operation of operations) {
+    const of = poller.filter((r) => r.operation === operation);
+    const cells = targets.map((t) => perHour(of.filter((r) => targetOf(r) === t).length));
+    console.log(`| ${operation} | ${cells.join(' | ')} | ${perHour(of.length)} |`);
+  }
+}
 
 const byKind = (list: Sample[]) =>
   Object.fromEntries(

@@ -3,7 +3,8 @@
  * prints the README's table: each figure as the median with the range over the seeds. The raw
  * JSON lines go to stderr, each after the command that produced it.
  *
- * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter] [--set main|other]
+ * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter]
+ *   [--set main|other|scale]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,20 @@ const SETS: Record<string, Row[]> = {
       '2,000 / 50 + 5,000 unlinked, 4 desks',
       ['--tickets', '2000', '--hot', '50', '--unlinked', '5000', '--desks', '4'],
       ALL,
+    ),
+  ],
+  // A real desk's sizes (issue 19's targets).
+  scale: [
+    ...rowsOf(
+      '1,200 / 80 + 3,000 unlinked, 3 desks',
+      ['--tickets', '1200', '--hot', '80', '--unlinked', '3000', '--desks', '3'],
+      ALL,
+    ),
+    ...rowsOf('5,000 / 50', ['--tickets', '5000', '--hot', '50'], ['push', 'filter']),
+    ...rowsOf(
+      '2,000 / 100 + 5,000 unlinked, 4 desks',
+      ['--tickets', '2000', '--hot', '100', '--unlinked', '5000', '--desks', '4'],
+      ['push', 'filter'],
     ),
   ],
 };
@@ -151,7 +166,9 @@ const DETAILS: [string, string][] = [
   ['poller on hot', 'details.poller_by_target.hot'],
   ['on cold', 'details.poller_by_target.cold'],
   ['lists', 'details.poller_by_target.lists'],
-  ['empty activity reads', 'details.empty_activity_reads'],
+  ['empty looks/h', 'empty_looks_per_hour'],
+  ['claims put back', 'claims_put_back'],
+  ['cpu s', 'cpu_s'],
   ['feed scans', 'details.feed.scans'],
   ['round-robin p95 bound', 'details.round_robin_hot_p95_bound_s'],
 ];
