@@ -46,7 +46,7 @@ export interface TriageFeedOptions {
   leaseMs?: number;
   /** How long a channel the app may not post in is left alone (default 10 min). */
   goneMs?: number;
-  /** How often the triage channels are read again (default 10 s). */
+  /** How often the triage channels are read again (default 2 s). */
   channelsMs?: number;
   /** Failed attempts at one card before it is left to the next scan (default 6). */
   maxAttempts?: number;
@@ -149,7 +149,7 @@ export class TriageFeed {
       tickMs: options.tickMs ?? 1_000,
       leaseMs: options.leaseMs ?? 30_000,
       goneMs: options.goneMs ?? 600_000,
-      channelsMs: options.channelsMs ?? 10_000,
+      channelsMs: options.channelsMs ?? 2_000,
       maxAttempts: options.maxAttempts ?? 6,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
@@ -249,6 +249,7 @@ export class TriageFeed {
     try {
       const ticket = (waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND));
       const outcome = await this.#card(ticket);
+      this.#logger.debug({ ticket_id: ticketId, outcome }, 'triage card weighed');
       if (outcome === 'busy') {
         waiting.dueAt = this.#o.now() + this.#o.leaseMs;
         return;
@@ -284,7 +285,9 @@ export class TriageFeed {
     if (!poster?.postTriageCard) return 'left';
     const route = await this.#routeOf(ticket);
     const createdAt = timeOf(ticket.created_at) ?? 0;
-    if (!route || createdAt < route.since) return 'settled';
+    // No channel yet: a listing within the window may find one set meanwhile.
+    if (!route) return 'left';
+    if (createdAt < route.since) return 'settled';
     const { channel } = route;
     if ((this.#goneUntil.get(channel) ?? 0) > this.#o.now()) return 'left';
     const threads = await this.#stores.links.threadsForTicket(ticket.id);
