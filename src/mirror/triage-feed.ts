@@ -19,15 +19,18 @@
  */
 import { type Sleep, sleep } from '../clock.ts';
 import type { Ticket } from '../servicedesk/index.ts';
+import type { Thread } from '../store/types.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
-import type { ChangeFeedPlatform, MirrorPoster } from './types.ts';
+import { triageMessageIdMark } from './own-marks.ts';
+import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
 
 /** What the triage feed needs. */
 export interface TriageFeedOptions {
-  platform: Pick<ChangeFeedPlatform, 'listTickets' | 'getTicket'>;
+  platform: Pick<ChangeFeedPlatform, 'listTickets' | 'getTicket'> &
+    Pick<MirrorPlatform, 'listMessages'>;
   stores: Pick<Stores, 'triageChannels' | 'links' | 'mirror' | 'schedule' | 'claims'>;
   logger: MirrorLogger;
   /** Lets the scans go only while routine work may (default: always). */
@@ -74,6 +77,8 @@ interface Waiting {
   ticket: Ticket | undefined;
   dueAt: number;
   attempts: number;
+  /** The card's thread, once posted, while the messages read before it are posted there. */
+  backfill?: Thread;
 }
 
 interface Route {
@@ -247,8 +252,14 @@ export class TriageFeed {
   async #attempt(waiting: Waiting): Promise<void> {
     const { ticketId } = waiting;
     try {
-      const ticket = (waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND));
-      const outcome = await this.#card(ticket);
+      // A card posted whose thread is still to catch up goes on with that alone.
+      const outcome = waiting.backfill
+        ? 'settled'
+        : await this.#card(
+            (waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND)),
+            waiting,
+          );
+      if (waiting.backfill) await this.#backfill(ticketId, waiting.backfill);
       this.#logger.debug({ ticket_id: ticketId, outcome }, 'triage card weighed');
       if (outcome === 'busy') {
         waiting.dueAt = this.#o.now() + this.#o.leaseMs;
@@ -280,7 +291,7 @@ export class TriageFeed {
    * Posts the ticket's card once: `settled` when it is there (or the ticket takes none),
    * `busy` while another replica posts it, `left` when its channel cannot take it now.
    */
-  async #card(ticket: Ticket): Promise<'settled' | 'busy' | 'left'> {
+  async #card(ticket: Ticket, waiting: Waiting): Promise<'settled' | 'busy' | 'left'> {
     const poster = this.#poster;
     if (!poster?.postTriageCard) return 'left';
     const route = await this.#routeOf(ticket);
@@ -315,10 +326,54 @@ export class TriageFeed {
       throw error;
     }
     await mirror.completePost(ticket.id, key, claim.token);
-    // The worker brings the conversation in: the ticket is due now, as after a hint.
+    // The worker brings the conversation in from here on: the ticket is due now, as after a
+    // hint; what it already posted into the requester's threads is brought in here.
     await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
+    waiting.backfill = { channel, threadTs: ts, triage: true };
     this.#onCard?.({ ticketId: ticket.id, channel, createdAt, postedAt: this.#o.now() });
     return 'settled';
+  }
+
+  /**
+   * Posts into a new triage thread the messages the mirror read before it was linked (a
+   * ticket filed from Slack whose first answers were mirrored before its card), claimed as the
+   * worker claims them, so neither posts one twice. One page of messages in all, usually.
+   */
+  async #backfill(ticketId: string, thread: Thread): Promise<void> {
+    const poster = this.#poster;
+    const { mirror } = this.#stores;
+    const upTo = (await mirror.state(ticketId))?.messageCursor ?? 0;
+    if (!poster || upTo === 0) return;
+    for (let page = 1; (page - 1) * PAGE < upTo && page <= MAX_PAGES; page++) {
+      const { items } = await this.#platform.listMessages(
+        ticketId,
+        { page, page_size: PAGE },
+        BACKGROUND,
+      );
+      const before = items.slice(0, Math.max(0, upTo - (page - 1) * PAGE));
+      for (const message of before) {
+        if (await mirror.isOwn(ticketId, [triageMessageIdMark(message.id)])) continue;
+        const count = poster.messageParts?.(ticketId, message) ?? 1;
+        for (let index = 0; index < count; index++) {
+          const part = count > 1 ? index : undefined;
+          // The worker's post key: a message is claimed once per thread (and part).
+          const where = [message.id, thread.channel, thread.threadTs];
+          const key = JSON.stringify(part === undefined ? where : [...where, part]);
+          const claim = await mirror.claimPost(ticketId, key, this.#o.leaseMs);
+          if (claim.state !== 'claimed') continue;
+          try {
+            if (!(claim.retaken && (await poster.findPosted(thread, ticketId, message.id, part)))) {
+              await poster.postMessage(thread, ticketId, message, part);
+            }
+          } catch (error) {
+            await mirror.releasePost(ticketId, key, claim.token).catch(() => undefined);
+            throw error;
+          }
+          await mirror.completePost(ticketId, key, claim.token);
+        }
+      }
+      if (items.length < PAGE) break;
+    }
   }
 
   #channelGone(channel: string): void {

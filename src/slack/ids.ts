@@ -21,6 +21,8 @@ export const VIEWS = {
   updateTicket: 'update_ticket',
   // The triage card's "Reply to requester" modal.
   replyToRequester: 'reply_to_requester_modal',
+  // The form a desk's required fields are added in, after a filing without a form lacked them.
+  deskDetails: 'desk_details_modal',
 } as const;
 
 /** Action ids of interactive elements. */
@@ -44,6 +46,8 @@ export const ACTIONS = {
   newTicket: 'new_ticket_button',
   // The triage card's button that answers the requester in the ticket's conversation.
   replyToRequester: 'reply_to_requester',
+  // The private prompt after a filing without a form lacked its desk's required fields.
+  addDeskDetails: 'add_desk_details',
 } as const;
 
 /** Block and action ids of the update modal's inputs. */

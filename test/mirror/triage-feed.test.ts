@@ -354,6 +354,39 @@ describe('the worker and a triage thread', () => {
     expect(t.poster.bodies()).toEqual([]);
   });
 
+  it('brings into a triage thread carded late the messages mirrored before it, once', async () => {
+    const t = setUp();
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.triage.runOnce();
+    t.advance(1);
+    const ticket = t.file();
+    await t.stores.links.link(ticket.id, HELP);
+    await t.mirror.slackWrote(ticket.id);
+    t.model.addAiMessage(TENANT, ticket.id, 'Unplug it first', []);
+    t.advance(2_000);
+    await t.worker.runOnce();
+    expect(t.poster.bodies()).toEqual(['Unplug it first']);
+    t.advance(1);
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    t.model.addAgentReply(TENANT, ticket.id, { agentEmail: SAM, body: 'Coming over' });
+    for (let round = 0; round < 5; round++) {
+      t.advance(60_000);
+      await t.mirror.hints.hint(ticket.id, { messageOnly: true });
+      t.advance(5_000);
+      await t.worker.runOnce();
+    }
+    const posts = t.poster.posts.flatMap((post) =>
+      post.kind === 'message' ? [`${post.thread.channel}:${post.message.body}`] : [],
+    );
+    expect(posts).toEqual([
+      'C0HELP:Unplug it first',
+      'C0AGENTS:Unplug it first',
+      'C0HELP:Coming over',
+      'C0AGENTS:Coming over',
+    ]);
+  });
+
   it('posts status changes into the triage thread and refreshes its card with the others', async () => {
     const t = await linked();
     t.model.updateTicket(TENANT, t.ticket.id, { priority: 'high' }, SAM);

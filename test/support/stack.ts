@@ -122,6 +122,8 @@ export interface StackOptions {
   mirror?: { planner: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean };
   /** Runs the change feed in every replica, with these options. */
   changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'>;
+  /** CHANNEL_DESKS (default: #it-help files to ROUTED_DESK). */
+  channelDesks?: string;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -186,7 +188,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SERVICE_DESK_URL: emulator.url,
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       AGENT_EMAILS: 'sam.rivera@acme.example',
-      CHANNEL_DESKS: `${defaultIds.itHelp}=${ROUTED_DESK}`,
+      CHANNEL_DESKS: options.channelDesks ?? `${defaultIds.itHelp}=${ROUTED_DESK}`,
       ...(options.embedded ? {} : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }),
       APP_ROLE: role,
       PORT: '0',

@@ -56,6 +56,7 @@ import { readMessageAt } from '../posting/thread-reader.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
+import { askForDeskDetails } from './desk-details.ts';
 
 // The outbox kind of this intent.
 const CREATE_TICKET = 'create_ticket';
@@ -423,14 +424,34 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
           const told = await tellTaken(payload, payload.fromMessage, owner, threadTs);
           return told as unknown as JsonValue;
         }
-        fields = fromMessage;
+        // A reacted message goes to its channel's desk (CHANNEL_DESKS), as the channel's forms do.
+        const desk = deps.settings.channelDesks.get(payload.fromMessage.channel);
+        fields = { ...fromMessage, ...(desk ? { desk_id: desk } : {}) };
         messageThreadTs = threadTs;
         if (authorId) requesterIds = [authorId, ...requesterIds.filter((id) => id !== authorId)];
       }
-      const ticket = await deps.serviceDesk.createTicket(
-        { ...fields, requester_email: await requesterEmail(requesterIds), channel: 'slack' },
-        { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
-      );
+      let ticket: Ticket;
+      try {
+        ticket = await deps.serviceDesk.createTicket(
+          { ...fields, requester_email: await requesterEmail(requesterIds), channel: 'slack' },
+          { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
+        );
+      } catch (error) {
+        // Refused for lacking the desk's required fields: kept, and the person asked for them.
+        const asked = await askForDeskDetails(
+          deps,
+          {
+            deliveryKey: entry.deliveryKey,
+            payload,
+            ticket: fields,
+            requesterUserIds: requesterIds,
+            threadTs: messageThreadTs,
+          },
+          error,
+        );
+        if (asked) return asked as unknown as JsonValue;
+        throw error;
+      }
       const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);

@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
 import { ACTIONS, CREATE_FIELDS } from '../../ids.ts';
+import { addDeskDetails } from './add-desk-details.ts';
 import { assignToMe } from './assign-to-me.ts';
 import { closedReplyDismiss } from './closed-reply-dismiss.ts';
 import { closedReplyNewTicket } from './closed-reply-new-ticket.ts';
@@ -32,4 +33,5 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.newTicket, newTicketButton(deps));
   app.action(CREATE_FIELDS.desk.action, deskSelectChanged(deps));
   app.action(ACTIONS.replyToRequester, replyToRequester(deps));
+  app.action(ACTIONS.addDeskDetails, addDeskDetails(deps));
 }

@@ -1,0 +1,182 @@
+/**
+ * A filing without a form (🎫, a DM, a request channel) leaves the desk's fields empty. When the
+ * platform refuses it for lacking required ones (a 422 at `["body","custom_fields","<key>"]`),
+ * nothing is filed: the create-ticket intent keeps the filing (the person's words, resolved as
+ * they were when it ran) for a day, completes under its delivery key (so that key never files),
+ * and tells the person privately, with a button that opens a form for the fields. The form's
+ * submission files the kept filing with the fields, under a key of its own derived from the
+ * first (`deskDetailsKey`), through the same intent and its idempotency.
+ */
+import { z } from 'zod';
+import type { CustomField } from '../../contract/schemas.ts';
+import { ValidationError } from '../../servicedesk/index.ts';
+import { DAY_MS, type JsonValue } from '../../store/types.ts';
+import { deskFieldBlockId, deskFieldBlocks } from '../builders/desk-fields-builder.ts';
+import { buildDeskDetailsPrompt } from '../builders/required-fields-prompt-builder.ts';
+import type { IntentDeps, SlackDeps } from '../deps.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
+import { type CreateTicketPayload, createTicketPayloadSchema } from './create-ticket.ts';
+
+// The claim a kept filing lives under, by its first delivery key.
+const PENDING_PREFIX = 'desk-details:';
+// The longest a kept filing takes to write: the lease of its claim.
+const KEEP_LEASE_MS = 10_000;
+
+/** A filing kept until its desk's fields are added. */
+export interface PendingDetails {
+  /** The create-ticket payload to file, its words and desk set, its thread known. */
+  filing: CreateTicketPayload;
+  /** The desk that asked. */
+  deskId: string;
+  /** The fields the platform named (their keys). */
+  keys: string[];
+}
+
+// Lazily: create-ticket.ts imports this module, and its schema is not made yet when it does.
+const pendingSchema = z.lazy(() =>
+  z.object({
+    filing: createTicketPayloadSchema,
+    deskId: z.string(),
+    keys: z.array(z.string()),
+  }),
+);
+
+/** What the create-ticket intent remembers when it asked for the desk's fields instead. */
+export interface AwaitingDetailsResult {
+  awaitingDetails: true;
+  deskId: string;
+  keys: string[];
+}
+
+/** The delivery key the details form files under: one ticket per refused filing. */
+export function deskDetailsKey(firstDeliveryKey: string): string {
+  return `details:${firstDeliveryKey}`;
+}
+
+/** The keys of the desk fields a 422 names, or undefined when it names anything else too. */
+export function missingDeskFields(error: unknown): string[] | undefined {
+  if (!(error instanceof ValidationError) || error.issues.length === 0) return undefined;
+  const keys: string[] = [];
+  for (const issue of error.issues) {
+    const [where, field, key] = issue.loc;
+    if (where !== 'body' || field !== 'custom_fields' || key === undefined) return undefined;
+    if (!keys.includes(String(key))) keys.push(String(key));
+  }
+  return keys;
+}
+
+/** The kept filing of a first delivery key; undefined once a day has passed (or never kept). */
+export async function pendingDetailsOf(
+  deps: Pick<SlackDeps, 'stores'>,
+  firstDeliveryKey: string,
+): Promise<PendingDetails | undefined> {
+  const record = await deps.stores.claims.get(`${PENDING_PREFIX}${firstDeliveryKey}`);
+  if (record?.state !== 'done') return undefined;
+  const parsed = pendingSchema.safeParse(record.result);
+  return parsed.success ? parsed.data : undefined;
+}
+
+// Keeps the filing once: a retry of the intent finds it kept and tells the person again.
+async function keep(deps: IntentDeps, firstDeliveryKey: string, pending: PendingDetails) {
+  const key = `${PENDING_PREFIX}${firstDeliveryKey}`;
+  const claim = await deps.stores.claims.claim(key, KEEP_LEASE_MS);
+  if (claim.state !== 'claimed') return;
+  await deps.stores.claims.complete(key, claim.token, pending as unknown as JsonValue, DAY_MS);
+}
+
+// The desk's fields, to name them; none when the platform does not list them now.
+async function definitions(deps: IntentDeps, deskId: string): Promise<CustomField[] | undefined> {
+  try {
+    const page = await deps.serviceDesk.listCustomFields(
+      { desk_id: deskId, limit: 100 },
+      { priority: 'interactive' },
+    );
+    return page.items.filter((field) => !field.desk_id || field.desk_id === deskId);
+  } catch (error) {
+    deps.logger.warn({ err: error, desk: deskId }, 'desk fields could not be read to name them');
+    return undefined;
+  }
+}
+
+async function deskName(deps: IntentDeps, deskId: string): Promise<string> {
+  const desks = deps.desks.peek() ?? (await deps.desks.list().catch(() => []));
+  return desks.find((desk) => desk.slug === deskId)?.name ?? deskId;
+}
+
+/** What was filed and where, as the create-ticket intent resolved it before the platform said no. */
+export interface RefusedFiling {
+  deliveryKey: string;
+  payload: CreateTicketPayload;
+  /** The ticket's fields as sent (read from the message for a reaction). */
+  ticket: NonNullable<CreateTicketPayload['ticket']>;
+  /** The requesters in the order the intent chose them (a message's author first). */
+  requesterUserIds: string[];
+  /** The thread the confirmation goes into, once known (a reacted message's). */
+  threadTs: string | undefined;
+}
+
+/**
+ * When the platform refused a filing without a form for lacking desk fields the form can ask
+ * for: keeps the filing, tells the person privately with the button, and returns what the
+ * intent remembers. Undefined when this is not such a refusal (a form's own submission, other
+ * issues, no desk, fields the app cannot show): the intent fails as before, telling the person
+ * why with their words.
+ */
+export async function askForDeskDetails(
+  deps: IntentDeps,
+  refused: RefusedFiling,
+  error: unknown,
+): Promise<AwaitingDetailsResult | undefined> {
+  const { payload, ticket } = refused;
+  // A form shows the platform's issues on its own inputs.
+  if (payload.viewId) return undefined;
+  const keys = missingDeskFields(error);
+  const deskId = ticket.desk_id;
+  if (!keys || !deskId) return undefined;
+  const fields = await definitions(deps, deskId);
+  if (fields) {
+    // Every field named must be one the form can show, or the form could never file.
+    const shown = new Set(deskFieldBlocks(fields).map((block) => block.block_id));
+    const showable = keys.every((key) =>
+      fields.some((field) => field.key === key && shown.has(deskFieldBlockId(key))),
+    );
+    if (!showable) return undefined;
+  }
+  const threadTs =
+    payload.reply.kind === 'thread'
+      ? (payload.reply.threadTs ?? refused.threadTs ?? payload.fromMessage?.ts)
+      : undefined;
+  const filing: CreateTicketPayload = {
+    ...payload,
+    requesterUserIds: refused.requesterUserIds,
+    ticket,
+    // The thread is known now: the details' filing does not read the message again.
+    reply:
+      payload.reply.kind === 'thread' && threadTs
+        ? { kind: 'thread', channel: payload.reply.channel, threadTs }
+        : payload.reply,
+  };
+  await keep(deps, refused.deliveryKey, { filing, deskId, keys });
+  const names = keys.map((key) => fields?.find((field) => field.key === key)?.name || key);
+  // Where they saw their message: in its thread only when it was a reply.
+  const messageTs = payload.fromMessage?.ts ?? threadTs;
+  await tellPrivately(
+    deps.client,
+    {
+      userId: payload.actorUserId,
+      channel: payload.reply.channel,
+      ...(threadTs && threadTs !== messageTs ? { threadTs } : {}),
+    },
+    buildDeskDetailsPrompt({
+      deskName: await deskName(deps, deskId),
+      fieldNames: names,
+      title: ticket.title,
+      pendingKey: refused.deliveryKey,
+    }),
+  );
+  deps.logger.info(
+    { desk: deskId, fields: keys, channel: payload.reply.channel },
+    'filing refused for lacking desk fields: kept, the person asked for them',
+  );
+  return { awaitingDetails: true, deskId, keys };
+}

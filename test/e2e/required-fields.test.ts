@@ -1,0 +1,159 @@
+/**
+ * A filing without a form on a desk that requires fields: the platform refuses it (422 at
+ * `custom_fields.<key>`), so nothing is filed; the person is asked privately, with a button that
+ * opens a form keeping their words, and submitting it files exactly one ticket with the fields.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultIds } from '../../tools/slack-double/index.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Stack, startStack, ticketsOf } from '../support/stack.ts';
+
+const { alice, bob, itHelp } = defaultIds;
+
+type Block = { type: string; block_id?: string; element?: Record<string, unknown> };
+
+describe('required desk fields on a filing without a form', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // #it-help files to the HR desk here, which requires a start date and a manager's email.
+    stack = await startStack({ channelDesks: `${itHelp}=hr` });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const promptsFor = (userId: string) =>
+    stack.double.workspace
+      .ephemerals({ user: userId })
+      .filter((e) => e.text.includes('needs a few more details'));
+  const outboxSettled = () =>
+    eventually(
+      async () => (await stack.app.stores.outbox.stats()).depth === 0,
+      5_000,
+      'the outbox to empty',
+    );
+
+  /** Alice writes in #it-help and Bob reacts with 🎫: the ticket would be Alice's. */
+  async function reactToNewMessage(text: string) {
+    const posted = await stack.driver.userPosts({ userId: alice, channelId: itHelp, text });
+    await stack.driver.userReacts({
+      userId: bob,
+      channelId: itHelp,
+      ts: posted.ts,
+      reaction: 'ticket',
+    });
+    const prompt = await eventually(
+      () => promptsFor(bob).find((e) => e.text && JSON.stringify(e.blocks).includes(text)),
+      5_000,
+      'the private prompt',
+    );
+    return { ts: posted.ts, prompt };
+  }
+
+  async function openDetails(promptTs: string) {
+    const before = stack.double.workspace.modalStack(bob).at(-1)?.id;
+    await stack.driver.blockAction({
+      userId: bob,
+      channelId: itHelp,
+      messageTs: promptTs,
+      actionId: 'add_desk_details',
+    });
+    await eventually(
+      () => {
+        const top = stack.double.workspace.modalStack(bob).at(-1)?.id;
+        return (top !== undefined && top !== before) || undefined;
+      },
+      5_000,
+      'the details form',
+    );
+    const view = stack.double.workspace.modalStack(bob).at(-1);
+    if (!view) throw new Error('no form open');
+    // The fields come with the form, or by one update right after it.
+    await eventually(
+      () =>
+        (stack.double.workspace.view(view.id)?.blocks as Block[]).some(
+          (b) => b.block_id === 'cf_start_date',
+        ) || undefined,
+      5_000,
+      'the desk fields in the form',
+    );
+    return view.id;
+  }
+
+  it('files nothing and asks the reactor privately for the desk’s required fields', async () => {
+    const { prompt } = await reactToNewMessage('Onboarding laptop for Kim please');
+    await outboxSettled();
+    expect(ticketsOf(stack, 'alice@acme.example')).toHaveLength(0);
+    expect(prompt.text).toContain('Start date');
+    expect(prompt.text).toContain('Manager’s email');
+    expect(JSON.stringify(prompt.blocks)).toContain('Add the details');
+    expect(promptsFor(alice)).toHaveLength(0);
+  });
+
+  it('opens the form with the message’s words kept and the desk’s required fields', async () => {
+    const { prompt } = await reactToNewMessage('New starter Dana needs accounts');
+    const viewId = await openDetails(prompt.ts);
+    const blocks = stack.double.workspace.view(viewId)?.blocks as Block[];
+    const byId = new Map(blocks.map((b) => [b.block_id, b]));
+    expect(byId.get('title')?.element?.initial_value).toBe('New starter Dana needs accounts');
+    expect(String(byId.get('description')?.element?.initial_value)).toContain(
+      'New starter Dana needs accounts',
+    );
+    expect(byId.get('cf_start_date')).toMatchObject({ optional: false });
+    expect(byId.get('cf_manager_email')).toMatchObject({ optional: false });
+    expect(byId.has('desk')).toBe(false);
+  });
+
+  it('files exactly one ticket with the fields, for the message’s author, in its thread', async () => {
+    const text = 'Desk and badge for Robin starting Monday';
+    const { ts, prompt } = await reactToNewMessage(text);
+    const viewId = await openDetails(prompt.ts);
+    const values = { cf_start_date: '2026-12-07', cf_manager_email: 'lena.fischer@acme.example' };
+    const first = await stack.driver.viewSubmission({ viewId, userId: bob, values });
+    expect(first.responseActionError).toBeUndefined();
+    // The prompt's button again, and a second form: still one ticket.
+    const again = await openDetails(prompt.ts);
+    const second = await stack.driver.viewSubmission({ viewId: again, userId: bob, values });
+    expect(JSON.stringify(second.body)).toContain('already filed');
+    await outboxSettled();
+    const filed = ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === text);
+    expect(filed).toHaveLength(1);
+    const ticket = stack.emulator.model.getTicket('acme', filed[0]?.id ?? '');
+    expect(ticket.desk_id).toBe('hr');
+    expect(ticket.custom_fields).toMatchObject({
+      start_date: '2026-12-07',
+      manager_email: 'lena.fischer@acme.example',
+    });
+    const thread = stack.double.workspace.thread(itHelp, ts) ?? [];
+    expect(thread.some((m) => m.text?.includes(ticket.id))).toBe(true);
+  });
+
+  it('does not file the message again when someone else reacts after the prompt', async () => {
+    const text = 'Payroll access for the new analyst';
+    const { ts } = await reactToNewMessage(text);
+    await stack.driver.userReacts({ userId: alice, channelId: itHelp, ts, reaction: 'ticket' });
+    await outboxSettled();
+    expect(ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === text)).toHaveLength(0);
+    expect(promptsFor(bob).filter((e) => JSON.stringify(e.blocks).includes(text))).toHaveLength(1);
+  });
+
+  it('refuses the button to anyone but the person who filed', async () => {
+    const { prompt } = await reactToNewMessage('Contract for the new designer');
+    const modals = stack.double.workspace.modalStack(alice).length;
+    await stack.driver.blockAction({
+      userId: alice,
+      channelId: itHelp,
+      messageTs: prompt.ts,
+      actionId: 'add_desk_details',
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: alice })
+          .some((e) => e.text.includes('Only the person who asked')) || undefined,
+      5_000,
+      'the refusal',
+    );
+    expect(stack.double.workspace.modalStack(alice)).toHaveLength(modals);
+  });
+});
