@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTriageCard } from '../../src/slack/builders/triage-card-builder.ts';
 import { REPLY_FIELDS, SHORTCUTS, VIEWS } from '../../src/slack/ids.ts';
-import { TRIAGE_CARD_EVENT_TYPE } from '../../src/slack/threads/triage-threads.ts';
+import { triageCardMetadata } from '../../src/slack/posting/post-metadata.ts';
+import { TRIAGE_CATCH_ALL } from '../../src/store/types.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
@@ -41,7 +42,7 @@ describe('writing from a triage thread', () => {
       user: bot,
       bot_id: botId,
       ...buildTriageCard(ticket as never, { requester: { userId: alice } }),
-      metadata: { event_type: TRIAGE_CARD_EVENT_TYPE, event_payload: { ticket_id: ticketId } },
+      metadata: triageCardMetadata(ticketId),
     } as never);
     cardTs = card.ts;
     // Bob joins the agents' channel: a colleague who is not an agent.
@@ -307,5 +308,123 @@ describe('writing from a triage thread', () => {
     expect(open?.id).toBe(view.id);
     expect(JSON.stringify(open?.state)).toContain('One more thing about the VPN');
     expect(messagesOf()).toHaveLength(before);
+  });
+});
+
+/**
+ * The same, on the triage card the app posts itself (the triage feed, linked as the ticket's
+ * triage thread), where the mirror brings the ticket's conversation: every message shows there
+ * once, whichever way it was written.
+ */
+describe('writing in the triage thread the mirror keeps', () => {
+  const SECRET = 'whsec-e2e-triage-writing-0123456789';
+  let stack: Stack;
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('shows an agent’s note, a modal reply and a message sent with the shortcut once each in the triage thread', async () => {
+    stack = await startStack({ webhookSecret: SECRET, mirror: { planner: QUICK_PLANNER } });
+    stack.emulator.setWebhooks({ announceCreated: true });
+    await stack.app.stores.triageChannels.set(TRIAGE_CATCH_ALL, agentsPrivate);
+    // The feed marks when it first saw the channel; tickets before that get no card.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Printer on floor 2 prints blank pages',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the ticket',
+    );
+    const card = await eventually(
+      async () => (await stack.app.stores.links.threadsForTicket(ticketId)).find((t) => t.triage),
+      15_000,
+      'the triage card',
+    );
+    const triageTexts = (text: string) =>
+      (stack.double.workspace.thread(agentsPrivate, card.threadTs) ?? []).filter((m) =>
+        m.text?.includes(text),
+      );
+    const requesterTexts = (text: string) =>
+      (stack.double.workspace.thread(dm, sent.ts) ?? []).filter((m) => m.text?.includes(text));
+    const messages = () => stack.emulator.model.listMessages('acme', ticketId);
+
+    await stack.driver.userPosts({
+      userId: agent,
+      channelId: agentsPrivate,
+      threadTs: card.threadTs,
+      text: 'Toner cartridge is probably empty',
+    });
+    await eventually(
+      () => messages().find((m) => m.body === 'Toner cartridge is probably empty'),
+      5_000,
+      'the note',
+    );
+
+    const clicked = await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: card.threadTs,
+    });
+    expect(clicked.status).toBe(200);
+    const view = await eventually(
+      () =>
+        stack.double.workspace
+          .modalStack(agent)
+          .find((v) => v.callback_id === VIEWS.replyToRequester),
+      5_000,
+      'the reply modal',
+    );
+    await stack.driver.viewSubmission({
+      viewId: view.id,
+      values: { [REPLY_FIELDS.text.action]: 'A technician is on the way with toner' },
+    });
+
+    const own = await stack.driver.userPosts({
+      userId: agent,
+      channelId: agentsPrivate,
+      threadTs: card.threadTs,
+      text: 'Toner replaced, please print a test page',
+    });
+    await eventually(
+      () => messages().find((m) => m.body === 'Toner replaced, please print a test page'),
+      5_000,
+      'the second note',
+    );
+    await stack.driver.messageShortcut({
+      callbackId: SHORTCUTS.sendToRequester,
+      userId: agent,
+      channelId: agentsPrivate,
+      messageTs: own.ts,
+    });
+
+    await eventually(
+      () => requesterTexts('A technician is on the way').length === 1,
+      15_000,
+      'the modal reply for Alice',
+    );
+    await eventually(
+      () => requesterTexts('Toner replaced').length === 1,
+      15_000,
+      'the shortcut message for Alice',
+    );
+    await eventually(
+      () => triageTexts('A technician is on the way').length === 1,
+      15_000,
+      'the modal reply in the triage thread',
+    );
+    // The mirror has looked again since (quick planner): nothing came twice.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(triageTexts('Toner cartridge is probably empty')).toHaveLength(1);
+    expect(triageTexts('A technician is on the way')).toHaveLength(1);
+    expect(triageTexts('Toner replaced')).toHaveLength(1);
+    expect(requesterTexts('Toner cartridge')).toHaveLength(0);
+    expect(requesterTexts('A technician is on the way')).toHaveLength(1);
+    expect(requesterTexts('Toner replaced')).toHaveLength(1);
   });
 });

@@ -75,10 +75,10 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
         { body: payload.body, author_email: email, internal: true },
         { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
       );
-      // The mirror never echoes it: it is in the triage thread already, and is no one else's.
-      // By its id only: a mark of its text would also hide the same words sent to the
-      // requester later ("Send to requester" on this very message).
-      await deps.mirror.rememberOwnMessageId(ticketId, message.id);
+      // Written in the triage thread: the mirror brings it there no second time (an internal
+      // note goes to no requester's thread anyway). By its id, never its text: a text mark
+      // would also hide the same words sent to the requester later (Send to requester).
+      await deps.mirror.rememberTriageMessageId?.(ticketId, message.id);
       deps.logger.info(
         {
           ticket_id: ticketId,

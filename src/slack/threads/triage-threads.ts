@@ -7,7 +7,8 @@
  * A thread is a triage thread when its channel is a triage channel and either the links list it
  * as the ticket's triage thread (`Thread.triage`), or, when the links do not know it (Redis came
  * back empty), its parent is the app's triage card: a post carrying the metadata
- * `{event_type: 'triage_card', event_payload: {ticket_id}}`, read back from Slack. A thread in
+ * `{event_type: 'triage_card', event_payload: {ticket_id, triage: true}}` (`post-metadata.ts`),
+ * read back from Slack. A thread in
  * a triage channel that the links know as an ordinary ticket thread (a ticket filed from a
  * message there) is not a triage thread. Answers read from Slack are kept in this process.
  */
@@ -15,21 +16,18 @@ import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../../servicedesk/index.ts';
 import type { Stores, Thread } from '../../store/types.ts';
 import type { TriageThreadKind, TriageThreads } from '../deps.ts';
-import type { ThreadMessage } from '../posting/post-metadata.ts';
-
-/** The metadata event type of a triage card post (its payload: `{ticket_id}`). */
-export const TRIAGE_CARD_EVENT_TYPE = 'triage_card';
+import { type ThreadMessage, triageCardTicketOf } from '../posting/post-metadata.ts';
 
 /** The ticket a triage card names, when the message is the app's triage card. */
 export function triageCardTicket(
   message: ThreadMessage | undefined,
   appUserId: string | undefined,
 ): string | undefined {
-  if (!message || message.metadata?.event_type !== TRIAGE_CARD_EVENT_TYPE) return undefined;
+  if (!message) return undefined;
   // Metadata is any app's to set: only the app's own card counts.
   if (appUserId && message.user && message.user !== appUserId) return undefined;
-  const ticketId = message.metadata.event_payload?.ticket_id;
-  return typeof ticketId === 'string' && isTicketId(ticketId) ? ticketId : undefined;
+  const ticketId = triageCardTicketOf(message);
+  return ticketId && isTicketId(ticketId) ? ticketId : undefined;
 }
 
 /** Options of the finder. */

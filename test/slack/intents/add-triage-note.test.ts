@@ -50,8 +50,8 @@ function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads> }) {
       rememberOwnMessage: async (_t: string, email: string, body: string) => {
         recorded.own.push(`text:${email}:${body}`);
       },
-      rememberOwnMessageId: async (_t: string, id: string) => {
-        recorded.own.push(`id:${id}`);
+      rememberTriageMessageId: async (_t: string, id: string) => {
+        recorded.own.push(`triage-id:${id}`);
       },
     },
     triageThreads: { ticketForTriageThread: async () => undefined, ...options.triage },
@@ -99,10 +99,10 @@ describe('a reply in a triage thread', () => {
     ]);
   });
 
-  it('is marked as the app’s own by its id, never its text, so the same words can still go to the requester', async () => {
+  it('is marked as written in the triage thread by its id, never its text, so the same words can still go to the requester', async () => {
     const { deps, recorded } = depsFor({ agent: true });
     await intentHandler(addTriageNote, deps).run(entryOf(reply));
-    expect(recorded.own).toEqual(['id:m-1']);
+    expect(recorded.own).toEqual(['triage-id:m-1']);
   });
 
   it('finds its ticket from the thread’s card when the links did not know the thread', async () => {

@@ -3,11 +3,8 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
-import {
-  TRIAGE_CARD_EVENT_TYPE,
-  TriageThreadFinder,
-  triageCardTicket,
-} from '../../../src/slack/threads/triage-threads.ts';
+import { TRIAGE_CARD_EVENT_TYPE } from '../../../src/slack/posting/post-metadata.ts';
+import { TriageThreadFinder, triageCardTicket } from '../../../src/slack/threads/triage-threads.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 
 const SLACK = 'http://slack.test';
