@@ -8,6 +8,7 @@
 import type { Ticket } from '../servicedesk/index.ts';
 import type { ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
 import type { FeedWay } from './change-feed-record.ts';
+import { keepTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import type { TicketHints } from './ticket-hints.ts';
@@ -161,6 +162,9 @@ export async function tell(
     updatedAt <= state.slackWriteAt + margin;
   // The first look after a write from Slack is never moved, and reads what the write changed.
   if ((messageOnly || warm) && ownWrite) return true;
+  // The listing is the ticket after the change: the look draws the card from it, not a read.
+  if (listed !== undefined && state !== undefined && !messageOnly)
+    await ctx.stores.mirror.keepTicket(ticketId, keepTicket(listed, ctx.now()));
   if ((await ctx.hints.hint(ticketId, { messageOnly })) === 'unlinked') return false;
   work.hinted.add(ticketId);
   work.scan.changed += 1;

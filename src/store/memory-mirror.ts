@@ -71,6 +71,12 @@ export class MemoryMirrorStore implements MirrorStore {
     else memory.hintedAt = Math.max(memory.hintedAt, at);
   }
 
+  async keepTicket(ticketId: string, ticket: string): Promise<void> {
+    requireKey(ticketId, 'ticket ID');
+    const state = this.#live(ticketId)?.state;
+    if (state) state.ticket = ticket;
+  }
+
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {
     const at = requireTime(Math.floor(atMs), 'atMs');
     const memory = this.#memory(ticketId);

@@ -42,6 +42,13 @@ redis.call('HSET', KEYS[1], 'backoffStep', ARGV[n + 1], 'status', ARGV[n + 2],
 return 1
 `;
 
+// KEYS state; ARGV ticket: only in a record the mirror saved.
+const KEEP_TICKET = `
+if redis.call('HEXISTS', KEYS[1], 'saved') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'ticket', ARGV[1])
+return 1
+`;
+
 // KEYS state; ARGV at, field (slackWriteAt, hintedAt or messageHintedAt): a later time wins.
 const NOTE_TIME = `
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[2]))
@@ -80,6 +87,7 @@ export class RedisMirrorStore implements MirrorStore {
   readonly #now: Now;
   readonly #saveState: RedisScript;
   readonly #noteTime: RedisScript;
+  readonly #keepTicket: RedisScript;
   readonly #claimPost: RedisScript;
   readonly #finishPost: RedisScript;
 
@@ -89,6 +97,7 @@ export class RedisMirrorStore implements MirrorStore {
     this.#now = now;
     this.#saveState = defineScript(redis, 'servicedeskMirrorSaveState', 1, SAVE_STATE);
     this.#noteTime = defineScript(redis, 'servicedeskMirrorNoteTime', 1, NOTE_TIME);
+    this.#keepTicket = defineScript(redis, 'servicedeskMirrorKeepTicket', 1, KEEP_TICKET);
     this.#claimPost = defineScript(redis, 'servicedeskMirrorClaimPost', 1, CLAIM_POST);
     this.#finishPost = defineScript(redis, 'servicedeskMirrorFinishPost', 1, FINISH_POST);
   }
@@ -144,6 +153,11 @@ export class RedisMirrorStore implements MirrorStore {
         state.ticket ?? '',
       ],
     );
+  }
+
+  async keepTicket(ticketId: string, ticket: string): Promise<void> {
+    requireKey(ticketId, 'ticket ID');
+    await this.#keepTicket('mirror.keepTicket', [this.#keys.state(ticketId)], [ticket]);
   }
 
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {

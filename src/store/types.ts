@@ -408,6 +408,11 @@ export interface MirrorStore {
   saveState(ticketId: string, state: MirrorRecord): Promise<void>;
   /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
   noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
+  /**
+   * Keeps `ticket` (see `MirrorRecord.ticket`) in the record of a ticket the mirror has saved,
+   * leaving the rest as it is; nothing for a ticket it has not.
+   */
+  keepTicket(ticketId: string, ticket: string): Promise<void>;
   /** Records that the ticket was hinted at `atMs` to have changed in `scope` (a later time wins). */
   noteHint(ticketId: string, atMs: number, scope?: HintScope): Promise<void>;
   /** Claims one post (`postKey` names the item and the thread) before it is posted. */

@@ -8,6 +8,7 @@ import {
   initialMirrorState,
   RELAXED_PACE,
 } from '../../src/mirror/index.ts';
+import { keptTicket } from '../../src/mirror/kept-ticket.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
 import type { Stores } from '../../src/store/types.ts';
 import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
@@ -114,6 +115,20 @@ describe('change feed, updated_after', () => {
     clock.now += 1_000;
     expect(await feed.scanOnce()).toMatchObject({ way: 'filter', requests: 1, changed: 1 });
     expect(await stores.schedule.dueAt(id)).toBe(clock.now + 1_000);
+  });
+
+  it('keeps the ticket it listed changed, so the look draws the card from it without a read', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt, nextPeriod } = setUp();
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 600_000);
+    await feed.scanOnce();
+    nextPeriod();
+    model.updateTicket(TENANT, id, { status: 'in_progress' });
+    clock.now += 1_000;
+    await feed.scanOnce();
+    const kept = keptTicket((await stores.mirror.state(id))?.ticket, clock.now);
+    expect(kept?.ticket).toMatchObject({ id, status: 'in_progress' });
   });
 
   it('hints a change once though the cursor’s overlap shows it again', async () => {

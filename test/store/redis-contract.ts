@@ -467,6 +467,7 @@ async function everyScript(
 
   await mirror.saveState('T1', mirrorState(clock.now()));
   await mirror.noteSlackWrite('T1', clock.now());
+  await mirror.keepTicket('T1', '{"id":"T1"}');
   const post = await mirror.claimPost('T1', 'p1', 30_000);
   if (post.state === 'claimed') await mirror.completePost('T1', 'p1', post.token);
   const retried = await mirror.claimPost('T1', 'p2', 30_000);

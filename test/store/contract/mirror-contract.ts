@@ -34,6 +34,17 @@ export function describeMirrorContract(backend: StoresBackend): void {
       expect(await mirror.state('IT-1')).toBeUndefined();
     });
 
+    it('keeps a ticket in a record it saved, leaving the rest, and none in a record it never saved', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.saveState('IT-1', state());
+      await mirror.keepTicket('IT-1', '{"id":"IT-1","status":"resolved"}');
+      expect(await mirror.state('IT-1')).toEqual(
+        state({ ticket: '{"id":"IT-1","status":"resolved"}' }),
+      );
+      await mirror.keepTicket('IT-2', '{"id":"IT-2"}');
+      expect(await mirror.state('IT-2')).toBeUndefined();
+    });
+
     it('gives back the state it saved', async () => {
       const { mirror } = backend.namespace(fakeClock()).open();
       const saved = state({ status: 'resolved', settledAt: 1_700_000_002_000, backoffStep: 3 });
