@@ -294,6 +294,35 @@ describe('writing from a triage thread', () => {
     stack.double.workspace.clearModals(agent);
   });
 
+  it('Assign to me on the triage card assigns the agent and leaves a triage card showing them, its buttons kept', async () => {
+    await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'assign_to_me',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    await eventually(
+      () =>
+        stack.emulator.model.getTicket('acme', ticketId).assignee_email ===
+        'sam.rivera@acme.example',
+      5_000,
+      'the assignment',
+    );
+    const card = await eventually(
+      () => {
+        const now = stack.double.workspace.message(agentsPrivate, cardTs);
+        return JSON.stringify(now?.blocks).includes('sam.rivera@acme.example') ? now : undefined;
+      },
+      5_000,
+      'the card showing the assignee',
+    );
+    const blocks = JSON.stringify(card.blocks);
+    expect(blocks).toContain('triage_card_actions');
+    expect(blocks).toContain('reply_to_requester');
+    expect(blocks).toContain(`<@${alice}>`);
+    expect(card.metadata?.event_type).toBe('triage_card');
+  });
+
   // Last: it closes the ticket.
   it('a reply the platform refuses (the ticket closed) shows the reason in the modal, the text still in it', async () => {
     const view = await openReplyModal();
