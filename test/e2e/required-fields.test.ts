@@ -71,7 +71,7 @@ describe('required desk fields on a filing without a form', () => {
     // The fields come with the form, or by one update right after it.
     await eventually(
       () =>
-        (stack.double.workspace.view(view.id)?.blocks as Block[]).some(
+        ((stack.double.workspace.view(view.id)?.blocks ?? []) as Block[]).some(
           (b) => b.block_id === 'cf_start_date',
         ) || undefined,
       5_000,
@@ -155,5 +155,137 @@ describe('required desk fields on a filing without a form', () => {
       'the refusal',
     );
     expect(stack.double.workspace.modalStack(alice)).toHaveLength(modals);
+  });
+});
+
+describe('required desk fields when Slack fails the prompt’s form', { timeout: 30_000 }, () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ channelDesks: `${itHelp}=hr` });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const promptFor = (userId: string, text: string) =>
+    stack.double.workspace
+      .ephemerals({ user: userId })
+      .find(
+        (e) =>
+          e.text.includes('needs a few more details') && JSON.stringify(e.blocks).includes(text),
+      );
+  const blocksOf = (viewId: string) =>
+    (stack.double.workspace.view(viewId)?.blocks ?? []) as Block[];
+
+  async function prompted(userId: string, text: string) {
+    const posted = await stack.driver.userPosts({ userId, channelId: itHelp, text });
+    await stack.driver.userReacts({ userId, channelId: itHelp, ts: posted.ts, reaction: 'ticket' });
+    const prompt = await eventually(() => promptFor(userId, text), 5_000, 'the prompt');
+    return { ts: posted.ts, prompt };
+  }
+
+  async function click(userId: string, promptTs: string) {
+    const before = stack.double.workspace.modalStack(userId).at(-1)?.id;
+    await stack.driver.blockAction({
+      userId,
+      channelId: itHelp,
+      messageTs: promptTs,
+      actionId: 'add_desk_details',
+    });
+    return before;
+  }
+
+  async function newModal(userId: string, before: string | undefined) {
+    return eventually(
+      () => {
+        const top = stack.double.workspace.modalStack(userId).at(-1);
+        return top && top.id !== before ? top : undefined;
+      },
+      5_000,
+      'the details form',
+    );
+  }
+
+  // First on this stack: the HR desk's fields are not kept yet, so the form is filled in after.
+  it('leaves the form as it opened when Slack answers 500 to filling in the fields, and files nothing without them', async () => {
+    const text = 'Onboarding kit for Sam';
+    const { prompt } = await prompted(alice, text);
+    const updates = stack.double.callsTo('views.update').length;
+    stack.double.failNext('views.update', 'internal_error', { status: 500, times: 2 });
+    const before = await click(alice, prompt.ts);
+    const view = await newModal(alice, before);
+    await eventually(
+      () => stack.double.callsTo('views.update').length > updates || undefined,
+      5_000,
+      'the fill attempt',
+    );
+    expect(blocksOf(view.id).some((b) => b.block_id === 'cf_start_date')).toBe(false);
+    expect(JSON.stringify(blocksOf(view.id))).toContain('Loading the desk');
+    const refused = await stack.driver.viewSubmission({ viewId: view.id, userId: alice });
+    expect(refused.responseAction).toBe('errors');
+    expect(JSON.stringify(refused.body)).toContain('Start date');
+    expect(ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === text)).toHaveLength(0);
+    // Pressed again, the form opens with the fields, now kept, and files.
+    const again = await newModal(alice, await click(alice, prompt.ts));
+    expect(blocksOf(again.id).some((b) => b.block_id === 'cf_start_date')).toBe(true);
+    await stack.driver.viewSubmission({
+      viewId: again.id,
+      userId: alice,
+      values: { cf_start_date: '2026-12-14', cf_manager_email: 'lena.fischer@acme.example' },
+    });
+    await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === text),
+      5_000,
+      'the ticket',
+    );
+  });
+
+  it('tells the person privately, with their words, when Slack rate-limits opening the form', async () => {
+    const text = 'Parking permit for the new hire';
+    const { prompt } = await prompted(bob, text);
+    stack.double.failNext('views.open', 'ratelimited', { retryAfterSec: 1 });
+    await click(bob, prompt.ts);
+    const told = await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: bob })
+          .find((e) => e.text.includes('Slack is busy')),
+      5_000,
+      'the private notice',
+    );
+    expect(JSON.stringify(told.blocks)).toContain(text);
+    expect(stack.double.workspace.modalStack(bob)).toHaveLength(0);
+  });
+
+  it('asks a request channel’s writer privately, and files the details in the message’s thread', async () => {
+    await stack.app.stores.channelModes.set(itHelp, 'auto');
+    try {
+      const text = 'Locker for the new intern';
+      const posted = await stack.driver.userPosts({ userId: bob, channelId: itHelp, text });
+      const prompt = await eventually(() => promptFor(bob, text), 10_000, 'the prompt');
+      expect(prompt.thread_ts).toBeUndefined();
+      const view = await newModal(bob, await click(bob, prompt.ts));
+      await stack.driver.viewSubmission({
+        viewId: view.id,
+        userId: bob,
+        values: { cf_start_date: '2026-12-21', cf_manager_email: 'lena.fischer@acme.example' },
+      });
+      const ticket = await eventually(
+        () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title === text),
+        5_000,
+        'the ticket',
+      );
+      await eventually(
+        () =>
+          (stack.double.workspace.thread(itHelp, posted.ts) ?? []).some((m) =>
+            m.text?.includes(ticket.id),
+          ) || undefined,
+        5_000,
+        'the confirmation in the message’s thread',
+      );
+      expect(await stack.app.stores.links.ticketForThread(itHelp, posted.ts)).toBe(ticket.id);
+    } finally {
+      await stack.app.stores.channelModes.set(itHelp, 'off');
+    }
   });
 });
