@@ -34,6 +34,7 @@ import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
 import { registerEvents } from './listeners/events/index.ts';
+import { registerOptions } from './listeners/options/index.ts';
 import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
@@ -46,6 +47,7 @@ import { RequesterNotices } from './threads/requester-notices.ts';
 import { TriageThreadFinder } from './threads/triage-threads.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { DeskFieldCatalog } from './tickets/desk-fields.ts';
+import { ServiceCatalog } from './tickets/service-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
 /** What the Slack app is built from. */
@@ -215,7 +217,20 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     onRefreshError: (error, desk) =>
       logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
   });
-  const deps: SlackDeps = { ...intentDeps, client: interactive, tasks, worker, deskFields };
+  const catalog = new ServiceCatalog({
+    client: options.serviceDesk,
+    onRefreshError: (error) =>
+      logger.warn({ err: error }, 'service catalog not refreshed; the kept copy serves'),
+    onTruncated: (kept) => logger.warn({ kept }, 'service catalog cut to its first items'),
+  });
+  const deps: SlackDeps = {
+    ...intentDeps,
+    client: interactive,
+    tasks,
+    worker,
+    deskFields,
+    catalog,
+  };
 
   // First, so that it finishes last and answers what no listener did.
   app.use(answerUnhandled(logger));
@@ -224,6 +239,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerShortcuts(app, deps);
   registerViews(app, deps);
   registerActions(app, deps);
+  registerOptions(app, deps);
   registerEvents(app, deps);
 
   app.error(async (error) => {

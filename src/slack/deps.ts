@@ -7,7 +7,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { CustomField, Desk, Ticket } from '../contract/schemas.ts';
+import type { CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
@@ -78,6 +78,19 @@ export interface DeskFields {
   peek(deskSlug: string): CustomField[] | undefined;
   /** The desk's fields: a kept copy at once, else one request shared by every caller. */
   get(deskSlug: string): Promise<CustomField[]>;
+}
+
+/** The service catalog as read: its items, or `absent` on a platform without one. */
+export type CatalogRead = { kind: 'items'; items: CatalogItem[] } | { kind: 'absent' };
+
+/** The platform's service catalog, kept for an hour (`tickets/service-catalog.ts`). */
+export interface Catalog {
+  /** The kept catalog (a stale copy too, refreshed behind it), without waiting. */
+  peek(): CatalogRead | undefined;
+  /** The catalog: the kept copy at once, else one request shared by every caller. */
+  get(): Promise<CatalogRead>;
+  /** The catalog if it can be had within `waitMs`, else `loading` (the load goes on). */
+  within(waitMs: number): Promise<CatalogRead | 'loading'>;
 }
 
 /** What a person asked for that reads the platform. */
@@ -201,6 +214,8 @@ export interface SlackDeps {
   desks: Desks;
   /** The desks' custom fields, for the create form. */
   deskFields: DeskFields;
+  /** The service catalog, for the request form. */
+  catalog: Catalog;
   /** People's reads of the platform: their fair share, a short shared cache, busy answers. */
   reads: Reads;
   tasks: Tasks;
@@ -215,6 +230,6 @@ export interface SlackDeps {
 
 /**
  * What queued writes (intents) are given: everything but the worker that runs them, and the
- * desk fields, which only the forms use.
+ * desk fields and the catalog, which only the forms use.
  */
-export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields'>;
+export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields' | 'catalog'>;

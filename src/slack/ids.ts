@@ -46,6 +46,8 @@ export const ACTIONS = {
   newTicket: 'new_ticket_button',
   // The triage card's button that answers the requester in the ticket's conversation.
   replyToRequester: 'reply_to_requester',
+  // App Home's "Request something" button: the request form with the service catalog.
+  requestSomething: 'request_something_button',
   // The private prompt after a filing without a form lacked its desk's required fields.
   addDeskDetails: 'add_desk_details',
 } as const;
@@ -90,6 +92,16 @@ export const CREATE_FIELDS = {
    * so Slack keeps what was typed across a desk switch), action `custom_field_<type>.<key>`.
    */
   customField: { blockPrefix: 'cf_', actionPrefix: 'custom_field_' },
+} as const;
+
+/**
+ * Block and action ids of the request form (the create modal for a service-catalog item): the
+ * item's searchable select, whose options Slack loads from the app (`block_suggestion`, the
+ * manifest's `message_menu_options_url`), and the chosen item's description under it.
+ */
+export const CATALOG_FIELDS = {
+  item: { block: 'catalog_item', action: 'catalog_item_select' },
+  about: { block: 'catalog_item_about' },
 } as const;
 
 /** Events the app subscribes to (manifest `bot_events`). */

@@ -20,6 +20,11 @@ describe('manifest.yml', () => {
     expect(valid).toBe(true);
   });
 
+  it('asks Slack for external select options at the interactivity request URL', () => {
+    const { interactivity } = manifest.settings;
+    expect(interactivity.message_menu_options_url).toBe(interactivity.request_url);
+  });
+
   it('declares exactly the command the app registers', () => {
     expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([
       COMMAND,

@@ -332,3 +332,41 @@ export function viewProblems(view: JsonObject, surface: 'modal' | 'home'): strin
   problems.push(...blocksProblems(view.blocks, '/view/blocks', MAX_VIEW_BLOCKS));
   return problems;
 }
+
+/**
+ * Problems with an app's answer to a `block_suggestion` (an external select's options): an
+ * object with `options` (at most 100) or `option_groups` (at most 100, each with at most 100
+ * options), each option's text plain_text within 75 characters and its value within 150. Slack
+ * shows no options at all for an answer with any of these.
+ */
+export function optionsAnswerProblems(answer: unknown): string[] {
+  const problems: string[] = [];
+  if (!isJsonObject(answer)) return ['[ERROR] the options answer must be a JSON object'];
+  const { options, option_groups: groups } = answer;
+  if (!Array.isArray(options) && !Array.isArray(groups)) {
+    return [missing('options', '')];
+  }
+  const plainOnly = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    checkOptions(list, pointer, problems);
+    list.forEach((option, i) => {
+      if (isJsonObject(option) && isJsonObject(option.text) && option.text.type !== 'plain_text') {
+        problems.push(
+          `[ERROR] must be one of: plain_text [json-pointer:${pointer}/${i}/text/type]`,
+        );
+      }
+    });
+  };
+  plainOnly(options, '/options');
+  if (Array.isArray(groups)) {
+    if (groups.length > 100) {
+      problems.push('[ERROR] must provide no more than 100 items [json-pointer:/option_groups]');
+    }
+    groups.forEach((group, i) => {
+      if (!isJsonObject(group)) return;
+      checkText(group.label, `/option_groups/${i}/label`, 75, true, problems);
+      plainOnly(group.options, `/option_groups/${i}/options`);
+    });
+  }
+  return problems;
+}

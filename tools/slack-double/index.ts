@@ -24,9 +24,11 @@ export {
   startSlackDouble,
 } from './slack-double-server.ts';
 export {
+  type BlockSuggestionResult,
   type EventDelivery,
   type EventOptions,
   type InteractionResult,
+  OPTIONS_ANSWER_MS,
   SlackDriver,
   type SlackDriverOptions,
   type SlashCommandResult,

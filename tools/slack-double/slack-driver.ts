@@ -17,6 +17,7 @@ import {
   isJsonObject,
   type JsonObject,
 } from './block-kit.ts';
+import { optionsAnswerProblems } from './block-kit-validation.ts';
 import {
   MissingContainerError,
   NotMessageAuthorError,
@@ -34,6 +35,7 @@ import {
   type ActionContainer,
   actionTs,
   blockActionsPayload,
+  blockSuggestionPayload,
   type EventEnvelope,
   eventEnvelope,
   globalShortcutPayload,
@@ -118,6 +120,24 @@ export interface ViewSubmissionResult extends InteractionResult {
   pushedViewId?: string;
 }
 
+/**
+ * The result of typing into an external select: the app's answer and the options Slack shows,
+ * none when the answer came after Slack's 3 seconds, was not a 200, or was refused
+ * (`problems`, as Slack's validation words them). Nothing is sent (`sent: false`) while fewer
+ * characters than the element's `min_query_length` (Slack's default 3) are typed.
+ */
+export interface BlockSuggestionResult extends AppAnswer {
+  sent: boolean;
+  payload?: JsonObject;
+  options: JsonObject[];
+  problems: string[];
+}
+
+/** Slack waits this long for an options answer, then shows none. */
+export const OPTIONS_ANSWER_MS = 3_000;
+// Slack's default `min_query_length` of an external select.
+const DEFAULT_MIN_QUERY_LENGTH = 3;
+
 /** A message a user wrote, and its delivery to the app when the bot is in the channel. */
 export interface UserMessageResult {
   ts: string;
@@ -142,6 +162,17 @@ function richTextBlocks(text: string, blockId: string): JsonObject[] {
   ];
 }
 
+// The options of a valid answer, grouped ones too, in order.
+function answeredOptions(body: unknown): JsonObject[] {
+  if (!isJsonObject(body)) return [];
+  const options = Array.isArray(body.options) ? body.options.filter(isJsonObject) : [];
+  const groups = Array.isArray(body.option_groups) ? body.option_groups.filter(isJsonObject) : [];
+  for (const group of groups) {
+    if (Array.isArray(group.options)) options.push(...group.options.filter(isJsonObject));
+  }
+  return options;
+}
+
 function noAnswer(attempts: DeliveryAttempt[]): AppAnswer {
   return { status: 0, headers: {}, text: '', body: undefined, ackMs: attempts.at(-1)?.ackMs ?? 0 };
 }
@@ -152,6 +183,8 @@ export class SlackDriver {
   readonly #transport: AppTransport;
   readonly #context: PayloadContext;
   readonly #retrySimulation: RetrySimulation | undefined;
+  /** The options the app last answered for an external select, by view and action id. */
+  readonly #answeredOptions = new Map<string, JsonObject[]>();
 
   constructor(options: SlackDriverOptions) {
     this.double = options.double;
@@ -589,6 +622,51 @@ export class SlackDriver {
   }
 
   /**
+   * A user types `value` into an external select of a view: Slack asks the app for options
+   * (`block_suggestion`) and shows what it answered within 3 seconds, if Slack accepts it. The
+   * options shown are remembered, so that choosing one (`blockAction`) sends it whole.
+   */
+  async blockSuggestion(
+    input: { userId: string; viewId: string; actionId: string; blockId?: string; value: string },
+    sign: SignOptions = {},
+  ): Promise<BlockSuggestionResult> {
+    this.#requireUser(input.userId);
+    const view = this.#workspace.view(input.viewId);
+    if (!view) throw new UnknownViewError(input.viewId);
+    const site = interactiveElements(view.blocks).find(
+      (s) =>
+        s.actionId === input.actionId &&
+        (input.blockId === undefined || s.blockId === input.blockId) &&
+        (s.element.type === 'external_select' || s.element.type === 'multi_external_select'),
+    );
+    if (!site) throw new UnknownActionError(input.actionId, `view ${view.id} (external select)`);
+    const minLength =
+      typeof site.element.min_query_length === 'number'
+        ? site.element.min_query_length
+        : DEFAULT_MIN_QUERY_LENGTH;
+    if (input.value.length < minLength) {
+      return { ...noAnswer([]), sent: false, options: [], problems: [] };
+    }
+    const payload = blockSuggestionPayload(this.#context, {
+      userId: input.userId,
+      view,
+      actionId: site.actionId,
+      blockId: site.blockId,
+      value: input.value,
+    });
+    const answer = await this.#sendInteraction(payload, sign);
+    const problems =
+      answer.status !== 200
+        ? [`[ERROR] the app answered ${answer.status}`]
+        : answer.ackMs > OPTIONS_ANSWER_MS
+          ? [`[ERROR] the app answered after ${answer.ackMs} ms; Slack waits ${OPTIONS_ANSWER_MS}`]
+          : optionsAnswerProblems(answer.body);
+    const options = problems.length > 0 ? [] : answeredOptions(answer.body);
+    this.#answeredOptions.set(`${view.id}:${site.actionId}`, options);
+    return { ...answer, sent: true, payload, options, problems };
+  }
+
+  /**
    * A user acts on an interactive element (button, select...) found by `actionId` in a view
    * (`viewId`) or in a stored or ephemeral message (`channelId` + `messageTs`). `value` is the
    * chosen option value, user id, date...; a button sends its own value.
@@ -607,7 +685,11 @@ export class SlackDriver {
   ): Promise<InteractionResult> {
     this.#requireUser(input.userId);
     const { container, site, responseUrl } = this.#actionContainer(input);
-    const action = actionEntry(site, actionTs(this.#workspace), input.value);
+    const answered =
+      input.viewId === undefined
+        ? undefined
+        : this.#answeredOptions.get(`${input.viewId}:${site.actionId}`);
+    const action = actionEntry(site, actionTs(this.#workspace), input.value, answered);
     const triggerId = this.double.issueTrigger(input.userId);
     const payload = blockActionsPayload(this.#context, {
       userId: input.userId,
@@ -647,7 +729,12 @@ export class SlackDriver {
         const values: ViewStateValues = structuredClone(view.state.values);
         values[site.blockId] = {
           ...values[site.blockId],
-          [site.actionId]: elementState(site.element, site.actionId, input.value),
+          [site.actionId]: elementState(
+            site.element,
+            site.actionId,
+            input.value,
+            this.#answeredOptions.get(`${view.id}:${site.actionId}`),
+          ),
         };
         workspace.setViewState(view.id, values);
       }

@@ -232,6 +232,31 @@ export type ActionContainer =
     }
   | { kind: 'view'; view: SlackView };
 
+/**
+ * A `block_suggestion` payload: a person typed `value` into an external select of a view, and
+ * Slack asks the app for its options.
+ */
+export function blockSuggestionPayload(
+  context: PayloadContext,
+  input: { userId: string; view: SlackView; actionId: string; blockId: string; value: string },
+): JsonObject {
+  const { workspace } = context;
+  return {
+    type: 'block_suggestion',
+    user: userRef(workspace, input.userId),
+    container: { type: 'view', view_id: input.view.id },
+    api_app_id: workspace.appId,
+    token: context.verificationToken,
+    action_id: input.actionId,
+    block_id: input.blockId,
+    value: input.value,
+    team: teamRef(workspace),
+    enterprise: null,
+    is_enterprise_install: false,
+    view: input.view,
+  };
+}
+
 /** A `block_actions` payload for one action. */
 export function blockActionsPayload(
   context: PayloadContext,

@@ -2,7 +2,8 @@
  * The values a person enters in a view, in the shapes Slack sends them: `view.state.values`
  * of a view_submission (`block_id → action_id → { type, value | selected_option | ... }`) and
  * the `actions` of a block_actions payload. Tests give plain strings; this looks the element up
- * in the stored view so a select's option carries its real text, and unknown options fail.
+ * in the stored view so a select's option carries its real text, and unknown options fail (an
+ * external select's option is the one the app answered, when it did).
  */
 import {
   type ElementSite,
@@ -45,10 +46,18 @@ function optionsOf(element: JsonObject): JsonObject[] {
   return options;
 }
 
-function option(element: JsonObject, actionId: string, value: string): JsonObject {
+function option(
+  element: JsonObject,
+  actionId: string,
+  value: string,
+  external: readonly JsonObject[] = [],
+): JsonObject {
   const type = String(element.type);
   if (type === 'external_select' || type === 'multi_external_select') {
-    // External options come from the app at run time: the value stands for the text too.
+    // External options come from the app at run time: one it answered is chosen as it was
+    // given; otherwise the value stands for the text too.
+    const answered = external.find((candidate) => candidate.value === value);
+    if (answered) return structuredClone(answered);
     return { text: { type: 'plain_text', text: value, emoji: true }, value };
   }
   const found = optionsOf(element).find((candidate) => candidate.value === value);
@@ -92,6 +101,7 @@ export function elementState(
   element: JsonObject,
   actionId: string,
   given?: InputValue,
+  external?: readonly JsonObject[],
 ): JsonObject {
   const type = String(element.type);
   if (TEXT_LIKE.has(type)) {
@@ -105,7 +115,10 @@ export function elementState(
       const initial = isJsonObject(element.initial_option) ? element.initial_option : null;
       return { type, selected_option: initial && structuredClone(initial) };
     }
-    return { type, selected_option: single === null ? null : option(element, actionId, single) };
+    return {
+      type,
+      selected_option: single === null ? null : option(element, actionId, single, external),
+    };
   }
   if (MULTI_OPTION.has(type)) {
     const list = asList(given);
@@ -113,7 +126,10 @@ export function elementState(
       const initial = Array.isArray(element.initial_options) ? element.initial_options : [];
       return { type, selected_options: structuredClone(initial) };
     }
-    return { type, selected_options: list.map((value) => option(element, actionId, value)) };
+    return {
+      type,
+      selected_options: list.map((value) => option(element, actionId, value, external)),
+    };
   }
   const singleId = SINGLE_ID[type];
   if (singleId) {
@@ -190,7 +206,12 @@ export function submissionState(
  * The entry of a block_actions payload's `actions` for a person acting on this element: a
  * button's own value and text, or the chosen value in the element's state shape.
  */
-export function actionEntry(site: ElementSite, actionTs: string, given?: InputValue): JsonObject {
+export function actionEntry(
+  site: ElementSite,
+  actionTs: string,
+  given?: InputValue,
+  external?: readonly JsonObject[],
+): JsonObject {
   const { element } = site;
   const base = { action_id: site.actionId, block_id: site.blockId, action_ts: actionTs };
   if (element.type === 'button') {
@@ -200,5 +221,5 @@ export function actionEntry(site: ElementSite, actionTs: string, given?: InputVa
     if (typeof element.style === 'string') entry.style = element.style;
     return entry;
   }
-  return { ...elementState(element, site.actionId, given), ...base };
+  return { ...elementState(element, site.actionId, given, external), ...base };
 }

@@ -41,6 +41,19 @@ const blockActions = z.looseObject({
 
 const view = z.looseObject({ id, callback_id: z.string() });
 
+// An external select's options request: Bolt routes it by `action_id` (and `block_id`), and its
+// listener reads what was typed (`value`) and, in a modal, the view.
+const blockSuggestion = z.looseObject({
+  type: z.literal('block_suggestion'),
+  user,
+  team,
+  channel: withId.optional(),
+  action_id: id,
+  block_id: z.string(),
+  value: z.string(),
+  view: view.optional(),
+});
+
 const viewSubmission = z.looseObject({
   type: z.literal('view_submission'),
   user,
@@ -79,6 +92,7 @@ const slashCommand = z.looseObject({
 const ROUTED = new Map<string, z.ZodType>([
   ['event_callback', eventEnvelope],
   ['block_actions', blockActions],
+  ['block_suggestion', blockSuggestion],
   ['view_submission', viewSubmission],
   ['view_closed', viewClosed],
   ['shortcut', shortcut],

@@ -1,4 +1,7 @@
-/** App Home: the person's open tickets with their status, and a "New ticket" button. */
+/**
+ * App Home: the person's open tickets with their status, a "New ticket" button, and a "Request
+ * something" button (the service catalog).
+ */
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Ticket } from '../../contract/schemas.ts';
 import { ACTIONS } from '../ids.ts';
@@ -43,6 +46,11 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
           action_id: ACTIONS.newTicket,
           text: plain('New ticket', LIMITS.buttonText),
           style: 'primary',
+        },
+        {
+          type: 'button',
+          action_id: ACTIONS.requestSomething,
+          text: plain('Request something', LIMITS.buttonText),
         },
       ],
     },

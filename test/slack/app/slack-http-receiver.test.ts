@@ -77,6 +77,10 @@ async function start(options: Partial<SlackHttpReceiverOptions> = {}): Promise<R
     await ack({ text: 'first' });
     await ack({ text: 'second' }).catch(() => seen.push('second ack refused'));
   });
+  app.options('item_select', async ({ ack, payload }) => {
+    seen.push(`options for ${payload.value}`);
+    await ack({ options: [{ text: { type: 'plain_text', text: 'Laptop' }, value: 'cat_1' }] });
+  });
   await app.start();
   const started = { app, receiver, failures, seen };
   running.push(started);
@@ -205,6 +209,39 @@ describe('the HTTP receiver', () => {
     const r = await start();
     const body = JSON.stringify({ type: 'event_callback', team_id: 'T0TEST', event: null });
     const answer = await post(r, body, { contentType: 'application/json' });
+    expect([answer.status, r.seen]).toEqual([200, []]);
+  });
+
+  it('hands an external select’s options request to its listener and answers with its options', async () => {
+    const r = await start();
+    const payload = {
+      type: 'block_suggestion',
+      user: { id: 'U0ALICE', team_id: 'T0TEST' },
+      team: { id: 'T0TEST', domain: 'test' },
+      api_app_id: 'A0TEST',
+      action_id: 'item_select',
+      block_id: 'item',
+      value: 'lap',
+      container: { type: 'view', view_id: 'V0TEST' },
+      view: { id: 'V0TEST', callback_id: 'form', type: 'modal' },
+    };
+    const answer = await post(
+      r,
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    );
+    expect([answer.status, r.seen]).toEqual([200, ['options for lap']]);
+    expect(JSON.parse(answer.text)).toEqual({
+      options: [{ text: { type: 'plain_text', text: 'Laptop' }, value: 'cat_1' }],
+    });
+  });
+
+  it('answers an options request without an action_id at once with 200, the app not told', async () => {
+    const r = await start();
+    const payload = { type: 'block_suggestion', user: { id: 'U0ALICE' }, value: 'lap' };
+    const answer = await post(
+      r,
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    );
     expect([answer.status, r.seen]).toEqual([200, []]);
   });
 

@@ -61,8 +61,11 @@ export function deskSelectChanged(
   };
 }
 
-// The interactive client answers a 429 at once: a short Retry-After is waited out once.
-async function updateOnceMore(
+/**
+ * views.update through the interactive client, which answers a 429 at once: a short
+ * Retry-After is waited out once (the request form's item choice swaps fields the same way).
+ */
+export async function updateOnceMore(
   deps: Pick<SlackDeps, 'client'>,
   update: Parameters<SlackDeps['client']['views']['update']>[0],
 ): Promise<void> {

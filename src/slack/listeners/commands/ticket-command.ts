@@ -29,11 +29,13 @@ import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-
 import { deskFieldsOf } from '../../tickets/desk-fields.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
 import { channelModeCommand, isChannelModeCommand } from './channel-mode-command.ts';
+import { isRequestCommand, requestCommand } from './request-command.ts';
 import { answerTriage, isTriageCommand } from './triage-command.ts';
 
 /** What this file's listeners use of the app's parts. */
 type ListenerDeps = Pick<
   SlackDeps,
+  | 'catalog'
   | 'client'
   | 'deskFields'
   | 'desks'
@@ -73,6 +75,10 @@ export function ticketCommand(deps: ListenerDeps) {
     if (isTriageCommand(word)) {
       const request = { userId: command.user_id, channelId: command.channel_id, text };
       deps.tasks.run('ticket-triage', () => answerTriage(deps, request, respond), context);
+      return;
+    }
+    if (isRequestCommand(word)) {
+      requestCommand(deps, command);
       return;
     }
     if (word === 'mine') {

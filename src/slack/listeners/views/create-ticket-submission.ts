@@ -17,6 +17,7 @@ import {
 import { describeFailure } from '../../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildFiledElsewhereText } from '../../builders/notice-builder.ts';
+import { readRequestForm } from '../../builders/request-modal-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { CREATE_FIELDS } from '../../ids.ts';
 import {
@@ -32,11 +33,18 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** Builds the create modal's submission handler. */
 export function createTicketSubmission(
-  deps: Pick<SlackDeps, 'deskFields' | 'settings' | 'worker'>,
+  deps: Pick<SlackDeps, 'catalog' | 'deskFields' | 'settings' | 'worker'>,
 ) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const values = view.state.values as ViewStateValues;
-    const form = readCreateForm(values);
+    // The request form files its catalog item (title, desk, catalog_item_id) as this form.
+    const kept = deps.catalog.peek();
+    const request = readRequestForm(values, kept?.kind === 'items' ? kept.items : undefined);
+    if (request && 'errors' in request) {
+      await ack({ response_action: 'errors', errors: request.errors });
+      return;
+    }
+    const form = request ? request.form : readCreateForm(values);
     const localErrors = validateCreateForm(form);
     if (localErrors) {
       await ack({ response_action: 'errors', errors: localErrors });
