@@ -4,7 +4,9 @@
  * event, so Slack's retries and other replicas add it once; queued in the outbox, so a platform
  * outage loses nothing. Someone who is not an agent is told privately that the thread is the
  * agents' and nothing is written. A reply in a triage channel's thread the links do not know is
- * queued without its ticket: the thread's parent (the triage card) names it when it runs.
+ * queued without its ticket: the thread's parent (the triage card) names it when it runs; when
+ * the parent is no triage card (an ordinary ticket's card whose link Redis lost), the reply goes
+ * the ordinary way (`add-message.ts`).
  */
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
@@ -18,6 +20,7 @@ import { ChangeRefusedError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { sendDm } from '../posting/slack-posting.ts';
+import { addMessage } from './add-message.ts';
 
 /** The payload queued for a triage note. */
 export const triageNotePayloadSchema = z.object({
@@ -43,6 +46,8 @@ export const addTriageNote = defineIntent<TriageNotePayload>({
 });
 
 function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> {
+  const ordinary = addMessage.runner(deps);
+
   // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
   async function tellInThread(payload: TriageNotePayload, message: SlackMessage) {
     await deps.client.chat
@@ -64,8 +69,12 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
           payload.threadTs,
           payload.appUserId,
         ));
-      // Not a triage card's thread after all: nothing of it is the ticket's.
-      if (!ticketId) return { ticketId: null };
+      if (!ticketId) {
+        // Not a triage card's thread: an ordinary thread under the app's post, found as any.
+        if (!payload.appUserId) return { ticketId: null };
+        const { ticketId: _none, appUserId, ...reply } = payload;
+        return ordinary.run({ ...reply, appUserId }, entry);
+      }
       // Checked when it runs: the agents group may have changed since the reply was queued.
       if (!(await deps.people.isAgent(payload.userId)))
         throw new ChangeRefusedError(ticketId, 'agents_only');
@@ -91,9 +100,15 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
       return { ticketId, messageId: message.id };
     },
 
-    async failed(payload, error) {
+    async failed(payload, error, context) {
       if (error instanceof ChangeRefusedError && error.reason === 'agents_only') {
         await tellInThread(payload, buildAgentsRoomNotice(payload.body));
+        return;
+      }
+      if (!payload.ticketId && payload.appUserId) {
+        // Its thread may have been an ordinary one: said as a reply's failure is.
+        const { ticketId: _none, appUserId, ...reply } = payload;
+        await ordinary.failed({ ...reply, appUserId }, error, context);
         return;
       }
       const what = payload.ticketId ? `note on ${payload.ticketId}` : 'note';

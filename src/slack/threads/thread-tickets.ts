@@ -12,7 +12,7 @@
 import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../../servicedesk/index.ts';
 import type { Thread } from '../../store/types.ts';
-import { postMetadata, type ThreadMessage } from '../posting/post-metadata.ts';
+import { postMetadata, type ThreadMessage, triageCardTicketOf } from '../posting/post-metadata.ts';
 import { isConversationUnavailable } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
 
@@ -69,17 +69,22 @@ export class ThreadTicketFinder {
 
   async #read(thread: Thread, appUserId: string): Promise<string | undefined> {
     let found: string | undefined;
+    let triage = false;
     try {
       await readThread(this.#client, thread, (messages) => {
-        for (const message of messages) found = ticketNamedBy(message, appUserId) ?? found;
-        return false;
+        for (const message of messages) {
+          // A triage card's thread is the agents' room: never taken for a requester's thread.
+          if (message.ts === thread.threadTs && triageCardTicketOf(message)) triage = true;
+          found = ticketNamedBy(message, appUserId) ?? found;
+        }
+        return triage;
       });
     } catch (error) {
       // A conversation the app cannot read is no thread it can carry a ticket's talk in.
       if (!(isConversationUnavailable(error) || slackError(error) === 'thread_not_found'))
         throw error;
     }
-    return found;
+    return triage ? undefined : found;
   }
 
   #rememberMiss(key: string): void {

@@ -4,9 +4,9 @@
  * ticket as an internal note, never to the requester, so a triage thread must never be taken
  * for a ticket's ordinary (public) thread.
  *
- * A thread is a triage thread when its channel is a triage channel and either the links list it
- * as the ticket's triage thread (`Thread.triage`), or, when the links do not know it (Redis came
- * back empty), its parent is the app's triage card: a post carrying the metadata
+ * A thread is a triage thread when the links list it as the ticket's triage thread
+ * (`Thread.triage`), or, when the links do not know it (Redis came back empty) and its channel is
+ * a triage channel, when its parent is the app's triage card: a post carrying the metadata
  * `{event_type: 'triage_card', event_payload: {ticket_id, triage: true}}` (`post-metadata.ts`),
  * read back from Slack. A thread in
  * a triage channel that the links know as an ordinary ticket thread (a ticket filed from a
@@ -76,17 +76,18 @@ export class TriageThreadFinder implements TriageThreads {
   }
 
   async classify(channel: string, threadTs: string): Promise<TriageThreadKind> {
-    if (!(await this.isTriageChannel(channel))) return { kind: 'not_triage' };
+    // The links first: a triage thread stays the agents' even once its channel stops triaging.
     const ticketId = await this.#stores.links.ticketForThread(channel, threadTs);
-    if (!ticketId) {
-      const kept = this.#cards.get(key(channel, threadTs));
-      if (kept === null) return { kind: 'not_triage' };
-      return kept ? { kind: 'triage', ticketId: kept } : { kind: 'unknown' };
+    if (ticketId) {
+      const threads = await this.#stores.links.threadsForTicket(ticketId);
+      return threads.some((thread) => thread.triage === true && same(thread, channel, threadTs))
+        ? { kind: 'triage', ticketId }
+        : { kind: 'not_triage' };
     }
-    const threads = await this.#stores.links.threadsForTicket(ticketId);
-    return threads.some((thread) => isTriage(thread) && same(thread, channel, threadTs))
-      ? { kind: 'triage', ticketId }
-      : { kind: 'not_triage' };
+    if (!(await this.isTriageChannel(channel))) return { kind: 'not_triage' };
+    const kept = this.#cards.get(key(channel, threadTs));
+    if (kept === null) return { kind: 'not_triage' };
+    return kept ? { kind: 'triage', ticketId: kept } : { kind: 'unknown' };
   }
 
   async ticketForTriageThread(
@@ -129,9 +130,6 @@ export class TriageThreadFinder implements TriageThreads {
 }
 
 const key = (channel: string, threadTs: string) => `${channel}:${threadTs}`;
-
-// `triage` is the links' mark of a ticket's triage thread (store/types.ts `Thread`).
-const isTriage = (thread: Thread) => (thread as { triage?: boolean }).triage === true;
 
 const same = (thread: Thread, channel: string, threadTs: string) =>
   thread.channel === channel && thread.threadTs === threadTs;

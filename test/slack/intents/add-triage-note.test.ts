@@ -11,7 +11,8 @@ import {
   type TriageNotePayload,
 } from '../../../src/slack/intents/add-triage-note.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
-import type { ReservedEntry } from '../../../src/store/types.ts';
+import { createMemoryStores } from '../../../src/store/index.ts';
+import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
 
 const SLACK = 'http://slack.test';
 const KEY = 'event:A1:T1:Ev1';
@@ -21,7 +22,7 @@ interface Recorded {
   own: string[];
 }
 
-function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads> }) {
+function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads>; stores?: Stores }) {
   const recorded: Recorded = { added: [], own: [] };
   const deps = {
     settings: {
@@ -46,13 +47,21 @@ function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads> }) {
       isAgent: async () => options.agent,
       email: async () => 'agent@acme.example',
     },
+    stores: options.stores,
+    statuses: {
+      get: () => ({ status: 'open', requesterEmail: 'agent@acme.example', at: Date.now() }),
+    },
     mirror: {
-      rememberOwnMessage: async (_t: string, email: string, body: string) => {
-        recorded.own.push(`text:${email}:${body}`);
-      },
       rememberTriageMessageId: async (_t: string, id: string) => {
         recorded.own.push(`triage-id:${id}`);
       },
+      rememberOwnMessage: async () => {
+        recorded.own.push('own-text');
+      },
+      rememberOwnMessageId: async (_t: string, id: string) => {
+        recorded.own.push(`own-id:${id}`);
+      },
+      slackWrote: async () => {},
     },
     triageThreads: { ticketForTriageThread: async () => undefined, ...options.triage },
   } as unknown as IntentDeps;
@@ -116,6 +125,20 @@ describe('a reply in a triage thread', () => {
     const { ticketId: _t, ...unlinked } = reply;
     await intentHandler(addTriageNote, deps).run(entryOf({ ...unlinked, appUserId: 'U0BOT' }));
     expect(recorded.added[0]?.ticketId).toBe('IT-9');
+  });
+
+  it('under an ordinary ticket card whose link was lost goes the ordinary way, as a reply', async () => {
+    const stores = createMemoryStores();
+    // Linked again by another reply in the thread since this one was queued.
+    await stores.links.link('IT-5', { channel: 'G0AGENTS', threadTs: '100.1' });
+    const { deps, recorded } = depsFor({ agent: true, stores });
+    const { ticketId: _t, ...unlinked } = reply;
+    await intentHandler(addTriageNote, deps).run(entryOf({ ...unlinked, appUserId: 'U0BOT' }));
+    expect(recorded.added[0]).toMatchObject({
+      ticketId: 'IT-5',
+      input: { body: reply.body, author_email: 'agent@acme.example' },
+    });
+    expect(recorded.added[0]?.input.internal).toBeUndefined();
   });
 
   it('writes nothing when the thread turns out not to be a triage card’s', async () => {

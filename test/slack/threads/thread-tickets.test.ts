@@ -128,3 +128,16 @@ describe('finding the ticket of a thread from the app’s posts', () => {
     expect(slack.calls).toHaveLength(2);
   });
 });
+
+describe('a triage card’s thread', () => {
+  it('is never named a requester’s thread, though the mirror’s posts in it name the ticket', async () => {
+    const card = {
+      ts: THREAD.threadTs,
+      user: APP,
+      metadata: { event_type: 'triage_card', event_payload: { ticket_id: 'IT-7', triage: true } },
+    };
+    const slack = slackWith([[card, ticketPost('IT-7', { message_id: 'm1' })]]);
+    const finder = new ThreadTicketFinder({ client: slack.client });
+    expect(await finder.ticketOf(THREAD, APP)).toBeUndefined();
+  });
+});

@@ -46,6 +46,14 @@ describe('which threads are triage threads', () => {
     expect(await finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).toBe('IT-7');
   });
 
+  it('keeps a thread the links mark as triage the agents’ once its channel stops triaging', async () => {
+    const { stores, finder } = await finderWith(async (s) => {
+      await s.links.link('IT-7', { channel: TRIAGE, threadTs: CARD_TS, triage: true });
+    });
+    await stores.triageChannels.clear(TRIAGE);
+    expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'triage', ticketId: 'IT-7' });
+  });
+
   it('leaves a ticket’s ordinary thread in a triage channel to the ordinary handling', async () => {
     const { finder } = await finderWith(async (stores) => {
       await stores.links.link('IT-7', { channel: TRIAGE, threadTs: CARD_TS });
