@@ -231,6 +231,8 @@ export const updateTicketInputSchema = z.object({
   priority: z.enum(TICKET_PRIORITIES).optional(),
   assignee_email: z.string().nullable().optional(),
   team: z.string().nullable().optional(),
+  /** The desk's fields to set, merged into the ticket's (the contract's Update a ticket). */
+  custom_fields: z.record(z.string(), z.unknown()).optional(),
   /** The employee the change is recorded as (its activity's actor); without it, the key. */
   actor_email: z.string().optional(),
 });

@@ -18,6 +18,7 @@ describe('emulator command line', () => {
       updatedAfter: true,
       customFields: true,
       catalog: true,
+      requiredFieldsOnCreate: true,
     });
   });
 
@@ -27,6 +28,7 @@ describe('emulator command line', () => {
       updatedAfter: false,
       customFields: true,
       catalog: true,
+      requiredFieldsOnCreate: true,
     });
   });
 
@@ -39,6 +41,10 @@ describe('emulator command line', () => {
 
   it('plays a platform without custom fields with --no-custom-fields', () => {
     expect(capabilitiesOf(['--no-custom-fields']).customFields).toBe(false);
+  });
+
+  it('plays a platform that files without required fields with --no-required-fields-on-create', () => {
+    expect(capabilitiesOf(['--no-required-fields-on-create']).requiredFieldsOnCreate).toBe(false);
   });
 
   it('plays a platform without a service catalog with --no-catalog', () => {

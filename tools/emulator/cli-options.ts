@@ -25,6 +25,9 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --[no-]custom-fields  List custom fields is served and checks create's custom_fields
                         (default on); off, its path is a 404
   --[no-]catalog        List catalog items is served (default on); off, its path is a 404
+  --[no-]required-fields-on-create
+                        Create ticket refuses an empty required custom field (default on);
+                        off, it files the ticket and the field is set by Update ticket
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -79,6 +82,9 @@ export function parseCli(
       ...(updatedAfter === undefined ? {} : { updatedAfter }),
       ...(values['custom-fields'] === undefined ? {} : { customFields: values['custom-fields'] }),
       ...(values.catalog === undefined ? {} : { catalog: values.catalog }),
+      ...(values['required-fields-on-create'] === undefined
+        ? {}
+        : { requiredFieldsOnCreate: values['required-fields-on-create'] }),
     },
     ...webhookOptions(values, env),
   };
@@ -153,6 +159,7 @@ function parse(argv: readonly string[]) {
       'updated-after': { type: 'boolean' },
       'custom-fields': { type: 'boolean' },
       catalog: { type: 'boolean' },
+      'required-fields-on-create': { type: 'boolean' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-bearer': { type: 'boolean' },

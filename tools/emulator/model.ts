@@ -91,7 +91,13 @@ export interface TicketQuery extends PageQuery {
 }
 
 /** Ticket fields whose change is a `ticket_updated` event. */
-export type TicketField = 'status' | 'priority' | 'assignee_email' | 'team' | 'desk_id';
+export type TicketField =
+  | 'status'
+  | 'priority'
+  | 'assignee_email'
+  | 'team'
+  | 'desk_id'
+  | 'custom_fields';
 
 /** A change the AI agent, the webhook sender (or anything else) may react to. */
 export type ModelEvent =
@@ -124,6 +130,12 @@ export interface ModelCapabilities {
    * service catalog.
    */
   catalog: boolean;
+  /**
+   * Create ticket refuses a required custom field left empty (422). Off, it files the ticket
+   * without it (a platform whose fields are required only when an agent works the ticket), and
+   * the field is set later with Update ticket; values given are checked either way.
+   */
+  requiredFieldsOnCreate: boolean;
 }
 
 /** A response remembered for an idempotency key. */
@@ -384,8 +396,9 @@ export class EmulatorModel {
   }
 
   /**
-   * Changes status, priority, assignee or team. A closed ticket refuses any change (400); the
-   * assignee must be an agent (422); every actual change is logged and bumps updated_at.
+   * Changes status, priority, assignee, team or custom fields (merged, each checked against the
+   * ticket's desk: 422 at its key). A closed ticket refuses any change (400); the assignee must
+   * be an agent (422); every actual change bumps updated_at, and all but custom fields are logged.
    */
   updateTicket(tenant: string, id: string, input: UpdateTicketInput, actor = 'api'): Ticket {
     const state = this.#tenant(tenant);
@@ -394,6 +407,8 @@ export class EmulatorModel {
     if (ticket.status === 'closed') {
       throw new BusinessRuleError(`Ticket ${ticket.id} is closed; a closed ticket cannot change`);
     }
+    if (input.custom_fields !== undefined)
+      this.#checkUpdatedFields(state, ticket.desk_id, input.custom_fields);
     let assignee = ticket.assignee_email;
     if (input.assignee_email !== undefined) {
       assignee =
@@ -421,6 +436,14 @@ export class EmulatorModel {
       this.#log(stored, 'assigned', ticket.team, input.team, actor, { field: 'team' });
       ticket.team = input.team;
       fields.push('team');
+    }
+    if (input.custom_fields !== undefined) {
+      // Merged, as the contract says: keys not given keep their values.
+      const merged = { ...ticket.custom_fields, ...input.custom_fields };
+      if (JSON.stringify(merged) !== JSON.stringify(ticket.custom_fields)) {
+        ticket.custom_fields = merged;
+        fields.push('custom_fields');
+      }
     }
     if (fields.length > 0) this.#changed(tenant, stored, fields);
     return this.#view(tenant, stored);
@@ -645,6 +668,21 @@ export class EmulatorModel {
     const values = input.custom_fields ?? {};
     const issues = state.setup.customFields
       .filter((field) => field.desk_id === input.desk_id)
+      .flatMap((field) => {
+        const value = values[field.key];
+        if (isEmptyValue(value) && !this.#capabilities.requiredFieldsOnCreate) return [];
+        const problem = customFieldProblem(field, value);
+        return problem ? [problem] : [];
+      });
+    if (issues.length > 0) throw new EmulatorValidationError(issues);
+  }
+
+  // An Update ticket's custom_fields, checked against the ticket's desk: each key given, every
+  // problem at once, at the key (a required field given empty is missing).
+  #checkUpdatedFields(state: TenantState, deskId: string | null, values: Record<string, unknown>) {
+    if (!this.#capabilities.customFields || deskId === null) return;
+    const issues = state.setup.customFields
+      .filter((field) => field.desk_id === deskId && Object.hasOwn(values, field.key))
       .flatMap((field) => {
         const problem = customFieldProblem(field, values[field.key]);
         return problem ? [problem] : [];
@@ -906,6 +944,7 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
     updatedAfter,
     customFields: given.customFields ?? true,
     catalog: given.catalog ?? true,
+    requiredFieldsOnCreate: given.requiredFieldsOnCreate ?? true,
   };
 }
 
@@ -924,15 +963,21 @@ function copyMessage(message: Message): Message {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-// Pydantic's types and wording for a value that is not of its field's type or options.
-function customFieldProblem(field: CustomField, value: unknown) {
-  const loc = ['body', 'custom_fields', field.key];
-  const empty =
+// A custom field value that says nothing: a required field given it is missing.
+function isEmptyValue(value: unknown): boolean {
+  return (
     value === undefined ||
     value === null ||
     value === '' ||
-    (Array.isArray(value) && value.length === 0);
-  if (empty) return field.required ? issue(loc, 'Field required', 'missing') : undefined;
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+// Pydantic's types and wording for a value that is not of its field's type or options.
+function customFieldProblem(field: CustomField, value: unknown) {
+  const loc = ['body', 'custom_fields', field.key];
+  if (isEmptyValue(value))
+    return field.required ? issue(loc, 'Field required', 'missing') : undefined;
   const allowed = (field.options ?? []).map((option) => option.value);
   switch (field.type) {
     case 'number': {
