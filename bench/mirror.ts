@@ -82,6 +82,9 @@ const HELP = `npm run bench:mirror -- [options]
   --unlinked N       tickets on the platform no thread follows (0)
   --desks N          desks the tickets are spread over (1)
   --webhook-drop P   share of webhook deliveries lost, push only (0)
+  --triage           3 desks with triage channels, new tickets made on the platform during the
+                     run (--triage-new-per-hour, 30), each answered by the AI agent; prints
+                     triage_card_latency_p95_s (created -> its card) and the triage threads' posts
   --no-updated-after the platform lacks updated_after (push then sweeps; sweep always does)
   --minutes N        measured minutes (60)
   --warmup N         minutes before them (120)
@@ -101,6 +104,8 @@ const { values } = parseArgs({
     unlinked: { type: 'string', default: '0' },
     desks: { type: 'string', default: '1' },
     'webhook-drop': { type: 'string', default: '0' },
+    triage: { type: 'boolean', default: false },
+    'triage-new-per-hour': { type: 'string', default: '30' },
     'updated-after': { type: 'boolean', default: true },
     minutes: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '120' },
@@ -144,7 +149,10 @@ if (!STRATEGIES.includes(STRATEGY)) {
 const TICKETS = Math.floor(count('tickets', values.tickets, 1));
 const HOT = Math.min(TICKETS, Math.floor(count('hot', values.hot)));
 const UNLINKED = Math.floor(count('unlinked', values.unlinked));
-const DESKS = Math.floor(count('desks', values.desks, 1));
+const TRIAGE = values.triage;
+const TRIAGE_NEW_PER_HOUR = count('triage-new-per-hour', values['triage-new-per-hour']);
+// Triage needs three desks, each with its channel.
+const DESKS = Math.max(TRIAGE ? 3 : 1, Math.floor(count('desks', values.desks, 1)));
 const WEBHOOK_DROP = count('webhook-drop', values['webhook-drop'], 0, 1);
 const MINUTES = count('minutes', values.minutes, 1);
 const WARMUP = count('warmup', values.warmup);
@@ -352,6 +360,9 @@ const feedMode: 'filter' | 'sweep' | undefined =
       ? 'filter'
       : 'sweep'
     : undefined;
+// Triage: when each new ticket's card was posted, and posts made twice in triage threads.
+const cardsPosted = new Map<string, number>();
+let triageDuplicates = 0;
 const scans = {
   scans: 0,
   requests: 0,
@@ -373,6 +384,15 @@ const mirror = new MirrorComponent({
   now: clock.now,
   sleep: clock.sleep,
   random: appRandom,
+  triage: TRIAGE
+    ? {
+        pushed: STRATEGY === 'push',
+        onCard: (card) => {
+          if (cardsPosted.has(card.ticketId)) triageDuplicates += 1;
+          cardsPosted.set(card.ticketId, card.postedAt);
+        },
+      }
+    : false,
   feed: {
     pushed: STRATEGY === 'push',
     onScan: (scan) => {
@@ -430,13 +450,31 @@ for (const ticketId of linked) {
 const posted = new Map<string, number>();
 const changesPosted = new Map<string, number>();
 let duplicatePosts = 0;
+// What reached the triage threads, by thread and item.
+const triagePosted = new Map<string, number>();
+let triageCards = 0;
+const triagePost = (thread: { channel: string; threadTs: string }, itemId: string) => {
+  const key = JSON.stringify([thread.channel, thread.threadTs, itemId]);
+  if (triagePosted.has(key)) triageDuplicates += 1;
+  triagePosted.set(key, clock.now());
+  return 'posted' as const;
+};
 const poster: MirrorPoster = {
-  async postMessage(_thread, _ticketId, message) {
+  async postTriageCard() {
+    triageCards += 1;
+    return { ts: `1800000000.${String(triageCards).padStart(6, '0')}` };
+  },
+  async findTriageCard() {
+    return undefined;
+  },
+  async postMessage(thread, _ticketId, message) {
+    if (thread.triage) return triagePost(thread, message.id);
     if (posted.has(message.id)) duplicatePosts += 1;
     posted.set(message.id, clock.now());
     return 'posted';
   },
-  async postChange(_thread, change) {
+  async postChange(thread, change) {
+    if (thread.triage) return triagePost(thread, change.activity.id);
     if (changesPosted.has(change.activity.id)) duplicatePosts += 1;
     changesPosted.set(change.activity.id, clock.now());
     return 'posted';
@@ -457,6 +495,7 @@ const hookOutcomes: Record<string, number> = {};
 const webhookRoute = webhookHandler({
   secret: WEBHOOK_SECRET,
   hints: mirror.hints,
+  triage: mirror.triage,
   claims: stores.claims,
   now: clock.now,
   onOutcome: (outcome) => {
@@ -529,6 +568,36 @@ if (values.series && pacer) {
     clock.schedule(at - START, () => stretches.set(at, round1(pacer.pace().stretch)));
   }
 }
+// Triage: each desk's channel, and tickets made on the platform (email, portal) during the run,
+// from their own random stream (the traffic's stays the same), each answered by the AI agent.
+const triageNew: { ticketId: string; at: number }[] = [];
+if (TRIAGE) {
+  for (const [index, desk] of desks.slice(0, 3).entries()) {
+    await stores.triageChannels.set(desk.slug, `C0TRIAGE${index + 1}`);
+  }
+  // Announced from now on: the tickets made before the run are no new tickets.
+  if (STRATEGY === 'push') webhooks.update({ announceCreated: true });
+  const triageRandom = seededRandom(SEED ^ 0x7472_6961);
+  const newTickets = Math.round((TRIAGE_NEW_PER_HOUR * (GRACE_END - START)) / HOUR_MS);
+  for (let n = 0; n < newTickets; n++) {
+    const at = START + 60_000 + triageRandom() * (GRACE_END - START - 60_000);
+    const desk = desks[Math.floor(triageRandom() * 3)]?.slug as string;
+    const answerInMs = 5_000 + triageRandom() * 55_000;
+    clock.schedule(at - START, () => {
+      const ticket = model.createTicket(TENANT, {
+        title: `Platform request ${n + 1}`,
+        requester_email: `walkin${n + 1}@acme.example`,
+        channel: 'email',
+        desk_id: desk,
+      });
+      triageNew.push({ ticketId: ticket.id, at: clock.now() });
+      clock.schedule(answerInMs, () => {
+        model.addAiMessage(TENANT, ticket.id, 'AI answer: here is what usually fixes this.', []);
+      });
+    });
+  }
+}
+
 mirror.start();
 await clock.runUntil(GRACE_END);
 const stopping = mirror.stop();
@@ -585,6 +654,22 @@ for (const ticketId of linked) {
   }
 }
 
+// Triage: each new ticket's card (created -> posted), and its messages in its triage thread.
+const triageLatencies: number[] = [];
+let triageMissed = 0;
+let triageMessagesMissed = 0;
+const triageItems = new Set([...triagePosted.keys()].map((key) => JSON.parse(key)[2] as string));
+for (const { ticketId, at } of triageNew) {
+  if (!inWindow(at)) continue;
+  const cardAt = cardsPosted.get(ticketId);
+  if (cardAt === undefined) triageMissed += 1;
+  triageLatencies.push(((cardAt ?? GRACE_END) - at) / 1000);
+  for (const message of model.listMessages(TENANT, ticketId)) {
+    if (Date.parse(message.created_at) < END && !triageItems.has(message.id))
+      triageMessagesMissed += 1;
+  }
+}
+
 const cpuAtEnd = process.cpuUsage();
 const measured = platform.requests.filter((r) => inWindow(r.at));
 const all = samples.map((s) => s.latencyS);
@@ -632,6 +717,17 @@ console.log(
     missed,
     duplicate_posts: duplicatePosts,
     failed_adds: failedAdds,
+    ...(TRIAGE
+      ? {
+          triage_cards: triageLatencies.length,
+          triage_card_latency_p50_s: percentile(triageLatencies, 0.5),
+          triage_card_latency_p95_s: percentile(triageLatencies, 0.95),
+          triage_card_latency_max_s: percentile(triageLatencies, 1),
+          triage_cards_missed: triageMissed,
+          triage_messages_missed: triageMessagesMissed,
+          triage_duplicate_posts: triageDuplicates,
+        }
+      : {}),
     poller_requests_per_hour: pollerPerHour,
     poller_max_requests_per_minute: maxInWindow(
       poller.map((r) => r.at),

@@ -7,9 +7,9 @@
  * New tickets are found without a request of their own where the platform allows: a
  * `ticket.created` webhook (`created`, one read of the ticket), or the change feed's
  * `updated_after` listing (`listed`: a new ticket is an update). Without either (or under
- * webhooks alone, as the net under lost deliveries) one replica lists each triage desk's
- * tickets by `created_after` once a period, paced by the shared budget: one request per desk,
- * or one in all when a catch-all channel takes every desk.
+ * webhooks alone, as the net under lost deliveries) one replica lists the new tickets by
+ * `created_after` once a period, paced by the shared budget: one request whatever the number of
+ * triage desks (filtered by `desk_id` when only one desk is triaged).
  *
  * Exactly once: each card is claimed in the mirror store like any mirror post; a card whose
  * claim lapsed unfinished is looked for in the channel (by its metadata) before it is posted
@@ -80,6 +80,9 @@ interface Waiting {
   /** The card's thread, once posted, while the messages read before it are posted there. */
   backfill?: Thread;
 }
+
+/** How weighing a card went: made (or never to be), another replica's, or its channel's to wait. */
+type CardOutcome = 'settled' | 'busy' | 'left';
 
 interface Route {
   channel: string;
@@ -253,12 +256,11 @@ export class TriageFeed {
     const { ticketId } = waiting;
     try {
       // A card posted whose thread is still to catch up goes on with that alone.
-      const outcome = waiting.backfill
-        ? 'settled'
-        : await this.#card(
-            (waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND)),
-            waiting,
-          );
+      let outcome: CardOutcome = 'settled';
+      if (!waiting.backfill) {
+        waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND);
+        outcome = await this.#card(waiting.ticket, waiting);
+      }
       if (waiting.backfill) await this.#backfill(ticketId, waiting.backfill);
       this.#logger.debug({ ticket_id: ticketId, outcome }, 'triage card weighed');
       if (outcome === 'busy') {
@@ -291,7 +293,7 @@ export class TriageFeed {
    * Posts the ticket's card once: `settled` when it is there (or the ticket takes none),
    * `busy` while another replica posts it, `left` when its channel cannot take it now.
    */
-  async #card(ticket: Ticket, waiting: Waiting): Promise<'settled' | 'busy' | 'left'> {
+  async #card(ticket: Ticket, waiting: Waiting): Promise<CardOutcome> {
     const poster = this.#poster;
     if (!poster?.postTriageCard) return 'left';
     const route = await this.#routeOf(ticket);
@@ -445,7 +447,7 @@ export class TriageFeed {
   }
 
   /**
-   * Lists each triage desk's new tickets once a period (one replica per period and desk),
+   * Lists the triage desks' new tickets once a period (one replica per period),
    * unless the change feed lists them already.
    */
   async #scanIfDue(): Promise<void> {
@@ -456,16 +458,17 @@ export class TriageFeed {
     const list = await this.#channelList();
     if (list.length === 0) return;
     this.#scannedAt = now;
-    // A catch-all takes every desk: one listing of all of them serves every channel.
-    const desks = list.some((one) => one.desk === TRIAGE_CATCH_ALL)
-      ? [undefined]
-      : [...new Set(list.map((one) => one.desk))];
+    // One listing serves every channel: of the one desk triaged, else of all desks (a catch-all
+    // takes them all; several desks cost one request, not one each, the others' tickets
+    // skipped here).
+    const triaged = [...new Set(list.map((one) => one.desk))];
+    const desks = triaged.length === 1 && triaged[0] !== TRIAGE_CATCH_ALL ? triaged : [undefined];
     const round = Math.floor(now / period);
     for (const desk of desks) {
       const lease = `triage-scan:${desk ?? TRIAGE_CATCH_ALL}:${round}`;
       const claim = await this.#stores.claims.claim(lease, period);
       if (claim.state !== 'claimed') continue;
-      if (this.#pacer && !(await this.#pacer.admits('routine'))) {
+      if (this.#pacer && !(await this.#pacer.admits('hinted'))) {
         // Another replica, or this one next period, scans when there is room.
         await this.#stores.claims.release(lease, claim.token);
         this.#scannedAt = now - period + 30_000;
