@@ -243,6 +243,32 @@ describe('triage feed', () => {
     expect(await t.stores.links.threadsForTicket(first.id)).toEqual([]);
   });
 
+  it('posts one card when two replicas hear of the same ticket at once', async () => {
+    const t = setUp({ pushed: true });
+    const second = new MirrorComponent({
+      platform: t.platform as unknown as MirrorComponentOptions['platform'],
+      stores: t.stores,
+      logger: silent,
+      paced: false,
+      now: () => t.clock.now,
+      random: () => 0.5,
+      triage: { pushed: true },
+    });
+    second.attach(t.poster);
+    const other = second.triage as TriageFeed;
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await Promise.all([t.triage.runOnce(), other.runOnce()]);
+    t.advance(1);
+    const ticket = t.file();
+    t.triage.created(ticket.id);
+    other.created(ticket.id);
+    await Promise.all([t.triage.runOnce(), other.runOnce()]);
+    t.advance(31_000);
+    await Promise.all([t.triage.runOnce(), other.runOnce()]);
+    expect(t.poster.cards.map((card) => card.ticketId)).toEqual([ticket.id]);
+    expect(await t.stores.links.threadsForTicket(ticket.id)).toHaveLength(1);
+  });
+
   it('lists the triage desks’ new tickets by created_after with one request a period without webhooks or feed', async () => {
     const t = setUp();
     await t.stores.triageChannels.set('it', TRIAGE);
