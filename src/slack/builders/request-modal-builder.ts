@@ -191,13 +191,6 @@ export function rebuildForItem(
   return requestModal(rebuilt.private_metadata ?? '', rebuilt.blocks as KnownBlock[], true);
 }
 
-/** Whether a view is the request form (the create modal with a catalog select). */
-export function isRequestForm(view: Pick<View, 'blocks'>): boolean {
-  return (view.blocks as KnownBlock[]).some(
-    (block) => 'block_id' in block && block.block_id === CATALOG_FIELDS.item.block,
-  );
-}
-
 /**
  * A submitted request form read as a create form: titled with the chosen item's name (the kept
  * catalog's, else the option's), on its desk, with `custom_fields.catalog_item_id`; or the

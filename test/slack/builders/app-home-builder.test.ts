@@ -26,6 +26,12 @@ describe('App Home', () => {
     expect(all).toContain('*IT-2* · Ticket 2');
   });
 
+  it('offers Request something beside New ticket, even when the platform is not answering', () => {
+    const all = text(buildAppHome({ kind: 'unavailable' }, undefined).blocks);
+    expect(all).toContain('"action_id":"request_something_button"');
+    expect(all).toContain('Request something');
+  });
+
   it('says so when the person has no open ticket', () => {
     expect(text(buildAppHome({ kind: 'tickets', tickets: [] }, undefined))).toContain(
       'You have no open tickets.',
