@@ -119,8 +119,10 @@ export function buildTicketMessageParts(
   const pieces = splitText(body, LIMITS.sectionText, { escaped: true });
   const sections = pieces.map(escapeMrkdwn);
   const tail = isAi ? aiBlocks(ticketId, message) : [];
+  // Only a triage thread gets internal notes: said on each part, so no agent takes one for a reply.
+  const internal = message.internal ? ' · :lock: *Internal note*' : '';
   const headerText = (index: number, count: number) =>
-    `${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}${count > 1 ? ` · (${index}/${count})` : ''}`;
+    `${who.emoji} *${safeMrkdwn(who.name, 200)}* · ${safeMrkdwn(who.kind, 50)}${internal}${count > 1 ? ` · (${index}/${count})` : ''}`;
   const where = wholeAt
     ? link(wholeAt, 'Read the whole message on the service desk')
     : 'Read the whole message on the ticket in the service desk';
@@ -159,7 +161,7 @@ export function buildTicketMessageParts(
     left = pieces.slice(sections.length - rest.length + lastShown.length).join('').length;
     parts = [...parts.slice(0, MAX_PARTS - 1), lastShown];
   }
-  const label = isAi ? `${who.name} (AI)` : who.name;
+  const label = `${isAi ? `${who.name} (AI)` : who.name}${message.internal ? ' (internal note)' : ''}`;
   let fallbackFrom = 0;
   return parts.map((partSections, i) => {
     const isLast = i === parts.length - 1;

@@ -118,8 +118,10 @@ export class SlackMirrorPoster implements MirrorPoster {
     message: Message,
     part?: number,
   ): Promise<PostOutcome> {
+    // Agents in a triage thread need no "Talk to a person": they are the people.
     const offerPerson =
-      message.author.type !== 'ai_agent' || !(await this.#personAsked?.(ticketId));
+      !thread.triage &&
+      (message.author.type !== 'ai_agent' || !(await this.#personAsked?.(ticketId)));
     const parts = this.#messageParts(ticketId, message, offerPerson);
     const index = part ?? 0;
     const post = parts[index];

@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../src/contract/schemas.ts';
+import type { Message, Ticket } from '../../../src/contract/schemas.ts';
 import { PostDeferredError } from '../../../src/mirror/errors.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { CardUpdater } from '../../../src/slack/cards/card-updater.ts';
@@ -104,6 +104,45 @@ describe('Slack mirror poster: triage cards', () => {
   it('answers gone for a channel the app was removed from', async () => {
     double.failNext('chat.postMessage', 'not_in_channel');
     expect(await poster.postTriageCard(ids.agentsPrivate, ticket)).toBe('gone');
+  });
+
+  it('marks an internal note as one in the triage thread', async () => {
+    const posted = await poster.postTriageCard(ids.agentsPrivate, ticket);
+    if (posted === 'gone') throw new Error('posted expected');
+    const thread = { channel: ids.agentsPrivate, threadTs: posted.ts, triage: true };
+    const note: Message = {
+      id: 'msg_note',
+      ticket_id: 'IT-40',
+      body: 'Fuser is on back order',
+      created_at: new Date().toISOString(),
+      internal: true,
+      author: { type: 'agent', name: 'Sam Rivera', email: 'sam.rivera@acme.example' },
+    };
+    expect(await poster.postMessage(thread, 'IT-40', note)).toBe('posted');
+    const reply = double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
+    expect(reply?.text).toBe('Sam Rivera (internal note): Fuser is on back order');
+    expect(JSON.stringify(reply?.blocks)).toContain('Internal note');
+    expect(reply?.metadata?.event_payload).toEqual({ ticket_id: 'IT-40', message_id: 'msg_note' });
+  });
+
+  it('offers no Talk to a person on an AI answer in the triage thread', async () => {
+    const posted = await poster.postTriageCard(ids.agentsPrivate, ticket);
+    if (posted === 'gone') throw new Error('posted expected');
+    const thread = { channel: ids.agentsPrivate, threadTs: posted.ts, triage: true };
+    const answer: Message = {
+      id: 'msg_ai',
+      ticket_id: 'IT-40',
+      body: 'Open tray 2 and remove the jam.',
+      created_at: new Date().toISOString(),
+      internal: false,
+      author: { type: 'ai_agent', name: 'AI Agent', email: null },
+      sources: [{ title: 'Printers', url: 'https://kb.acme.example/printers' }],
+    };
+    expect(await poster.postMessage(thread, 'IT-40', answer)).toBe('posted');
+    const reply = double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
+    const blocks = reply?.blocks as { type: string }[];
+    expect(JSON.stringify(blocks)).toContain('kb.acme.example/printers');
+    expect(blocks.some((block) => block.type === 'actions')).toBe(false);
   });
 
   it('refreshes the triage card as a triage card when the ticket changes, keeping the mention', async () => {
