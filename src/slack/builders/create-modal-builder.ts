@@ -2,7 +2,7 @@
 import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
 import type { Asset, CustomField, Desk, ValidationIssue } from '../../contract/schemas.ts';
 import { TICKET_PRIORITIES } from '../../contract/schemas.ts';
-import { CREATE_FIELDS, VIEWS } from '../ids.ts';
+import { CATALOG_FIELDS, CREATE_FIELDS, VIEWS } from '../ids.ts';
 import {
   DESK_FIELDS_MAX,
   type DeskFieldValue,
@@ -310,7 +310,14 @@ export function platformIssuesToBlocks(
   };
   const errors: Record<string, string> = {};
   const add = (block: string | undefined, message: string) => {
-    if (block && blockIds.has(block) && !(block in errors)) errors[block] = truncate(message, 150);
+    // The request form has no title or desk input: what is wrong with them is its item's.
+    const target =
+      block && blockIds.has(block)
+        ? block
+        : blockIds.has(CATALOG_FIELDS.item.block)
+          ? CATALOG_FIELDS.item.block
+          : undefined;
+    if (target && !(target in errors)) errors[target] = truncate(message, 150);
   };
   for (const issue of issues) {
     const [where, field, key] = issue.loc;

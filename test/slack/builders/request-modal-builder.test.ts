@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { CatalogItem, CustomField } from '../../../src/contract/schemas.ts';
+import { platformIssuesToBlocks } from '../../../src/slack/builders/create-modal-builder.ts';
 import {
   buildRequestModal,
   catalogChoice,
@@ -212,5 +213,29 @@ describe('readRequestForm', () => {
 
   it('leaves any other form alone', () => {
     expect(readRequestForm({ title: { title_input: { value: 'x' } } }, [laptop])).toBeUndefined();
+  });
+});
+
+describe('a platform 422 on the request form', () => {
+  const blocks = new Set(['catalog_item', 'description', 'cf_floor']);
+
+  it('shows a desk field’s issue on its input', () => {
+    const errors = platformIssuesToBlocks(
+      [{ loc: ['body', 'custom_fields', 'floor'], msg: 'Not a number', type: 'type_error' }],
+      blocks,
+    );
+    expect(errors).toEqual({ cf_floor: 'Not a number' });
+  });
+
+  it('shows an issue with a field the form does not show, or with the desk, on the item’s select', () => {
+    const errors = platformIssuesToBlocks(
+      [
+        { loc: ['body', 'custom_fields', 'start_date'], msg: 'Field required', type: 'missing' },
+        { loc: ['body', 'desk_id'], msg: 'Unknown desk', type: 'value_error' },
+      ],
+      blocks,
+      () => 'Start date',
+    );
+    expect(errors).toEqual({ catalog_item: 'Start date: Field required' });
   });
 });
