@@ -314,7 +314,8 @@ export class TriageFeed {
     try {
       if (claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
       if (ts === undefined) {
-        const posted = await poster.postTriageCard(channel, ticket);
+        const filedFrom = threads.find((thread) => !thread.triage);
+        const posted = await poster.postTriageCard(channel, ticket, filedFrom);
         if (posted === 'gone') {
           await mirror.releasePost(ticket.id, key, claim.token);
           this.#channelGone(channel);

@@ -95,9 +95,14 @@ export interface MirrorPoster {
   /**
    * Posts the triage card of a new ticket into a triage channel, with metadata
    * `{ticket_id, triage: true}`; answers the card's ts (its thread), or `gone` when the app may
-   * not post there (removed from the channel, the channel archived or deleted).
+   * not post there (removed from the channel, the channel archived or deleted). `filedFrom` is
+   * the requester's thread of a ticket filed from Slack, which the card links to.
    */
-  postTriageCard?(channel: string, ticket: Ticket): Promise<{ ts: string } | 'gone'>;
+  postTriageCard?(
+    channel: string,
+    ticket: Ticket,
+    filedFrom?: Thread,
+  ): Promise<{ ts: string } | 'gone'>;
   /**
    * The ts of the ticket's triage card in the channel, found by its metadata: asked before a
    * card whose earlier claim lapsed unfinished is posted again.

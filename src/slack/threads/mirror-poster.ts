@@ -34,7 +34,7 @@ import {
   triageCardMetadata,
   triageCardTicketOf,
 } from '../posting/post-metadata.ts';
-import { isConversationUnavailable, sendDm } from '../posting/slack-posting.ts';
+import { isConversationUnavailable, permalinkOf, sendDm } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
 import type { RequesterNotices } from './requester-notices.ts';
 
@@ -242,12 +242,22 @@ export class SlackMirrorPoster implements MirrorPoster {
     await this.#notices?.refresh(ticket);
   }
 
-  async postTriageCard(channel: string, ticket: Ticket): Promise<{ ts: string } | 'gone'> {
+  async postTriageCard(
+    channel: string,
+    ticket: Ticket,
+    filedFrom?: Thread,
+  ): Promise<{ ts: string } | 'gone'> {
     const email = ticket.requester_email?.toLowerCase();
     const person = email ? await this.#slackPerson(email) : undefined;
+    // A direct message's link opens for its person alone: only a channel's is worth showing.
+    const permalink =
+      filedFrom && !filedFrom.channel.startsWith('D')
+        ? await permalinkOf(this.#client, filedFrom.channel, filedFrom.threadTs)
+        : undefined;
     const card = buildTriageCard(ticket, {
       requester: { userId: person?.id, name: person?.name },
       dashboardUrl: this.#dashboardUrl,
+      slackPermalink: permalink,
     });
     try {
       const posted = await this.#client.chat.postMessage({

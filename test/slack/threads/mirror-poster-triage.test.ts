@@ -78,6 +78,18 @@ describe('Slack mirror poster: triage cards', () => {
     expect(await poster.findTriageCard(ids.agentsPrivate, ticket)).toBe(posted.ts);
   });
 
+  it('links the card to the channel message a ticket was filed from', async () => {
+    const parent = double.workspace.postMessage(ids.itHelp, { user: ids.alice, text: 'Fire' });
+    const posted = await poster.postTriageCard(ids.agentsPrivate, ticket, {
+      channel: ids.itHelp,
+      threadTs: parent.ts,
+    });
+    if (posted === 'gone') throw new Error('posted expected');
+    const card = double.workspace.message(ids.agentsPrivate, posted.ts);
+    const link = double.workspace.permalink(ids.itHelp, parent.ts);
+    expect(JSON.stringify(card?.blocks)).toContain(`<${link}|Slack message>`);
+  });
+
   it('finds no card for a ticket whose card was never posted', async () => {
     await poster.postTriageCard(ids.agentsPrivate, ticket);
     expect(await poster.findTriageCard(ids.agentsPrivate, { ...ticket, id: 'IT-41' })).toBe(
@@ -117,6 +129,7 @@ describe('Slack mirror poster: triage cards', () => {
       created_at: new Date().toISOString(),
       internal: true,
       author: { type: 'agent', name: 'Sam Rivera', email: 'sam.rivera@acme.example' },
+      sources: [],
     };
     expect(await poster.postMessage(thread, 'IT-40', note)).toBe('posted');
     const reply = double.workspace.thread(thread.channel, thread.threadTs)?.at(-1);
