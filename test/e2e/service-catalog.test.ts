@@ -160,6 +160,50 @@ describe('the service catalog', () => {
     });
   });
 
+  it('files the item on its desk when Slack refused to show it (views.update 500), and once however often it is submitted', async () => {
+    const view = await requestForm(stack, alice, general, 'request');
+    await stack.driver.blockSuggestion({
+      userId: alice,
+      viewId: view.id,
+      actionId: 'catalog_item_select',
+      value: 'headset',
+    });
+    stack.double.failNext('views.update', 'internal_error', { status: 500, times: 2 });
+    await stack.driver.blockAction({
+      userId: alice,
+      viewId: view.id,
+      actionId: 'catalog_item_select',
+      value: 'it-hardware|cat_003',
+    });
+    await eventually(
+      () =>
+        stack.logs.some((line) => line.includes('the chosen catalog item not shown')) || undefined,
+      5_000,
+      'the refused swap',
+    );
+    expect(blockById(stack, view.id, 'catalog_item_about')).toBeUndefined();
+    // Slack's client keeps the chosen item in the form's state.
+    const submit = () =>
+      stack.driver.viewSubmission({
+        viewId: view.id,
+        userId: alice,
+        values: { catalog_item_select: 'it-hardware|cat_003' },
+      });
+    const answers = await Promise.all([submit(), submit()]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const filed = await eventually(
+      () => {
+        const found = ticketsOf(stack, 'alice@acme.example').filter(
+          (t) => t.custom_fields?.catalog_item_id === 'cat_003',
+        );
+        return found.length > 0 ? found : undefined;
+      },
+      5_000,
+      'the filed ticket',
+    );
+    expect(filed.map((t) => [t.title, t.desk_id])).toEqual([['Headset', 'it-hardware']]);
+  });
+
   it('opens the request form from App Home’s Request something button', async () => {
     await stack.driver.appHomeOpened({ userId: alice });
     const home = await eventually(() => stack.double.workspace.homeView(alice), 5_000, 'App Home');
@@ -191,8 +235,24 @@ describe('a service catalog with nothing in it', () => {
     await stack.close();
   });
 
-  it('says in the form that the catalog is empty, with no select and nothing to submit', async () => {
-    const view = await requestForm(stack, alice, itHelp, 'request laptop');
+  // The stack's platform client gives up after 2 s, so the first read is slowed to 1.5 s here.
+  it('opens at once while the first read of the catalog is slow, then says it is empty, with no select and nothing to submit', async () => {
+    stack.emulator.setFaults({ latencyMs: 1_500 });
+    let view: Awaited<ReturnType<typeof requestForm>>;
+    try {
+      const started = Date.now();
+      const filled = requestForm(stack, alice, itHelp, 'request laptop');
+      const opening = await eventually(
+        () => stack.double.workspace.modalStack(alice).at(-1),
+        3_000,
+        'the form opened',
+      );
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(JSON.stringify(opening.blocks)).toContain('Loading the service catalog');
+      view = await filled;
+    } finally {
+      stack.emulator.setFaults({ latencyMs: 0 });
+    }
     const text = JSON.stringify(view.blocks);
     expect(text).toContain('The service catalog is empty');
     expect(blockById(stack, view.id, 'catalog_item')).toBeUndefined();

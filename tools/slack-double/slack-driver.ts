@@ -536,6 +536,7 @@ export class SlackDriver {
     this.#requireUser(userId);
     const state = submissionState(view, input.values ?? {}, {
       allowEmptyRequired: input.allowEmptyRequired ?? false,
+      answered: (actionId) => this.#answeredOptions.get(`${view.id}:${actionId}`),
     });
     workspace.setViewState(view.id, state);
     const submitted: SlackView = { ...view, state: { values: state } };

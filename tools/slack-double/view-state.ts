@@ -182,7 +182,11 @@ function givenFor(site: ElementSite, values: SubmittedValues): InputValue | unde
 export function submissionState(
   view: SlackView,
   values: SubmittedValues,
-  options: { allowEmptyRequired?: boolean } = {},
+  options: {
+    allowEmptyRequired?: boolean;
+    /** The options the app answered for an external select, by its action_id. */
+    answered?: (actionId: string) => readonly JsonObject[] | undefined;
+  } = {},
 ): ViewStateValues {
   const sites = interactiveElements(view.blocks).filter((site) => site.element.type !== 'button');
   for (const key of Object.keys(values)) {
@@ -191,7 +195,12 @@ export function submissionState(
   }
   const state: ViewStateValues = {};
   for (const site of sites) {
-    const value = elementState(site.element, site.actionId, givenFor(site, values));
+    const value = elementState(
+      site.element,
+      site.actionId,
+      givenFor(site, values),
+      options.answered?.(site.actionId),
+    );
     const optional = site.block.optional === true;
     if (site.inInput && !optional && !options.allowEmptyRequired && isEmpty(value)) {
       throw new RequiredInputMissingError(site.blockId);
