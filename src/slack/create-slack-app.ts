@@ -30,6 +30,7 @@ import { createTicket } from './intents/create-ticket.ts';
 import { fileChannelMessage, withdrawChannelMessage } from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
 import { sendToRequester } from './intents/send-to-requester.ts';
+import { setDeskDetails } from './intents/set-desk-details.ts';
 import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
@@ -114,6 +115,7 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   withdrawChannelMessage,
   addTriageNote,
   sendToRequester,
+  setDeskDetails,
 ];
 
 /** Builds the Slack app. */
@@ -179,6 +181,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
   });
+  const deskFields = new DeskFieldCatalog({
+    client: options.serviceDesk,
+    onRefreshError: (error, desk) =>
+      logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
+  });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.
   const intentDeps: IntentDeps = {
@@ -203,6 +210,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     }),
     mirror,
     triageThreads: new TriageThreadFinder({ client: background, stores: options.stores }),
+    deskFields,
   };
   const worker = new OutboxWorker({
     outbox: options.stores.outbox,
@@ -212,11 +220,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...options.worker,
   });
   const tasks = new BackgroundTasks(report);
-  const deskFields = new DeskFieldCatalog({
-    client: options.serviceDesk,
-    onRefreshError: (error, desk) =>
-      logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
-  });
   const catalog = new ServiceCatalog({
     client: options.serviceDesk,
     onRefreshError: (error) =>

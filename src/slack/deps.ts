@@ -229,7 +229,9 @@ export interface SlackDeps {
 }
 
 /**
- * What queued writes (intents) are given: everything but the worker that runs them, and the
- * desk fields and the catalog, which only the forms use.
+ * What queued writes (intents) are given: everything but the worker that runs them and the
+ * catalog, which only the forms use. The desk fields may be given: a filing without a form asks
+ * for the required ones the platform let it leave out.
  */
-export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields' | 'catalog'>;
+export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields' | 'catalog'> &
+  Partial<Pick<SlackDeps, 'deskFields'>>;

@@ -4,6 +4,7 @@
  * opens a form keeping their words, and submitting it files exactly one ticket with the fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STANDARD_CUSTOM_FIELDS } from '../../tools/emulator/seed-data.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { type Stack, startStack, ticketsOf } from '../support/stack.ts';
@@ -286,6 +287,153 @@ describe('required desk fields when Slack fails the prompt’s form', { timeout:
       expect(await stack.app.stores.links.ticketForThread(itHelp, posted.ts)).toBe(ticket.id);
     } finally {
       await stack.app.stores.channelModes.set(itHelp, 'off');
+    }
+  });
+});
+
+describe('required desk fields on a platform that files without them', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      channelDesks: `${itHelp}=hr`,
+      emulator: { capabilities: { requiredFieldsOnCreate: false } },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const isFollowUp = (text: string | undefined, ticketId: string) =>
+    !!text?.includes(`*${ticketId}* is filed`) && text.includes('also needs');
+  const dmFollowUps = (userId: string, ticketId: string) =>
+    stack.double.workspace
+      .messages(stack.double.workspace.openIm(userId))
+      .filter((m) => isFollowUp(m.text, ticketId))
+      .map((m) => ({
+        ts: m.ts,
+        text: m.text ?? '',
+        channel: stack.double.workspace.openIm(userId),
+      }));
+  const followUps = (userId: string, ticketId: string) => [
+    ...stack.double.workspace
+      .ephemerals({ user: userId })
+      .filter((e) => isFollowUp(e.text, ticketId)),
+    ...dmFollowUps(userId, ticketId),
+  ];
+
+  async function fileWithReaction(text: string) {
+    const posted = await stack.driver.userPosts({ userId: alice, channelId: itHelp, text });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: posted.ts,
+      reaction: 'ticket',
+    });
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === text),
+      5_000,
+      'the ticket',
+    );
+    return { ts: posted.ts, ticket };
+  }
+
+  async function openForm(prompt: { ts: string; channel?: string }) {
+    const before = stack.double.workspace.modalStack(alice).at(-1)?.id;
+    await stack.driver.blockAction({
+      userId: alice,
+      channelId: prompt.channel ?? itHelp,
+      messageTs: prompt.ts,
+      actionId: 'add_desk_details',
+    });
+    const view = await eventually(
+      () => {
+        const top = stack.double.workspace.modalStack(alice).at(-1);
+        return top && top.id !== before ? top : undefined;
+      },
+      5_000,
+      'the details form',
+    );
+    await eventually(
+      () =>
+        ((stack.double.workspace.view(view.id)?.blocks ?? []) as Block[]).some(
+          (b) => b.block_id === 'cf_start_date',
+        ) || undefined,
+      5_000,
+      'the desk fields in the form',
+    );
+    return view.id;
+  }
+
+  it('files the ticket, then asks privately for the missing fields and adds them to it', async () => {
+    const { ts, ticket } = await fileWithReaction('Welcome pack for Noor');
+    expect(ticket.desk_id).toBe('hr');
+    await eventually(
+      () =>
+        (stack.double.workspace.thread(itHelp, ts) ?? []).some((m) =>
+          m.text?.includes(ticket.id),
+        ) || undefined,
+      5_000,
+      'the confirmation in the thread',
+    );
+    const prompt = await eventually(() => followUps(alice, ticket.id)[0], 5_000, 'the prompt');
+    expect(prompt.text).toContain('Start date');
+    const viewId = await openForm(prompt);
+    const ids = ((stack.double.workspace.view(viewId)?.blocks ?? []) as Block[]).map((b) =>
+      b.type === 'input' ? b.block_id : b.type,
+    );
+    expect(ids).toEqual(['context', 'cf_start_date', 'cf_manager_email']);
+    const values = { cf_start_date: '2027-01-04', cf_manager_email: 'lena.fischer@acme.example' };
+    const added = await stack.driver.viewSubmission({ viewId, userId: alice, values });
+    expect(added.responseAction).toBe('clear');
+    expect(stack.emulator.model.getTicket('acme', ticket.id).custom_fields).toMatchObject({
+      start_date: '2027-01-04',
+      manager_email: 'lena.fischer@acme.example',
+    });
+    // The button again: the details are there already, and nothing is sent twice.
+    const again = await openForm(prompt);
+    const second = await stack.driver.viewSubmission({ viewId: again, userId: alice, values });
+    expect(JSON.stringify(second.body)).toContain('already has these details');
+    expect(
+      ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === ticket.title),
+    ).toHaveLength(1);
+  });
+
+  it('asks in a direct message when Slack rate-limits the prompt’s ephemeral', async () => {
+    stack.double.failNext('chat.postEphemeral', 'ratelimited', { retryAfterSec: 1 });
+    const { ticket } = await fileWithReaction('Desk assignment for Ola');
+    await eventually(() => dmFollowUps(alice, ticket.id)[0], 5_000, 'the DM');
+    expect(followUps(alice, ticket.id)).toHaveLength(1);
+  });
+
+  it('shows the platform’s refusal of a value on its input', async () => {
+    const { ticket } = await fileWithReaction('Access card for Lee');
+    const prompt = await eventually(() => followUps(alice, ticket.id)[0], 5_000, 'the prompt');
+    const viewId = await openForm(prompt);
+    stack.emulator.model.setCustomFields('acme', 'hr', [
+      {
+        key: 'start_date',
+        name: 'Start date',
+        desk_id: 'hr',
+        type: 'select',
+        required: true,
+        options: [{ value: 'monday', label: 'Monday' }],
+        help: null,
+      },
+    ]);
+    try {
+      const refused = await stack.driver.viewSubmission({
+        viewId,
+        userId: alice,
+        values: { cf_start_date: '2027-01-04', cf_manager_email: 'lena.fischer@acme.example' },
+      });
+      expect(refused.responseAction).toBe('errors');
+      expect(refused.body).toMatchObject({ errors: { cf_start_date: expect.any(String) } });
+    } finally {
+      stack.emulator.model.setCustomFields(
+        'acme',
+        'hr',
+        STANDARD_CUSTOM_FIELDS.filter((field) => field.desk_id === 'hr'),
+      );
     }
   });
 });

@@ -8,6 +8,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { CustomField } from '../../contract/schemas.ts';
 import { ACTIONS, CREATE_FIELDS, VIEWS } from '../ids.ts';
 import { buildCreateModal } from './create-modal-builder.ts';
+import { deskFieldBlocks } from './desk-fields-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 
@@ -51,10 +52,48 @@ export function buildDeskDetailsPrompt(input: DeskDetailsPromptInput): SlackMess
   };
 }
 
+/** What the follow-up prompt says and carries. */
+export interface DeskDetailsFollowUpInput {
+  ticketId: string;
+  deskName: string;
+  fieldNames: readonly string[];
+  /** What the button carries: the key the details are kept under. */
+  pendingKey: string;
+}
+
+/**
+ * The private prompt after a ticket was filed without its desk's required fields (a platform
+ * that asks for them later): it is filed, and the button adds them.
+ */
+export function buildDeskDetailsFollowUp(input: DeskDetailsFollowUpInput): SlackMessage {
+  const names = input.fieldNames.map((name) => `*${safeMrkdwn(name, 100)}*`).join(', ');
+  const text = `:memo: Your ticket *${safeMrkdwn(input.ticketId, 40)}* is filed. The *${safeMrkdwn(input.deskName, 80)}* desk also needs: ${names}. Add them now and its agents need not ask.`;
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: md(text) },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            style: 'primary',
+            action_id: ACTIONS.addDeskDetails,
+            text: plain('Add the details', LIMITS.buttonText),
+            value: input.pendingKey,
+          },
+        ],
+      },
+    ],
+  };
+}
+
 /** What the details form starts with. */
 export interface DeskDetailsModalInput {
   privateMetadata: string;
   deskName: string;
+  /** Set when the ticket is filed: the form asks for its fields only, and updates it. */
+  ticketId?: string | undefined;
   /** The desk's fields to ask for: those it requires, and any the platform named. */
   fields: readonly CustomField[];
   title: string;
@@ -69,6 +108,7 @@ export interface DeskDetailsModalInput {
  * filing already made; read back with `readCreateForm`.
  */
 export function buildDeskDetailsModal(input: DeskDetailsModalInput): ModalView {
+  if (input.ticketId) return ticketDetailsModal({ ...input, ticketId: input.ticketId });
   const form = buildCreateModal({
     privateMetadata: input.privateMetadata,
     desks: [],
@@ -86,6 +126,31 @@ export function buildDeskDetailsModal(input: DeskDetailsModalInput): ModalView {
     callback_id: VIEWS.deskDetails,
     title: plain('Add the details', LIMITS.modalTitle),
     submit: plain('File ticket', LIMITS.modalSubmit),
+    blocks,
+  };
+}
+
+// The form for a filed ticket's fields: nothing else of it changes.
+function ticketDetailsModal(input: DeskDetailsModalInput & { ticketId: string }): ModalView {
+  const blocks: KnownBlock[] = [
+    {
+      type: 'context',
+      elements: [
+        md(
+          `*${safeMrkdwn(input.ticketId, 40)}* is filed. The *${safeMrkdwn(input.deskName, 80)}* desk also needs these details.`,
+        ),
+      ],
+    },
+    ...deskFieldBlocks(input.fields),
+  ];
+  if (input.notice) blocks.push({ type: 'context', elements: [md(input.notice)] });
+  return {
+    type: 'modal',
+    callback_id: VIEWS.deskDetails,
+    title: plain('Add the details', LIMITS.modalTitle),
+    submit: plain('Add to ticket', LIMITS.modalSubmit),
+    close: plain('Cancel', LIMITS.modalSubmit),
+    private_metadata: input.privateMetadata,
     blocks,
   };
 }

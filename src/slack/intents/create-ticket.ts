@@ -56,7 +56,7 @@ import { readMessageAt } from '../posting/thread-reader.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
-import { askForDeskDetails } from './desk-details.ts';
+import { askForDeskDetails, offerDeskDetails } from './desk-details.ts';
 
 // The outbox kind of this intent.
 const CREATE_TICKET = 'create_ticket';
@@ -455,6 +455,14 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);
+      // A platform that filed it without its desk's required fields asks for them later.
+      await offerDeskDetails(deps, {
+        deliveryKey: entry.deliveryKey,
+        payload,
+        ticket,
+        deskId: ticket.desk_id ?? fields.desk_id,
+        threadTs: messageThreadTs,
+      });
       await updateView(
         payload.viewId,
         'Ticket filed',

@@ -9,12 +9,17 @@
  */
 import { z } from 'zod';
 import type { CustomField } from '../../contract/schemas.ts';
-import { ValidationError } from '../../servicedesk/index.ts';
+import { type Ticket, ValidationError } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue } from '../../store/types.ts';
 import { deskFieldBlockId, deskFieldBlocks } from '../builders/desk-fields-builder.ts';
-import { buildDeskDetailsPrompt } from '../builders/required-fields-prompt-builder.ts';
+import {
+  buildDeskDetailsFollowUp,
+  buildDeskDetailsPrompt,
+} from '../builders/required-fields-prompt-builder.ts';
 import type { IntentDeps, SlackDeps } from '../deps.ts';
+import { isTransient } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
+import { deskFieldsOf } from '../tickets/desk-fields.ts';
 import { type CreateTicketPayload, createTicketPayloadSchema } from './create-ticket.ts';
 
 // The claim a kept filing lives under, by its first delivery key.
@@ -22,8 +27,8 @@ const PENDING_PREFIX = 'desk-details:';
 // The longest a kept filing takes to write: the lease of its claim.
 const KEEP_LEASE_MS = 10_000;
 
-/** A filing kept until its desk's fields are added. */
-export interface PendingDetails {
+/** A filing the platform refused, kept until its desk's fields are added. */
+export interface PendingFiling {
   /** The create-ticket payload to file, its words and desk set, its thread known. */
   filing: CreateTicketPayload;
   /** The desk that asked. */
@@ -32,14 +37,50 @@ export interface PendingDetails {
   keys: string[];
 }
 
+/** A ticket the platform filed without its desk's required fields, until they are added. */
+export interface PendingTicket {
+  ticketId: string;
+  /** Who filed it: only they add its details. */
+  actorUserId: string;
+  /** Where they filed, to tell them a failure privately. */
+  channel?: string | undefined;
+  threadTs?: string | undefined;
+  deskId: string;
+  /** The required fields it lacks (their keys). */
+  keys: string[];
+}
+
+/** What a prompt's button finds: a refused filing, or a filed ticket lacking fields. */
+export type PendingDetails = PendingFiling | PendingTicket;
+
 // Lazily: create-ticket.ts imports this module, and its schema is not made yet when it does.
 const pendingSchema = z.lazy(() =>
-  z.object({
-    filing: createTicketPayloadSchema,
-    deskId: z.string(),
-    keys: z.array(z.string()),
-  }),
+  z.union([
+    z.object({
+      filing: createTicketPayloadSchema,
+      deskId: z.string(),
+      keys: z.array(z.string()),
+    }),
+    z.object({
+      ticketId: z.string(),
+      actorUserId: z.string(),
+      channel: z.string().optional(),
+      threadTs: z.string().optional(),
+      deskId: z.string(),
+      keys: z.array(z.string()),
+    }),
+  ]),
 );
+
+/** Whether the kept details are for a filed ticket (the form updates it) or a refused filing. */
+export function isPendingTicket(pending: PendingDetails): pending is PendingTicket {
+  return 'ticketId' in pending;
+}
+
+/** Who may add the kept details: the person who filed. */
+export function pendingActor(pending: PendingDetails): string {
+  return isPendingTicket(pending) ? pending.actorUserId : pending.filing.actorUserId;
+}
 
 /** What the create-ticket intent remembers when it asked for the desk's fields instead. */
 export interface AwaitingDetailsResult {
@@ -73,7 +114,7 @@ export async function pendingDetailsOf(
   const record = await deps.stores.claims.get(`${PENDING_PREFIX}${firstDeliveryKey}`);
   if (record?.state !== 'done') return undefined;
   const parsed = pendingSchema.safeParse(record.result);
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success ? (parsed.data as PendingDetails) : undefined;
 }
 
 // Keeps the filing once: a retry of the intent finds it kept and tells the person again.
@@ -179,4 +220,86 @@ export async function askForDeskDetails(
     'filing refused for lacking desk fields: kept, the person asked for them',
   );
   return { awaitingDetails: true, deskId, keys };
+}
+
+/** A ticket just filed from a filing without a form, and where its person acted. */
+export interface FiledWithoutDetails {
+  deliveryKey: string;
+  payload: CreateTicketPayload;
+  ticket: Ticket;
+  /** The desk it was filed on (the platform's, else the one asked for). */
+  deskId: string | undefined;
+  /** The thread the confirmation went into, once known (a reacted message's). */
+  threadTs: string | undefined;
+}
+
+/**
+ * When the platform filed a ticket without required fields of its desk (a platform that asks
+ * for them later): keeps what the form needs and tells the person privately, with the button
+ * that opens a form whose submission updates the ticket. Nothing when the desk's fields are not
+ * known or none is missing. The ticket stands whatever Slack does: only a transient failure is
+ * thrown, for the entry to retry (its ticket and card are found again, not made twice).
+ */
+export async function offerDeskDetails(
+  deps: IntentDeps,
+  filed: FiledWithoutDetails,
+): Promise<void> {
+  const { payload, ticket, deskId } = filed;
+  if (payload.viewId || !deskId) return;
+  const fields = await deskFieldsOf(deps, deskId);
+  const values = ticket.custom_fields ?? {};
+  const missing = fields.filter((field) => field.required && isEmptyValue(values[field.key]));
+  // Only fields the form can show: a form that cannot hold a field could not add it.
+  const shown = new Set(deskFieldBlocks(missing).map((block) => block.block_id));
+  const lacking = missing.filter((field) => shown.has(deskFieldBlockId(field.key)));
+  if (lacking.length === 0) return;
+  const threadTs =
+    payload.reply.kind === 'thread' ? (payload.reply.threadTs ?? filed.threadTs) : undefined;
+  const messageTs = payload.fromMessage?.ts ?? threadTs;
+  const where = {
+    channel: payload.reply.channel,
+    ...(threadTs && threadTs !== messageTs ? { threadTs } : {}),
+  };
+  await keep(deps, filed.deliveryKey, {
+    ticketId: ticket.id,
+    actorUserId: payload.actorUserId,
+    ...where,
+    deskId,
+    keys: lacking.map((field) => field.key),
+  });
+  try {
+    await tellPrivately(
+      deps.client,
+      { userId: payload.actorUserId, ...where },
+      buildDeskDetailsFollowUp({
+        ticketId: ticket.id,
+        deskName: await deskName(deps, deskId),
+        fieldNames: lacking.map((field) => field.name || field.key),
+        pendingKey: filed.deliveryKey,
+      }),
+    );
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    // Slack refused the prompt and the DM for good: the ticket is filed and its card says so;
+    // the desk's agents ask for what is missing.
+    deps.logger.warn(
+      { err: error, ticket_id: ticket.id, desk: deskId },
+      'desk details not asked for: Slack refused the prompt',
+    );
+    return;
+  }
+  deps.logger.info(
+    { ticket_id: ticket.id, desk: deskId, fields: lacking.map((field) => field.key) },
+    'ticket filed without required desk fields: the person asked for them',
+  );
+}
+
+// A custom field value that says nothing, as the platform reads it.
+function isEmptyValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }

@@ -21,6 +21,7 @@ import {
 import {
   deskDetailsKey,
   missingDeskFields,
+  type PendingFiling,
   pendingDetailsOf,
 } from '../../../src/slack/intents/desk-details.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
@@ -230,7 +231,7 @@ describe('the create-ticket intent on a desk that requires fields', () => {
     };
     await intentHandler(createTicket, deps).run(entryOf(reaction));
     expect(sent[0]?.desk_id).toBe('hr');
-    const pending = await pendingDetailsOf({ stores }, KEY);
+    const pending = (await pendingDetailsOf({ stores }, KEY)) as PendingFiling | undefined;
     expect(pending?.filing.requesterUserIds[0]).toBe('U0BOB');
     expect(pending?.filing.ticket?.title).toBe('New starter Dana needs accounts');
     expect(pending?.filing.ticket?.description).toContain('https://acme.slack.com/archives/');

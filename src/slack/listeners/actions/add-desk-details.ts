@@ -1,6 +1,6 @@
 /**
  * "Add the details" on the prompt after a filing without a form lacked its desk's required
- * fields: opens the details form at once, while the trigger id is valid, with the person's words
+ * fields (refused by the platform, or filed without them): opens the details form at once, while the trigger id is valid, with the person's words
  * and the desk's fields when they are kept; else it opens with the words and fills the fields in
  * with one views.update. Only the person who filed may open it; a filing no longer kept (a day
  * passed) is said to be gone, with where the words still are.
@@ -16,7 +16,12 @@ import {
   fieldsToAsk,
 } from '../../builders/required-fields-prompt-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
-import { type PendingDetails, pendingDetailsOf } from '../../intents/desk-details.ts';
+import {
+  isPendingTicket,
+  type PendingDetails,
+  pendingActor,
+  pendingDetailsOf,
+} from '../../intents/desk-details.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
 import { deskFieldsOf } from '../../tickets/desk-fields.ts';
 import {
@@ -41,7 +46,7 @@ export function addDeskDetails(deps: ListenerDeps) {
       await tellClicker(deps, body, buildDeskDetailsGone());
       return;
     }
-    if (pending.filing.actorUserId !== body.user.id) {
+    if (pendingActor(pending) !== body.user.id) {
       await tellClicker(deps, body, buildDeskDetailsNotYours());
       return;
     }
@@ -54,8 +59,12 @@ export function addDeskDetails(deps: ListenerDeps) {
         privateMetadata: encodeDeskDetailsMetadata(pendingKey),
         deskName,
         fields: fieldsToAsk(fields, pending.keys),
-        title: pending.filing.ticket?.title ?? '',
-        description: pending.filing.ticket?.description,
+        ...(isPendingTicket(pending)
+          ? { ticketId: pending.ticketId, title: '' }
+          : {
+              title: pending.filing.ticket?.title ?? '',
+              description: pending.filing.ticket?.description,
+            }),
         notice,
       });
     const opened = await openModalOrTell(
@@ -96,7 +105,9 @@ export function addDeskDetails(deps: ListenerDeps) {
   };
 }
 
+// What the person wrote, told back when the form cannot open; a filed ticket keeps its own.
 function wordsOf(pending: PendingDetails): string {
+  if (isPendingTicket(pending)) return '';
   const ticket = pending.filing.ticket;
   return [ticket?.title, ticket?.description].filter(Boolean).join('\n\n');
 }

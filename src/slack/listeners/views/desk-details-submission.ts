@@ -1,5 +1,7 @@
 /**
- * The details form's submission: files the kept filing (a 🎫, DM or request-channel message the
+ * The details form's submission. For a filed ticket lacking its desk's required fields (a
+ * platform that asks for them later), one update of its custom fields (set-desk-details).
+ * Otherwise it files the kept filing (a 🎫, DM or request-channel message the
  * desk refused for lacking required fields) with the fields and the words as the person left
  * them. It runs the create-ticket intent under a key derived from the first filing's
  * (`deskDetailsKey`), so a double click, a second form opened from the same prompt, or another
@@ -15,6 +17,7 @@ import {
   type ViewStateValues,
   validateCreateForm,
 } from '../../builders/create-modal-builder.ts';
+import { readDeskFields } from '../../builders/desk-fields-builder.ts';
 import { describeFailure } from '../../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../../builders/mrkdwn.ts';
 import { buildFiledElsewhereText } from '../../builders/notice-builder.ts';
@@ -30,7 +33,14 @@ import {
   type CreateTicketResult,
   createTicket,
 } from '../../intents/create-ticket.ts';
-import { deskDetailsKey, pendingDetailsOf } from '../../intents/desk-details.ts';
+import {
+  deskDetailsKey,
+  isPendingTicket,
+  type PendingTicket,
+  pendingActor,
+  pendingDetailsOf,
+} from '../../intents/desk-details.ts';
+import { type SetDeskDetailsPayload, setDeskDetails } from '../../intents/set-desk-details.ts';
 import { submitModalIntent } from '../../modals/modal-submission.ts';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -41,12 +51,6 @@ export function deskDetailsSubmission(
 ) {
   return async ({ ack, body, view }: Args): Promise<void> => {
     const values = view.state.values as ViewStateValues;
-    const form = readCreateForm(values);
-    const localErrors = validateCreateForm(form);
-    if (localErrors) {
-      await ack({ response_action: 'errors', errors: localErrors });
-      return;
-    }
     const pendingKey = decodeDeskDetailsMetadata(view.private_metadata);
     const pending = pendingKey ? await pendingDetailsOf(deps, pendingKey) : undefined;
     if (!pendingKey || !pending) {
@@ -56,11 +60,21 @@ export function deskDetailsSubmission(
       });
       return;
     }
-    if (pending.filing.actorUserId !== body.user.id) {
+    if (pendingActor(pending) !== body.user.id) {
       await ack({
         response_action: 'update',
-        view: buildStatusModal('Ticket not filed', buildDeskDetailsNotYours().text),
+        view: buildStatusModal('Not yours', buildDeskDetailsNotYours().text),
       });
+      return;
+    }
+    if (isPendingTicket(pending)) {
+      await addToTicket(deps, { ack, view, values, pendingKey, pending });
+      return;
+    }
+    const form = readCreateForm(values);
+    const localErrors = validateCreateForm(form);
+    if (localErrors) {
+      await ack({ response_action: 'errors', errors: localErrors });
       return;
     }
     const kept = pending.filing.ticket;
@@ -95,12 +109,7 @@ export function deskDetailsSubmission(
       return;
     }
     if (!outcome.enqueued && outcome.state === 'failed') {
-      await ack({
-        response_action: 'errors',
-        errors: {
-          [CREATE_FIELDS.title.block]: 'This could not be filed. Change something and try again.',
-        },
-      });
+      await ack({ response_action: 'errors', errors: { [CREATE_FIELDS.title.block]: AGAIN } });
       return;
     }
     if (settled?.state === 'done') {
@@ -119,23 +128,7 @@ export function deskDetailsSubmission(
       return;
     }
     if (settled?.state === 'failed') {
-      const fieldErrors =
-        settled.error instanceof ValidationError
-          ? platformIssuesToBlocks(
-              settled.error.issues,
-              inputBlockIds(view.blocks),
-              (key) =>
-                deps.deskFields.peek(pending.deskId)?.find((field) => field.key === key)?.name,
-            )
-          : undefined;
-      await ack(
-        fieldErrors
-          ? { response_action: 'errors', errors: fieldErrors }
-          : {
-              response_action: 'update',
-              view: buildStatusModal('Ticket not filed', describeFailure(settled.error, 'ticket')),
-            },
-      );
+      await ack(refusalAnswer(deps, view, pending.deskId, settled.error, 'Ticket not filed'));
       return;
     }
     await ack({
@@ -146,6 +139,99 @@ export function deskDetailsSubmission(
       ),
     });
   };
+}
+
+const AGAIN = 'This could not be sent. Change something and try again.';
+
+type Ack = Args['ack'];
+type AckAnswer = Parameters<Ack>[0];
+
+// The platform's refusal: a 422 on the inputs it names, anything else in words.
+function refusalAnswer(
+  deps: Pick<SlackDeps, 'deskFields'>,
+  view: Args['view'],
+  deskId: string,
+  error: unknown,
+  title: string,
+): AckAnswer {
+  const fieldErrors =
+    error instanceof ValidationError
+      ? platformIssuesToBlocks(
+          error.issues,
+          inputBlockIds(view.blocks),
+          (key) => deps.deskFields.peek(deskId)?.find((field) => field.key === key)?.name,
+        )
+      : undefined;
+  if (fieldErrors) return { response_action: 'errors', errors: fieldErrors };
+  return {
+    response_action: 'update',
+    view: buildStatusModal(title, describeFailure(error, 'details')),
+  };
+}
+
+// A filed ticket's fields: one update, under the first filing's derived key.
+async function addToTicket(
+  deps: Pick<SlackDeps, 'deskFields' | 'settings' | 'worker'>,
+  submitted: {
+    ack: Ack;
+    view: Args['view'];
+    values: ViewStateValues;
+    pendingKey: string;
+    pending: PendingTicket;
+  },
+): Promise<void> {
+  const { ack, view, values, pendingKey, pending } = submitted;
+  const customFields = readDeskFields(values);
+  const payload: SetDeskDetailsPayload = {
+    ticketId: pending.ticketId,
+    actorUserId: pending.actorUserId,
+    customFields,
+    ...(pending.channel ? { channel: pending.channel } : {}),
+    ...(pending.threadTs ? { threadTs: pending.threadTs } : {}),
+    viewId: view.id,
+  };
+  const { outcome, settled } = await submitModalIntent(
+    deps,
+    deskDetailsKey(pendingKey),
+    setDeskDetails,
+    payload,
+    customFields,
+  );
+  const id = safeMrkdwn(pending.ticketId, 40);
+  if (!outcome.enqueued && outcome.state === 'done') {
+    await ack({
+      response_action: 'update',
+      view: buildStatusModal(
+        'Already added',
+        `:white_check_mark: *${id}* already has these details.`,
+      ),
+    });
+    return;
+  }
+  if (!outcome.enqueued && outcome.state === 'failed') {
+    const first = inputBlockIds(view.blocks).values().next().value;
+    await ack(
+      first
+        ? { response_action: 'errors', errors: { [first]: AGAIN } }
+        : { response_action: 'update', view: buildStatusModal('Details not added', AGAIN) },
+    );
+    return;
+  }
+  if (settled?.state === 'done') {
+    await ack({ response_action: 'clear' });
+    return;
+  }
+  if (settled?.state === 'failed') {
+    await ack(refusalAnswer(deps, view, pending.deskId, settled.error, 'Details not added'));
+    return;
+  }
+  await ack({
+    response_action: 'update',
+    view: buildStatusModal(
+      'Adding the details',
+      `:hourglass_flowing_sand: The details are saved and are being added to *${id}* as soon as the service desk answers; you can close this window.`,
+    ),
+  });
 }
 
 function inputBlockIds(blocks: readonly unknown[]): Set<string> {
