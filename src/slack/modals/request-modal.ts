@@ -1,9 +1,10 @@
 /**
  * Opening the request form (`/ticket request [words]`, App Home's "Request something"). Slack's
  * trigger_id lives 3 seconds, so the form opens at once from what is kept: the catalog, the
- * best match of the person's words, its desk's fields. When something was not kept, the form
- * opens saying it is loading and is filled in by one views.update once the platform answered:
- * the catalog select, or that the catalog is empty, absent or cannot be read now.
+ * best match of the person's words, its desk's fields. Without a kept catalog the form opens
+ * saying it is loading, and is filled in by one views.update once the platform answered: the
+ * catalog select, or that the catalog is empty, absent or cannot be read now. With one, only
+ * the match's desk fields can be missing, and the same update adds them.
  */
 import type { CatalogItem, CustomField } from '../../servicedesk/index.ts';
 import { isServiceDeskError } from '../../servicedesk/index.ts';
@@ -50,7 +51,8 @@ export async function openRequestModal(
     {
       trigger_id: args.triggerId,
       view: buildRequestModal(
-        first?.complete ? { privateMetadata, ...first.input } : loadingInput(privateMetadata),
+        // A kept catalog opens usable at once, the match's desk fields following if not kept.
+        first ? { privateMetadata, ...first.input } : loadingInput(privateMetadata),
       ),
     },
     { userId: args.userId, ...args.tellAt },
@@ -72,6 +74,9 @@ export async function openRequestModal(
     // Chosen from, submitted or closed before the catalog arrived: nothing left to fill in.
     if (code === 'hash_conflict' || code === 'not_found') return;
     deps.logger.warn({ err: error, user: args.userId }, 'the request form could not be filled in');
+    // Opened from a kept catalog, the form works as it is: only the desk's fields are missing,
+    // and the platform names any it needs on submission.
+    if (first) return;
     await tellPrivately(
       deps.client,
       { userId: args.userId, ...args.tellAt },

@@ -101,6 +101,15 @@ describe('opening the request form', () => {
     expect(view).toContain('Handled by Hardware');
   });
 
+  it('opens with the kept catalog’s match at once, its desk’s fields added by one update', async () => {
+    const opened = record('views.open', OPENED);
+    const updated = record('views.update', [200, { ok: true, view: { id: 'V1' } }]);
+    await setUp({ kept: { kind: 'items', items: [laptop] } }).open('laptop');
+    expect(opened[0]?.view).toContain('"value":"it-hardware|cat_001"');
+    expect(opened[0]?.view).not.toContain('cf_serial_number');
+    expect(updated[0]?.view).toContain('cf_serial_number');
+  });
+
   it('opens loading when nothing is kept, then fills in the catalog under the opened view’s hash', async () => {
     const opened = record('views.open', OPENED);
     const updated = record('views.update', [200, { ok: true, view: { id: 'V1' } }]);
@@ -152,6 +161,14 @@ describe('opening the request form', () => {
     const { warnings, open } = setUp({ loaded: { kind: 'items', items: [laptop] } });
     await open('laptop');
     expect(told[0]?.text).toContain('Please close it and try again');
+    expect(warnings).toEqual(['the request form could not be filled in']);
+  });
+
+  it('leaves a form opened from the kept catalog as it is when Slack will not add the fields', async () => {
+    record('views.open', OPENED);
+    nock(SLACK).post('/api/views.update').times(2).reply(500, 'Internal Server Error');
+    const { warnings, open } = setUp({ kept: { kind: 'items', items: [laptop] } });
+    await open('laptop');
     expect(warnings).toEqual(['the request form could not be filled in']);
   });
 
