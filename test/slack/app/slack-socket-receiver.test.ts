@@ -70,6 +70,10 @@ function build(port = 0): App {
     await ack({ text: 'first' });
     await ack({ text: 'second' }).catch(() => seen.push('second ack refused'));
   });
+  built.options('item_select', async ({ ack, payload }) => {
+    seen.push(`options for ${payload.value}`);
+    await ack({ options: [{ text: { type: 'plain_text', text: 'Laptop' }, value: 'cat_1' }] });
+  });
   built.event('app_mention', async () => {
     seen.push('mention');
   });
@@ -124,6 +128,23 @@ describe('the Socket Mode receiver', () => {
     const ack = await double.socketMode.deliver('slash_commands', command('/twice'));
     expect(ack.payload).toEqual({ text: 'first' });
     expect(seen).toEqual(['second ack refused']);
+  });
+
+  it('acks an external select’s options request with the options its listener answered', async () => {
+    await connected();
+    const ack = await double.socketMode.deliver('interactive', {
+      type: 'block_suggestion',
+      user: { id: 'U0ALICE', team_id: 'T0TEST' },
+      team: { id: 'T0TEST', domain: 'test' },
+      action_id: 'item_select',
+      block_id: 'item',
+      value: 'lap',
+      view: { id: 'V0TEST', callback_id: 'form', type: 'modal' },
+    });
+    expect(seen).toEqual(['options for lap']);
+    expect(ack.payload).toEqual({
+      options: [{ text: { type: 'plain_text', text: 'Laptop' }, value: 'cat_1' }],
+    });
   });
 
   it('acks an event once its listeners are done', async () => {
