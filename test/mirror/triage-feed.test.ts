@@ -269,6 +269,42 @@ describe('triage feed', () => {
     expect(await t.stores.links.threadsForTicket(ticket.id)).toHaveLength(1);
   });
 
+  it('posts no second card for a ticket carded before the store came back empty', async () => {
+    const t = setUp({ pushed: true });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.triage.runOnce();
+    t.advance(1);
+    const ticket = t.file();
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    t.advance(60_000);
+    // Redis emptied: a new feed on empty stores hears of the ticket again (a late hook).
+    const emptied = createMemoryStores({ now: () => t.clock.now });
+    const again = new MirrorComponent({
+      platform: t.platform as unknown as MirrorComponentOptions['platform'],
+      stores: emptied,
+      logger: silent,
+      paced: false,
+      now: () => t.clock.now,
+      triage: { pushed: true },
+    });
+    again.attach(t.poster);
+    await emptied.triageChannels.set('it', TRIAGE);
+    const feed = again.triage as TriageFeed;
+    await feed.runOnce();
+    feed.created(ticket.id);
+    await feed.runOnce();
+    expect(t.poster.cards.map((card) => card.ticketId)).toEqual([ticket.id]);
+  });
+
+  it('links a triage thread found again from its card as the triage thread (the heal after Redis was emptied)', async () => {
+    const t = setUp();
+    const ticket = t.file();
+    const thread = { channel: TRIAGE, threadTs: '1767225700.000042', triage: true };
+    await t.mirror.relinkThread(ticket.id, thread);
+    expect(await t.stores.links.threadsForTicket(ticket.id)).toEqual([thread]);
+  });
+
   it('lists the triage desks’ new tickets by created_after with one request a period without webhooks or feed', async () => {
     const t = setUp();
     await t.stores.triageChannels.set('it', TRIAGE);
