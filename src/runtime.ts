@@ -170,7 +170,11 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       onPosted: (item) => appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
     },
     feed: { pushed: webhookSecret !== undefined, ...feedPace },
-    triage: { pushed: webhookSecret !== undefined },
+    triage: {
+      pushed: webhookSecret !== undefined,
+      onCard: (card) => appMetrics.observeTriageCard((card.postedAt - card.createdAt) / 1000),
+      onChannelGone: () => appMetrics.countTriageChannelGone(),
+    },
   });
   const webhookRoutes: CustomRoute[] = webhookSecret
     ? [

@@ -65,6 +65,10 @@ export interface MirrorMetrics {
   setLinkedTickets(counts: Readonly<Record<string, number>>): void;
   /** One platform webhook delivery and how it ended (scheduled, unlinked, duplicate, refused...). */
   countWebhook(outcome: string): void;
+  /** A new ticket's triage card posted, seconds after the ticket was created. */
+  observeTriageCard(seconds: number): void;
+  /** A triage channel found taking no posts (the app removed, the channel archived). */
+  countTriageChannelGone(): void;
 }
 
 /** Why a person's request did not reach the platform: their own share, or the shared budget. */
@@ -241,6 +245,18 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     registers,
   });
 
+  const triageCards = new Histogram({
+    name: `${PREFIX}triage_card_latency_seconds`,
+    help: 'Time from a ticket created on the platform to its card in its desk’s triage channel.',
+    buckets: MIRROR_BUCKETS,
+    registers,
+  });
+  const triageGone = new Counter({
+    name: `${PREFIX}triage_channel_gone_total`,
+    help: 'Times a triage channel was found taking no posts (the app removed, the channel archived); its cards wait, see npm run doctor.',
+    registers,
+  });
+
   const webhooks = new Counter({
     name: `${PREFIX}webhook_hints_total`,
     help: 'Platform webhook deliveries by outcome: scheduled, unlinked, duplicate, unauthenticated, stale, malformed, too_large, error.',
@@ -287,6 +303,12 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     },
     countPeopleAnswer(source, request) {
       peopleAnswers.inc({ source, request });
+    },
+    observeTriageCard(seconds) {
+      triageCards.observe(Math.max(0, seconds));
+    },
+    countTriageChannelGone() {
+      triageGone.inc();
     },
     countWebhook(outcome) {
       webhooks.inc({ outcome });
