@@ -8,6 +8,7 @@ import type { Ticket } from '../servicedesk/index.ts';
 import type { Stores, Thread } from '../store/types.ts';
 import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
+import { readFeedRecord } from './change-feed-record.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
@@ -129,7 +130,7 @@ export class MirrorComponent implements Mirror {
             stores: { ...stores, triageChannels },
             logger: child('triage'),
             ...(this.pacer ? { pacer: this.pacer } : {}),
-            listedByFeed: () => this.feed?.way === 'filter',
+            listedByFeed: () => this.#feedLists(),
             ...clock,
             ...options.triage,
           })
@@ -150,6 +151,22 @@ export class MirrorComponent implements Mirror {
             ...clock,
             ...options.feed,
           });
+  }
+
+  /**
+   * Whether the change feed lists every changed ticket now (by `updated_after`), as this
+   * replica's last scan went or, when another replica scans, as the shared record says of a
+   * scan in the last ten minutes.
+   */
+  async #feedLists(): Promise<boolean> {
+    if (!this.feed) return false;
+    if (this.feed.way === 'filter') return true;
+    const state = await this.#stores.feed.state();
+    return (
+      state !== undefined &&
+      this.#now() - state.scannedAt < 600_000 &&
+      readFeedRecord(state.data).way === 'filter'
+    );
   }
 
   /** The worker, once `attach` built it. */

@@ -36,7 +36,7 @@ export interface TriageFeedOptions {
   /** Lets the scans go only while routine work may (default: always). */
   pacer?: BudgetPacer | undefined;
   /** Whether the change feed lists every changed ticket now (by `updated_after`): no scan. */
-  listedByFeed?: () => boolean;
+  listedByFeed?: () => boolean | Promise<boolean>;
   /** Whether the platform's webhooks announce new tickets: the scan is then only their net. */
   pushed?: boolean;
   /** Period of the `created_after` scan without webhooks (default 2 min). */
@@ -111,7 +111,7 @@ export class TriageFeed {
   readonly #stores: TriageFeedOptions['stores'];
   readonly #logger: MirrorLogger;
   readonly #pacer: BudgetPacer | undefined;
-  readonly #listedByFeed: () => boolean;
+  readonly #listedByFeed: () => boolean | Promise<boolean>;
   readonly #pushed: boolean;
   readonly #o: Required<
     Pick<
@@ -452,10 +452,14 @@ export class TriageFeed {
    * unless the change feed lists them already.
    */
   async #scanIfDue(): Promise<void> {
-    if (!this.#poster?.postTriageCard || this.#listedByFeed()) return;
+    if (!this.#poster?.postTriageCard) return;
     const period = this.#pushed ? this.#o.netPeriodMs : this.#o.scanPeriodMs;
     const now = this.#o.now();
     if (now - this.#scannedAt < period) return;
+    if (await this.#listedByFeed()) {
+      this.#scannedAt = now;
+      return;
+    }
     const list = await this.#channelList();
     if (list.length === 0) return;
     this.#scannedAt = now;

@@ -331,6 +331,25 @@ describe('triage feed', () => {
     expect(t.poster.cards).toHaveLength(2);
   });
 
+  it('makes no created_after scan on a replica while another replica’s feed lists by updated_after', async () => {
+    const t = setUp({ feed: 'filter' });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.mirror.feed?.scanOnce();
+    const second = new MirrorComponent({
+      platform: t.platform as unknown as MirrorComponentOptions['platform'],
+      stores: t.stores,
+      logger: silent,
+      paced: false,
+      feedMode: 'filter',
+      now: () => t.clock.now,
+      triage: {},
+    });
+    second.attach(t.poster);
+    const listings = t.platform.count('listTickets');
+    await (second.triage as TriageFeed).runOnce();
+    expect(t.platform.count('listTickets')).toBe(listings);
+  });
+
   it('takes new tickets from the change feed’s updated_after listing, with no request of its own', async () => {
     const t = setUp({ feed: 'filter' });
     await t.stores.triageChannels.set('it', TRIAGE);
