@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_CUSTOM_FIELDS } from '../../tools/emulator/seed-data.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { type Stack, startStack, ticketsOf } from '../support/stack.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 
@@ -136,6 +136,47 @@ describe('required desk fields on a filing without a form', () => {
     await outboxSettled();
     expect(ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === text)).toHaveLength(0);
     expect(promptsFor(bob).filter((e) => JSON.stringify(e.blocks).includes(text))).toHaveLength(1);
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: alice })
+          .some((e) =>
+            e.text.includes(
+              `waiting for details its desk needs before it is filed; <@${bob}> was asked`,
+            ),
+          ) || undefined,
+      5_000,
+      'the second reactor told who is asked',
+    );
+  });
+
+  it('files a waiting message once when its desk’s fields come from the message shortcut’s form', async () => {
+    const text = 'Laptop and phone for the new controller';
+    const { ts, prompt } = await reactToNewMessage(text);
+    const shortcut = await modalOpenedBy(stack, alice, () =>
+      stack.driver.messageShortcut({
+        callbackId: 'create_ticket_from_message',
+        userId: alice,
+        channelId: itHelp,
+        messageTs: ts,
+      }),
+    );
+    const values = { cf_start_date: '2027-02-01', cf_manager_email: 'lena.fischer@acme.example' };
+    const filed = await stack.driver.viewSubmission({ viewId: shortcut.id, userId: alice, values });
+    expect(filed.responseActionError).toBeUndefined();
+    expect(JSON.stringify(filed.body ?? {})).not.toContain('already filed');
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === text),
+      5_000,
+      'the ticket',
+    );
+    expect(ticket.custom_fields).toMatchObject({ start_date: '2027-02-01' });
+    // The prompt's form afterwards learns it is filed, and files nothing.
+    const viewId = await openDetails(prompt.ts);
+    const late = await stack.driver.viewSubmission({ viewId, userId: bob, values });
+    expect(JSON.stringify(late.body)).toContain(`already filed as *${ticket.id}*`);
+    await outboxSettled();
+    expect(ticketsOf(stack, 'alice@acme.example').filter((t) => t.title === text)).toHaveLength(1);
   });
 
   it('refuses the button to anyone but the person who filed', async () => {

@@ -12,6 +12,7 @@ import type { CustomField } from '../../contract/schemas.ts';
 import { type Ticket, ValidationError } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue } from '../../store/types.ts';
 import { deskFieldBlockId, deskFieldBlocks } from '../builders/desk-fields-builder.ts';
+import { md } from '../builders/mrkdwn.ts';
 import {
   buildDeskDetailsFollowUp,
   buildDeskDetailsPrompt,
@@ -87,6 +88,46 @@ export interface AwaitingDetailsResult {
   awaitingDetails: true;
   deskId: string;
   keys: string[];
+}
+
+/** Whether a delivery key's remembered result is a filing waiting for its desk's fields. */
+export function awaitsDetails(result: JsonValue | undefined): boolean {
+  return (result as Partial<AwaitingDetailsResult> | null | undefined)?.awaitingDetails === true;
+}
+
+/**
+ * Tells someone who asks again to file a message that waits for its desk's fields (a second 🎫)
+ * what became of it: the person who filed it gets the prompt again (an ephemeral is gone once
+ * Slack reloads), anyone else learns who is asked. Slack's failure is thrown.
+ */
+export async function tellAwaitingDetails(
+  deps: Pick<SlackDeps, 'client' | 'stores' | 'desks'> & Partial<Pick<SlackDeps, 'deskFields'>>,
+  firstDeliveryKey: string,
+  asker: { userId: string; channel: string; threadTs?: string | undefined },
+): Promise<void> {
+  const pending = await pendingDetailsOf(deps, firstDeliveryKey);
+  if (!pending || isPendingTicket(pending)) return;
+  const actor = pending.filing.actorUserId;
+  if (actor !== asker.userId) {
+    const text = `:memo: This message is waiting for details its desk needs before it is filed; <@${actor}> was asked for them.`;
+    await tellPrivately(deps.client, asker, {
+      text,
+      blocks: [{ type: 'section', text: md(text) }],
+    });
+    return;
+  }
+  const kept = deps.deskFields?.peek(pending.deskId);
+  const desk = (deps.desks.peek() ?? []).find((d) => d.slug === pending.deskId);
+  await tellPrivately(
+    deps.client,
+    asker,
+    buildDeskDetailsPrompt({
+      deskName: desk?.name ?? pending.deskId,
+      fieldNames: pending.keys.map((key) => kept?.find((f) => f.key === key)?.name || key),
+      title: pending.filing.ticket?.title ?? '',
+      pendingKey: firstDeliveryKey,
+    }),
+  );
 }
 
 /** The delivery key the details form files under: one ticket per refused filing. */

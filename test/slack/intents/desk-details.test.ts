@@ -19,10 +19,12 @@ import {
   createTicket,
 } from '../../../src/slack/intents/create-ticket.ts';
 import {
+  awaitsDetails,
   deskDetailsKey,
   missingDeskFields,
   type PendingFiling,
   pendingDetailsOf,
+  tellAwaitingDetails,
 } from '../../../src/slack/intents/desk-details.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
@@ -330,5 +332,61 @@ describe('the create-ticket intent on a desk that requires fields', () => {
   it('files the details under a key of its own, never the first filing’s', () => {
     expect(deskDetailsKey(KEY)).not.toBe(KEY);
     expect(deskDetailsKey(KEY)).toContain(KEY);
+  });
+});
+
+describe('telling a second 🎫 on a message that waits for its desk’s fields', () => {
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+  });
+
+  async function waiting(): Promise<Setup> {
+    const set = setup();
+    nock(SLACK).post('/api/chat.postEphemeral').reply(200, { ok: true, message_ts: '1.5' });
+    await intentHandler(createTicket, set.deps).run(entryOf(fromChannel));
+    return set;
+  }
+
+  it('gives its filer the prompt again', async () => {
+    const { deps } = await waiting();
+    let sent: Record<string, string> | undefined;
+    nock(SLACK)
+      .post('/api/chat.postEphemeral', (body) => {
+        sent = form(body);
+        return true;
+      })
+      .reply(200, { ok: true, message_ts: '1.6' });
+    await tellAwaitingDetails(deps, KEY, { userId: 'U0ALICE', channel: 'C0ITHELP' });
+    expect(sent?.text).toContain('needs a few more details');
+    expect(sent?.blocks).toContain(KEY);
+  });
+
+  it('tells anyone else who was asked, in a DM when Slack answers 500 to the ephemeral', async () => {
+    const { deps } = await waiting();
+    let dm: Record<string, string> | undefined;
+    nock(SLACK)
+      .post('/api/chat.postEphemeral')
+      .times(2)
+      .reply(500, 'oops')
+      .post('/api/conversations.open')
+      .reply(200, { ok: true, channel: { id: 'D0BOB' } })
+      .post('/api/chat.postMessage', (body) => {
+        dm = form(body);
+        return true;
+      })
+      .reply(200, { ok: true, channel: 'D0BOB', ts: '1.7' });
+    await tellAwaitingDetails(deps, KEY, { userId: 'U0BOB', channel: 'C0ITHELP' });
+    expect(dm?.channel).toBe('D0BOB');
+    expect(dm?.text).toContain('<@U0ALICE> was asked for them');
+    expect(dm?.blocks).not.toContain('add_desk_details');
+  });
+
+  it('tells a waiting filing’s remembered result from a filed one’s', () => {
+    expect(awaitsDetails({ awaitingDetails: true, deskId: 'hr', keys: ['start_date'] })).toBe(true);
+    expect(awaitsDetails({ ticketId: 'HR-1', channel: 'C0ITHELP', ts: '1.1' })).toBe(false);
+    expect(awaitsDetails(undefined)).toBe(false);
   });
 });

@@ -13,13 +13,17 @@ import {
   createTicket,
   type ThreadTakenResult,
 } from '../../intents/create-ticket.ts';
+import { awaitsDetails, tellAwaitingDetails } from '../../intents/desk-details.ts';
 import { messageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { tellThreadTaken } from '../../threads/thread-owner.ts';
 
 /** Builds the reaction_added handler. */
 export function reactionAdded(
-  deps: Pick<SlackDeps, 'client' | 'logger' | 'settings' | 'stores' | 'tasks'>,
+  deps: Pick<
+    SlackDeps,
+    'client' | 'deskFields' | 'desks' | 'logger' | 'settings' | 'stores' | 'tasks'
+  >,
 ) {
   return async ({
     event,
@@ -63,6 +67,16 @@ export function reactionAdded(
             ticketId === threadTicketId ? done.title : undefined,
           );
         },
+        { channel, user: event.user },
+      );
+      return;
+    }
+    if (outcome.state === 'done' && awaitsDetails(outcome.result)) {
+      // The message waits for its desk's fields: its filer gets the prompt again.
+      const key = messageKey(channel, ts);
+      deps.tasks.run(
+        'tell-awaiting-details',
+        () => tellAwaitingDetails(deps, key, { userId: event.user, channel }),
         { channel, user: event.user },
       );
       return;

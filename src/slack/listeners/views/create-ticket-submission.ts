@@ -25,6 +25,7 @@ import {
   type CreateTicketResult,
   createTicket,
 } from '../../intents/create-ticket.ts';
+import { awaitsDetails, deskDetailsKey } from '../../intents/desk-details.ts';
 import { type CreateModalMetadata, decodeModalMetadata } from '../../modals/modal-metadata.ts';
 import { submitModalIntent } from '../../modals/modal-submission.ts';
 import { messageKey } from '../../outbox/delivery-keys.ts';
@@ -57,13 +58,13 @@ export function createTicketSubmission(
     const baseKey = metadata.message
       ? messageKey(metadata.message.channel, metadata.message.ts)
       : `view:${view.id}`;
-    const { outcome, settled } = await submitModalIntent(
-      deps,
-      baseKey,
-      createTicket,
-      payload,
-      form,
-    );
+    const first = await submitModalIntent(deps, baseKey, createTicket, payload, form);
+    // A 🎫 or request-channel filing of the message waits for its desk's fields: this form
+    // gives them, under the key its details form files under, so the message is filed once.
+    const waiting = !first.outcome.enqueued && awaitsDetails(first.outcome.result);
+    const { outcome, settled } = waiting
+      ? await submitModalIntent(deps, deskDetailsKey(baseKey), createTicket, payload, form)
+      : first;
     if (!outcome.enqueued && outcome.state === 'done') {
       const ticketId =
         (outcome.result as { ticketId?: string } | undefined)?.ticketId ?? 'a ticket';
