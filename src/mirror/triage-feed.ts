@@ -39,7 +39,7 @@ export interface TriageFeedOptions {
   listedByFeed?: () => boolean | Promise<boolean>;
   /** Whether the platform's webhooks announce new tickets: the scan is then only their net. */
   pushed?: boolean;
-  /** Period of the `created_after` scan without webhooks (default 2 min). */
+  /** Period of the `created_after` scan without webhooks (default 3 min). */
   scanPeriodMs?: number;
   /** Period of the scan as the net under webhooks (default 5 min). */
   netPeriodMs?: number;
@@ -152,7 +152,7 @@ export class TriageFeed {
     this.#onCard = options.onCard;
     this.#onChannelGone = options.onChannelGone;
     this.#o = {
-      scanPeriodMs: options.scanPeriodMs ?? 120_000,
+      scanPeriodMs: options.scanPeriodMs ?? 180_000,
       netPeriodMs: options.netPeriodMs ?? 300_000,
       tickMs: options.tickMs ?? 1_000,
       leaseMs: options.leaseMs ?? 30_000,

@@ -316,7 +316,7 @@ describe('triage feed', () => {
     const hr1 = t.file('hr', 'Payslip');
     await t.triage.runOnce();
     expect(t.poster.cards).toEqual([]);
-    t.advance(120_000);
+    t.advance(179_000);
     await t.triage.runOnce();
     expect(t.platform.count('listTickets')).toBe(2);
     expect(t.platform.count('getTicket')).toBe(0);
@@ -326,8 +326,9 @@ describe('triage feed', () => {
         [hr1.id, 'C0HR'],
       ].sort(),
     );
-    t.advance(120_000);
+    t.advance(180_000);
     await t.triage.runOnce();
+    expect(t.platform.count('listTickets')).toBe(3);
     expect(t.poster.cards).toHaveLength(2);
   });
 
