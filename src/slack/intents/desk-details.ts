@@ -166,7 +166,8 @@ async function keep(deps: IntentDeps, firstDeliveryKey: string, pending: Pending
   await deps.stores.claims.complete(key, claim.token, pending as unknown as JsonValue, DAY_MS);
 }
 
-// The desk's fields, to name them; none when the platform does not list them now.
+// The desk's fields, to name them; undefined when the platform does not list them now. Asked
+// afresh: a refusal is rare, and the platform's own list is the one it just refused against.
 async function definitions(deps: IntentDeps, deskId: string): Promise<CustomField[] | undefined> {
   try {
     const page = await deps.serviceDesk.listCustomFields(
