@@ -209,7 +209,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       ...(options.healRecheckMs !== undefined ? { recheckMs: options.healRecheckMs } : {}),
     }),
     mirror,
-    triageThreads: new TriageThreadFinder({ client: background, stores: options.stores }),
+    triageThreads: new TriageThreadFinder({
+      client: background,
+      stores: options.stores,
+      relink: (ticketId, thread) => mirror.relinkThread(ticketId, thread),
+    }),
     deskFields,
   };
   const worker = new OutboxWorker({

@@ -34,6 +34,11 @@ export function triageCardTicket(
 export interface TriageThreadFinderOptions {
   client: Pick<WebClient, 'conversations'>;
   stores: Pick<Stores, 'links' | 'triageChannels'>;
+  /**
+   * Links a thread found by its card again, as the ticket's triage thread (the mirror's
+   * `relinkThread`): after Redis was emptied, its conversation follows again.
+   */
+  relink?: (ticketId: string, thread: Thread) => Promise<unknown>;
   /** How long the list of triage channels is kept (default 5 s). */
   channelsTtlMs?: number;
   /** Most threads whose card was read that are kept (default 5,000). */
@@ -45,6 +50,7 @@ export interface TriageThreadFinderOptions {
 export class TriageThreadFinder implements TriageThreads {
   readonly #client: TriageThreadFinderOptions['client'];
   readonly #stores: TriageThreadFinderOptions['stores'];
+  readonly #relink: TriageThreadFinderOptions['relink'];
   readonly #channelsTtlMs: number;
   readonly #maxKept: number;
   readonly #now: () => number;
@@ -55,6 +61,7 @@ export class TriageThreadFinder implements TriageThreads {
   constructor(options: TriageThreadFinderOptions) {
     this.#client = options.client;
     this.#stores = options.stores;
+    this.#relink = options.relink;
     this.#channelsTtlMs = options.channelsTtlMs ?? 5_000;
     this.#maxKept = options.maxKept ?? 5_000;
     this.#now = options.now ?? Date.now;
@@ -99,6 +106,7 @@ export class TriageThreadFinder implements TriageThreads {
     if (known.kind === 'triage') return known.ticketId;
     if (known.kind === 'not_triage') return undefined;
     const ticketId = await this.#readCard(channel, threadTs, appUserId);
+    if (ticketId) await this.#relink?.(ticketId, { channel, threadTs, triage: true });
     this.#keep(key(channel, threadTs), ticketId ?? null);
     return ticketId;
   }

@@ -83,6 +83,24 @@ describe('which threads are triage threads', () => {
     expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'triage', ticketId: 'IT-9' });
   });
 
+  it('links a thread found by its card again as the ticket’s triage thread, so its conversation follows after Redis was emptied', async () => {
+    const stores = createMemoryStores();
+    await stores.triageChannels.set('it', TRIAGE);
+    const relinked: unknown[] = [];
+    const finder = new TriageThreadFinder({
+      client: client(),
+      stores,
+      relink: async (ticketId, thread) => {
+        relinked.push([ticketId, thread]);
+      },
+    });
+    nock(SLACK)
+      .post('/api/conversations.replies')
+      .reply(200, { ok: true, messages: [card('IT-9')] });
+    expect(await finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).toBe('IT-9');
+    expect(relinked).toEqual([['IT-9', { channel: TRIAGE, threadTs: CARD_TS, triage: true }]]);
+  });
+
   it('does not take another app’s post carrying the same metadata for a card', async () => {
     const { finder } = await finderWith();
     nock(SLACK)
