@@ -18,6 +18,7 @@ export const SLACK_ERROR_CODES = {
   leaseRunningOut: 'slack_lease_running_out',
   responseUrlRefused: 'slack_response_url_refused',
   dmNotOpened: 'slack_dm_not_opened',
+  detailsNotKept: 'slack_details_not_kept',
 } as const;
 
 /** A code of the Slack side's errors. */
@@ -180,5 +181,15 @@ export class ResponseUrlRefusedError extends CodedError<SlackErrorCode> {
 export class DmNotOpenedError extends CodedError<SlackErrorCode> {
   constructor() {
     super(SLACK_ERROR_CODES.dmNotOpened, 'conversations.open returned no channel id');
+  }
+}
+
+/**
+ * A refused filing could not be kept for its desk's fields yet (another run holds its key for a
+ * moment): tried again, it is kept and the person asked, never asked with nothing to find.
+ */
+export class DetailsNotKeptError extends CodedError<SlackErrorCode> {
+  constructor(key: string) {
+    super(SLACK_ERROR_CODES.detailsNotKept, `the filing under ${key} is being kept elsewhere`);
   }
 }

@@ -18,6 +18,7 @@ import {
   buildDeskDetailsPrompt,
 } from '../builders/required-fields-prompt-builder.ts';
 import type { IntentDeps, SlackDeps } from '../deps.ts';
+import { DetailsNotKeptError } from '../errors.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
 import { deskFieldsOf } from '../tickets/desk-fields.ts';
@@ -25,8 +26,8 @@ import { type CreateTicketPayload, createTicketPayloadSchema } from './create-ti
 
 // The claim a kept filing lives under, by its first delivery key.
 const PENDING_PREFIX = 'desk-details:';
-// The longest a kept filing takes to write: the lease of its claim.
-const KEEP_LEASE_MS = 10_000;
+// The lease of a kept filing's claim: writing it is one store request.
+const KEEP_LEASE_MS = 5_000;
 
 /** A filing the platform refused, kept until its desk's fields are added. */
 export interface PendingFiling {
@@ -158,11 +159,13 @@ export async function pendingDetailsOf(
   return parsed.success ? (parsed.data as PendingDetails) : undefined;
 }
 
-// Keeps the filing once: a retry of the intent finds it kept and tells the person again.
+// Keeps the filing once: a retry of the intent finds it kept and tells the person again. A key
+// held by a run that died between its two steps is free again after the lease.
 async function keep(deps: IntentDeps, firstDeliveryKey: string, pending: PendingDetails) {
   const key = `${PENDING_PREFIX}${firstDeliveryKey}`;
   const claim = await deps.stores.claims.claim(key, KEEP_LEASE_MS);
-  if (claim.state !== 'claimed') return;
+  if (claim.state === 'done') return;
+  if (claim.state === 'busy') throw new DetailsNotKeptError(key);
   await deps.stores.claims.complete(key, claim.token, pending as unknown as JsonValue, DAY_MS);
 }
 

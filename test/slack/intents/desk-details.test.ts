@@ -14,6 +14,7 @@ import {
 } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import type { IntentDeps } from '../../../src/slack/deps.ts';
+import { DetailsNotKeptError } from '../../../src/slack/errors.ts';
 import {
   type CreateTicketPayload,
   createTicket,
@@ -287,6 +288,21 @@ describe('the create-ticket intent on a desk that requires fields', () => {
       .reply(200, { ok: true, message_ts: '1700000003.000100' });
     expect(await handler.run(entryOf(fromChannel))).toMatchObject({ awaitingDetails: true });
     expect(nock.isDone()).toBe(true);
+  });
+
+  it('is retried, asking nothing yet, while another run holds the filing’s key', async () => {
+    const { stores, deps } = setup();
+    await stores.claims.claim(`desk-details:${KEY}`, 60_000);
+    const failure = await intentHandler(createTicket, deps)
+      .run(entryOf(fromChannel))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(DetailsNotKeptError);
+    expect(isTransient(failure)).toBe(true);
+    // No Slack call was made: nock would have refused it.
+    expect(nock.pendingMocks()).toEqual([]);
   });
 
   it('leaves a form’s own submission to show the 422 on its inputs', async () => {
