@@ -49,6 +49,7 @@ import type { MirrorLogger } from './mirror-worker.ts';
 import { AdaptivePlanner, type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { TicketHints } from './ticket-hints.ts';
 import type { ChangeFeedPlatform } from './types.ts';
+import { WorkLoop } from './work-loop.ts';
 
 export type { ChangeFeedMode, ChangeFeedScan, RangeChoice } from './change-feed-scan.ts';
 
@@ -140,9 +141,7 @@ export class ChangeFeed {
       | 'onListed'
     >
   >;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #idle: AbortController | undefined;
+  readonly #loop: WorkLoop;
   readonly #ctx: FeedScanContext;
 
   constructor(options: ChangeFeedOptions) {
@@ -175,6 +174,7 @@ export class ChangeFeed {
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
     };
+    this.#loop = new WorkLoop(() => this.#turn(), this.#o);
     this.#ctx = {
       platform: this.#platform,
       stores: this.#stores,
@@ -200,17 +200,12 @@ export class ChangeFeed {
 
   /** Starts scanning until `stop()`; does nothing when the mode is `off`. */
   start(): void {
-    if (this.#running || this.#mode === 'off') return;
-    this.#running = true;
-    this.#loop = this.#run();
+    if (this.#mode !== 'off') this.#loop.start();
   }
 
   /** Stops after the scan under way. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.#idle?.abort();
-    await this.#loop;
-    this.#loop = undefined;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /**
@@ -254,35 +249,20 @@ export class ChangeFeed {
     return scan;
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      let waitMs = this.#o.periodMs;
-      try {
-        const scan = await this.scanOnce();
-        const period = this.#periodMs(this.#pacer?.pace() ?? RELAXED_PACE);
-        // A replica that did not scan looks again soon, so the period's scan is not missed
-        // when the replica that made the last one is gone.
-        waitMs = scan
-          ? Math.max(period, (scan.retryAt ?? 0) - this.#now())
-          : Math.max(1_000, period / 4);
-      } catch (error) {
-        this.#logger.warn({ err: error }, 'change feed scan failed');
-      }
-      if (!this.#running) break;
-      await this.#sleep(Math.round(waitMs * (0.9 + 0.2 * this.#o.random())));
-    }
-  }
-
-  async #sleep(ms: number): Promise<void> {
-    const idle = new AbortController();
-    this.#idle = idle;
+  // One scan, then the period: a replica that did not scan looks again soon, so the period's
+  // scan is not missed when the replica that made the last one is gone.
+  async #turn(): Promise<number> {
+    let waitMs = this.#o.periodMs;
     try {
-      await this.#o.sleep(ms, idle.signal);
-    } catch {
-      // Woken by stop().
-    } finally {
-      this.#idle = undefined;
+      const scan = await this.scanOnce();
+      const period = this.#periodMs(this.#pacer?.pace() ?? RELAXED_PACE);
+      waitMs = scan
+        ? Math.max(period, (scan.retryAt ?? 0) - this.#now())
+        : Math.max(1_000, period / 4);
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'change feed scan failed');
     }
+    return Math.round(waitMs * (0.9 + 0.2 * this.#o.random()));
   }
 
   #now(): number {

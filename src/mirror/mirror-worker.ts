@@ -38,6 +38,7 @@ import {
   RELAXED_PACE,
 } from './poll-planner.ts';
 import type { MirrorPlatform, MirrorPoster, PostedItem, PostOutcome } from './types.ts';
+import { WorkLoop } from './work-loop.ts';
 
 /** A pino-compatible logger. */
 export interface MirrorLogger {
@@ -117,10 +118,7 @@ export class MirrorWorker {
   >;
   readonly #onPosted: ((item: PostedItem) => void) | undefined;
   readonly #id = `mirror-${randomUUID().slice(0, 8)}`;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #idle: AbortController | undefined;
-  #idleUntil = Number.POSITIVE_INFINITY;
+  readonly #loop: WorkLoop;
 
   constructor(options: MirrorWorkerOptions) {
     this.#platform = options.platform;
@@ -141,6 +139,7 @@ export class MirrorWorker {
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
     };
+    this.#loop = new WorkLoop(() => this.#turn(), this.#o);
   }
 
   /** The rule the schedule follows. */
@@ -153,22 +152,17 @@ export class MirrorWorker {
    * forward (a write from Slack) and must not wait out the idle time.
    */
   wake(atMs: number): void {
-    if (atMs < this.#idleUntil) this.#idle?.abort();
+    this.#loop.wake(atMs);
   }
 
   /** Starts polling until `stop()`. */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** Stops after the polls under way; unfinished work stays scheduled. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.#idle?.abort();
-    await this.#loop;
-    this.#loop = undefined;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** Claims the tickets due now and polls them; returns how many were claimed. */
@@ -262,40 +256,24 @@ export class MirrorWorker {
     await this.#stores.schedule.reschedule(claim, changeAt);
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      let claimed = 0;
-      try {
-        claimed = await this.runOnce();
-      } catch (error) {
-        this.#logger.warn({ err: error, worker: this.#id }, 'mirror round failed');
-      }
-      if (claimed > 0 || !this.#running) continue;
-      let waitMs = this.#o.idleMs;
-      try {
-        const nextDue = await this.#stores.schedule.nextDueAt();
-        // A floor, so a ticket another replica just claimed cannot spin this loop.
-        if (nextDue !== undefined) waitMs = Math.min(waitMs, Math.max(5, nextDue - this.#o.now()));
-      } catch {
-        // The store is away: wait the full idle time and look again.
-      }
-      await this.#sleep(waitMs);
-    }
-  }
-
-  async #sleep(ms: number): Promise<void> {
-    if (ms <= 0) return;
-    const idle = new AbortController();
-    this.#idle = idle;
-    this.#idleUntil = this.#o.now() + ms;
+  // One round, then as long as nothing is due: at once again after a round that claimed some.
+  async #turn(): Promise<number> {
+    let claimed = 0;
     try {
-      await this.#o.sleep(ms, idle.signal);
-    } catch {
-      // Woken early by a hint or by stop().
-    } finally {
-      this.#idle = undefined;
-      this.#idleUntil = Number.POSITIVE_INFINITY;
+      claimed = await this.runOnce();
+    } catch (error) {
+      this.#logger.warn({ err: error, worker: this.#id }, 'mirror round failed');
     }
+    if (claimed > 0) return 0;
+    let waitMs = this.#o.idleMs;
+    try {
+      const nextDue = await this.#stores.schedule.nextDueAt();
+      // A floor, so a ticket another replica just claimed cannot spin this loop.
+      if (nextDue !== undefined) waitMs = Math.min(waitMs, Math.max(5, nextDue - this.#o.now()));
+    } catch {
+      // The store is away: wait the full idle time and look again.
+    }
+    return waitMs;
   }
 
   async #afterFailure(claim: PollClaim, previous: MirrorState, error: unknown): Promise<void> {

@@ -26,6 +26,7 @@ import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import { triageMessageIdMark } from './own-marks.ts';
 import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+import { WorkLoop } from './work-loop.ts';
 
 /** What the triage feed needs. */
 export interface TriageFeedOptions {
@@ -138,9 +139,7 @@ export class TriageFeed {
   readonly #since = new Map<string, number>();
   #channels: { at: number; list: TriageChannel[] } | undefined;
   #scannedAt = Number.NEGATIVE_INFINITY;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #idle: AbortController | undefined;
+  readonly #loop: WorkLoop;
 
   constructor(options: TriageFeedOptions) {
     this.#platform = options.platform;
@@ -163,6 +162,10 @@ export class TriageFeed {
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
     };
+    this.#loop = new WorkLoop(async () => {
+      await this.runOnce();
+      return this.#o.tickMs;
+    }, this.#o);
   }
 
   /** Gives the feed the Slack side's poster; without one (or its triage calls) it posts nothing. */
@@ -179,7 +182,7 @@ export class TriageFeed {
       dueAt: this.#o.now(),
       attempts: 0,
     });
-    this.#idle?.abort();
+    this.#loop.wake();
   }
 
   /** Tickets a listing returned (the change feed's): the new ones are carded soon, no read. */
@@ -203,22 +206,17 @@ export class TriageFeed {
       });
       added = true;
     }
-    if (added) this.#idle?.abort();
+    if (added) this.#loop.wake();
   }
 
   /** Starts posting and scanning until `stop()`. */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** Stops after the card under way; what waits is found again by the next scan or listing. */
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.#idle?.abort();
-    await this.#loop;
-    this.#loop = undefined;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One step: the scan when it is due, then every card due; never throws. */
@@ -233,22 +231,6 @@ export class TriageFeed {
     for (const waiting of [...this.#waiting.values()]) {
       if (waiting.dueAt > now) continue;
       await this.#attempt(waiting);
-    }
-  }
-
-  async #run(): Promise<void> {
-    while (this.#running) {
-      await this.runOnce();
-      if (!this.#running) break;
-      const idle = new AbortController();
-      this.#idle = idle;
-      try {
-        await this.#o.sleep(this.#o.tickMs, idle.signal);
-      } catch {
-        // Woken by a new ticket or by stop().
-      } finally {
-        this.#idle = undefined;
-      }
     }
   }
 
