@@ -497,24 +497,42 @@ function monitorQuoted(text: string): string {
   return out;
 }
 
-/** MONITOR on one node, collecting what it reports until `stop`. */
+/**
+ * MONITOR on one node, collecting what it reports until `stop`. Under a busy shared server the
+ * first monitored lines can reach ioredis before the MONITOR reply (its "Command queue state
+ * error"): a connection that saw that is dropped and MONITOR started again, and the work only
+ * begins once a marker sent after it has been seen.
+ */
 async function watchNode(node: Redis): Promise<{ commands: Monitored[]; stop(): Promise<void> }> {
-  const monitor = await node.monitor();
-  const commands: Monitored[] = [];
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    commands.push({ args, source });
-  });
-  return {
-    commands,
-    async stop() {
-      // MONITOR reports in order, so once a marker sent after the work is seen, all of it was.
-      const marker = `monitor-done:${Math.random()}`;
+  for (let attempt = 1; ; attempt++) {
+    const monitor = await node.monitor();
+    const commands: Monitored[] = [];
+    const errors: unknown[] = [];
+    monitor.on('error', (error: unknown) => errors.push(error));
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      commands.push({ args, source });
+    });
+    // MONITOR reports in order: once a marker sent now is seen, everything after it will be.
+    const seenMarker = async (): Promise<boolean> => {
+      const marker = `monitor-mark:${Math.random()}`;
       await node.echo(marker);
       const deadline = Date.now() + 5_000;
       while (!commands.some(({ args }) => args[1] === marker) && Date.now() < deadline) {
         await sleep(10);
       }
-      monitor.disconnect();
-    },
-  };
+      return commands.some(({ args }) => args[1] === marker);
+    };
+    if ((await seenMarker()) && errors.length === 0) {
+      return {
+        commands,
+        async stop() {
+          await seenMarker();
+          monitor.disconnect();
+          expect(errors).toEqual([]);
+        },
+      };
+    }
+    monitor.disconnect();
+    if (attempt === 3) throw new Error(`MONITOR did not start cleanly: ${String(errors[0])}`);
+  }
 }
