@@ -46,6 +46,7 @@ const EMOJI = {
   hourglass: '⌛',
   hourglass_flowing_sand: '⏳',
   inbox_tray: '📥',
+  incoming_envelope: '📨',
   information_source: 'ℹ️',
   iphone: '📱',
   key: '🔑',
