@@ -86,6 +86,12 @@ export const SANDBOX_DESK = 'it';
  */
 export const SANDBOX_REQUEST_CHANNEL = 'C0LAPTOP';
 
+/**
+ * #it-triage: the IT desk's triage channel (DESK_TRIAGE_CHANNELS), private to the app and Sam
+ * Rivera, where each new IT ticket gets a card and its conversation in the card's thread.
+ */
+export const SANDBOX_TRIAGE_CHANNEL = 'C0ITTRIAGE';
+
 /** The people a visitor can be: two employees and the IT agent. */
 export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
   { userId: defaultIds.alice, role: 'employee' },
@@ -97,7 +103,12 @@ export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
 export const SANDBOX_TICKET_EMOJI = 'ticket';
 
 const AGENT_EMAILS = new Set(['sam.rivera@acme.example']);
-const CHANNELS = [defaultIds.itHelp, SANDBOX_REQUEST_CHANNEL, defaultIds.general];
+const CHANNELS = [
+  defaultIds.itHelp,
+  SANDBOX_REQUEST_CHANNEL,
+  defaultIds.general,
+  SANDBOX_TRIAGE_CHANNEL,
+];
 const NOTICES_KEPT = 20;
 
 /** Starts the platform, Slack, the app and the simulator page; resolves once all listen. */
@@ -122,15 +133,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       name: 'laptop-help',
       members: [defaultIds.bot, ...SANDBOX_IDENTITIES.map((identity) => identity.userId)],
     };
+    const itTriage = {
+      id: SANDBOX_TRIAGE_CHANNEL,
+      name: 'it-triage',
+      isPrivate: true,
+      members: [defaultIds.bot, defaultIds.agent],
+    };
     const double = await startSlackDouble({
-      seed: { channels: [...seed.channels, laptopHelp] },
+      seed: { channels: [...seed.channels, laptopHelp, itTriage] },
     });
     stack.push(() => double.close());
     addSlackPeopleToPlatform(double, emulator.model);
     for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
 
-    const { stores, store, prefix, closeStores } = await openStores(options.redisUrl, logger);
-    stack.push(closeStores);
     const signingSecret = randomBytes(24).toString('hex');
     // Push on by default: the platform calls the app's webhook route as a real tenant's
     // automation rule would; the platform panel turns it off to show the app without it.
@@ -146,9 +161,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       AGENT_EMAILS: [...AGENT_EMAILS].join(','),
       CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK},${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
       CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
+      DESK_TRIAGE_CHANNELS: `${SANDBOX_DESK}=${SANDBOX_TRIAGE_CHANNEL}`,
       TICKET_EMOJI: SANDBOX_TICKET_EMOJI,
       PORT: '0',
     });
+    // The stores get the configured defaults the runtime would give its own (the triage channel).
+    const { stores, store, prefix, closeStores } = await openStores(options.redisUrl, logger, {
+      triageDefaults: config.slack.deskTriageChannels,
+    });
+    stack.push(closeStores);
     const runtime = createRuntime(config, logger, { stores, processMetrics: false });
     const slack = runtime.slack;
     const appPort = await runtime.start();
@@ -157,6 +178,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       url: `http://127.0.0.1:${appPort}${WEBHOOK_PATH}`,
       secret: webhookSecret,
       enabled: true,
+      // A new ticket is announced, as a tenant's rule on ticket creation would: its triage card
+      // follows within seconds, with no scan of the platform.
+      announceCreated: true,
     });
     let webhooksOn = true;
 
@@ -299,10 +323,14 @@ const SANDBOX_DEVICES: readonly (readonly [string, string])[] = [
   ['Dell UltraSharp 27"', 'monitor'],
 ];
 
-async function openStores(redisUrl: string | undefined, logger: Logger) {
+async function openStores(
+  redisUrl: string | undefined,
+  logger: Logger,
+  defaults: { triageDefaults: ReadonlyMap<string, string> },
+) {
   if (!redisUrl) {
     return {
-      stores: createMemoryStores(),
+      stores: createMemoryStores(defaults),
       store: 'memory' as const,
       prefix: undefined,
       closeStores: async () => undefined,
@@ -312,7 +340,7 @@ async function openStores(redisUrl: string | undefined, logger: Logger) {
   // Each run keys its own data: the emulator starts afresh, so last run's links would be stale.
   const prefix = `sandbox:${randomUUID()}:`;
   return {
-    stores: createRedisStores({ redis, prefix }),
+    stores: createRedisStores({ redis, prefix, ...defaults }),
     store: 'redis' as const,
     prefix,
     closeStores: async () => {

@@ -36,6 +36,8 @@ export interface ConversationView {
   /** `it-help`, or the app's name for the DM. */
   name: string;
   kind: 'channel' | 'im';
+  /** Whether it is a private channel (shown with a lock, as Slack does). */
+  isPrivate: boolean;
   /** Whether the app's bot is in it (the app hears messages only where it is). */
   botIsMember: boolean;
   messages: SlackMessage[];
@@ -184,6 +186,7 @@ export function buildSnapshot(
       id: conversation.id,
       name: conversation.name,
       kind: 'channel',
+      isPrivate: conversation.isPrivate,
       botIsMember: conversation.members.includes(workspace.botUserId),
       messages: workspace.messages(conversation.id),
     });
@@ -193,6 +196,7 @@ export function buildSnapshot(
     id: dm,
     name: profile.name,
     kind: 'im',
+    isPrivate: true,
     botIsMember: true,
     messages: workspace.messages(dm),
   });

@@ -108,7 +108,10 @@ function renderSidebar() {
     byId('channel-list'),
     channels.map((c) =>
       sidebarButton(
-        [h('span', { 'aria-hidden': 'true', className: 'hash' }, '# '), c.name],
+        [
+          h('span', { 'aria-hidden': 'true', className: 'hash' }, c.isPrivate ? '🔒 ' : '# '),
+          c.name,
+        ],
         c.id,
         state.place === c.id,
         { 'aria-label': `Channel ${c.name}` },
@@ -205,7 +208,9 @@ function renderConversation() {
   const snapshot = currentSnapshot();
   const inApp = state.place === 'app';
   const current = currentConversation();
-  const title = inApp ? snapshot.app.name : `#${current?.name ?? ''}`;
+  const title = inApp
+    ? snapshot.app.name
+    : `${current?.isPrivate ? '🔒 ' : '#'}${current?.name ?? ''}`;
   byId('conversation-title').textContent = title;
   renderTabs();
   const showHome = inApp && state.appTab === 'home';

@@ -38,7 +38,9 @@ export function renderThread() {
   if (key === drawn.thread) return;
   drawn.thread = key;
   byId('thread-title').textContent =
-    channel.kind === 'im' ? 'Thread' : `Thread in #${channel.name}`;
+    channel.kind === 'im'
+      ? 'Thread'
+      : `Thread in ${channel.isPrivate ? '🔒 ' : '#'}${channel.name}`;
   const items = [
     ...replies.map((m) => ({ ts: m.ts, node: () => messageItem(m, channel, { inThread: true }) })),
     ...ephemerals.map((e) => ({ ts: e.ts, node: () => ephemeralItem(e, channel) })),
