@@ -77,6 +77,15 @@ export const simulatorActionSchema = z.discriminatedUnion('type', [
     /** What the person has entered in the view so far (Slack sends it with the action). */
     viewValues: z.array(fieldValue).max(100).optional(),
   }),
+  /** Words typed into an external select of a view: Slack asks the app for its options. */
+  z.object({
+    type: z.literal('blockSuggestion'),
+    as: id,
+    viewId: id,
+    actionId: id,
+    blockId: id.optional(),
+    value: z.string().max(2_000),
+  }),
   z.object({
     type: z.literal('submitView'),
     as: id,
@@ -105,8 +114,21 @@ export type SimulatorAction = z.infer<typeof simulatorActionSchema>;
 
 /** What became of an action, for the page. */
 export type ActionResult =
-  | { ok: true; outcome?: string; errors?: Record<string, string>; viewId?: string }
+  | {
+      ok: true;
+      outcome?: string;
+      errors?: Record<string, string>;
+      viewId?: string;
+      /** The options the app answered for an external select (blockSuggestion). */
+      options?: SuggestedOption[];
+    }
   | { ok: false; error: string; errors?: Record<string, string> };
+
+/** An option the app answered for an external select, as the page shows it. */
+export interface SuggestedOption {
+  text: unknown;
+  value: string;
+}
 
 /** Where actions go and what they may touch. */
 export interface SimulatorActionsOptions {
@@ -263,6 +285,8 @@ export class SimulatorActions {
         );
       case 'blockAction':
         return this.#blockAction(action);
+      case 'blockSuggestion':
+        return this.#blockSuggestion(action);
       case 'submitView':
         return this.#submitView(action.as, action.viewId, action.values);
       case 'closeView':
@@ -447,6 +471,29 @@ export class SimulatorActions {
         ...(action.ts !== undefined ? { messageTs: action.ts } : {}),
       }),
     );
+  }
+
+  /**
+   * Asks the app for an external select's options as Slack does (block_suggestion, answered in
+   * 3 s); an answer Slack would not show is an error the page says in the select.
+   */
+  async #blockSuggestion(
+    action: Extract<SimulatorAction, { type: 'blockSuggestion' }>,
+  ): Promise<ActionResult> {
+    const result = await this.#o.driver.blockSuggestion({
+      userId: action.as,
+      viewId: action.viewId,
+      actionId: action.actionId,
+      ...(action.blockId !== undefined ? { blockId: action.blockId } : {}),
+      value: action.value,
+    });
+    if (result.problems.length > 0) {
+      return { ok: false, error: `Slack showed no options: ${result.problems.join('; ')}` };
+    }
+    return {
+      ok: true,
+      options: result.options.map((option) => ({ text: option.text, value: String(option.value) })),
+    };
   }
 
   async #submitView(userId: string, viewId: string, values: FieldValue[]): Promise<ActionResult> {

@@ -3,7 +3,8 @@
  * Block Kit's stateful elements as form controls (text inputs, selects, date and time pickers,
  * checkboxes, radio buttons), registered by `block_id/action_id` so a modal or App Home can
  * read them, check required inputs as Slack's client does, and restore what was typed when a
- * view is drawn again.
+ * view is drawn again. An external select asks the app for its options as the person types
+ * (Slack's block_suggestion), through the context's `suggest`.
  */
 import { h, uid } from './dom.js';
 import { plainText, renderText } from './mrkdwn.js';
@@ -34,6 +35,10 @@ import { plainText, renderText } from './mrkdwn.js';
  */
 
 const REQUIRED = 'Please complete this required field.';
+
+// Slack's default `min_query_length` of an external select, and its wait between keystrokes.
+const MIN_QUERY_LENGTH = 3;
+const SEARCH_PAUSE_MS = 250;
 
 /** @type {Readonly<Record<string, string>>} */
 const INPUT_TYPES = { email_text_input: 'email', url_text_input: 'url', number_input: 'text' };
@@ -146,6 +151,7 @@ function initialOf(element) {
  * @property {string} [describedBy]
  * @property {boolean} [dispatch]
  * @property {(value: FieldValue) => void} [onChange]
+ * @property {string} [label] The field's name (an external select names its search box by it).
  */
 
 /**
@@ -209,6 +215,8 @@ export function control(element, blockId, ctx, options) {
         }
       });
     }
+  } else if (type === 'external_select' || type === 'multi_external_select') {
+    ({ el, read, write } = externalSelect(element, blockId, ctx, common, options));
   } else if (type.endsWith('_select')) {
     const multiple = type.startsWith('multi_');
     const select = h('select', { ...common, multiple }, selectOptions(element, ctx, placeholder));
@@ -283,6 +291,105 @@ export function control(element, blockId, ctx, options) {
     inInput: options.inInput ?? false,
   });
   return { el, id };
+}
+
+/**
+ * An external select: a search box and the select of what the app answered for its words
+ * (block_suggestion, through `ctx.suggest`), asked once the words are `min_query_length` long
+ * and the person pauses, or when the field is entered. The options last answered are kept in
+ * `ctx.suggested`, so a redraw of the view keeps the choice; the initial option is always one.
+ * @param {Element} element
+ * @param {string} blockId
+ * @param {BlockContext} ctx
+ * @param {{ id: string, dataset: Record<string, string> } & Record<string, unknown>} common
+ * @param {ControlOptions} options
+ * @returns {{ el: HTMLElement, read: () => FieldValue, write: (value: FieldValue) => void }}
+ */
+function externalSelect(element, blockId, ctx, common, options) {
+  const actionId = element.action_id;
+  const key = keyOf(ctx, blockId, actionId);
+  const multiple = element.type === 'multi_external_select';
+  const placeholder = plainText(element.placeholder);
+  const minLength = element.min_query_length ?? MIN_QUERY_LENGTH;
+  const select = h('select', { ...common, multiple });
+  /**
+   * Shows the initial options and `answered`, keeping what is chosen.
+   * @param {readonly Option[]} answered
+   * @param {string} [empty] What the empty choice says instead of the placeholder.
+   */
+  const fill = (answered, empty) => {
+    const chosen = new Set([...select.selectedOptions].map((o) => o.value));
+    /** @type {Map<string, Option>} */
+    const shown = new Map();
+    const initial = [element.initial_option ?? [], element.initial_options ?? []].flat();
+    for (const option of [...initial, ...answered]) {
+      if (!shown.has(option.value)) shown.set(option.value, option);
+    }
+    select.replaceChildren(
+      ...(multiple ? [] : [h('option', { value: '' }, empty || placeholder || 'Select an option')]),
+      ...[...shown.values()].map((o) => h('option', { value: o.value }, plainText(o.text))),
+    );
+    for (const option of select.options) option.selected = chosen.has(option.value);
+  };
+  fill(ctx.suggested?.get(key) ?? []);
+  /** @type {(value: FieldValue) => void} */
+  const write = (value) => {
+    const wanted = new Set([value ?? []].flat().map(String));
+    for (const option of select.options) option.selected = wanted.has(option.value);
+    if (!multiple && wanted.size === 0) select.value = '';
+  };
+  write(initialOf(element));
+  const read = () =>
+    multiple
+      ? [...select.selectedOptions].map((o) => o.value)
+      : select.value === ''
+        ? null
+        : select.value;
+  select.addEventListener('change', () => options.onChange?.(read()));
+  const suggest = ctx.suggest;
+  if (!suggest) return { el: select, read, write };
+
+  const search = h('input', {
+    type: 'search',
+    className: 'bk-control bk-search',
+    placeholder: placeholder || 'Search',
+    autocomplete: 'off',
+    'aria-label': `Search: ${options.label || placeholder || 'options'}`,
+    'aria-controls': common.id,
+    dataset: { key: `${key}:search` },
+  });
+  // Only the newest question's answer is shown; a slower earlier one is dropped.
+  let asked = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let pause;
+  const load = async () => {
+    const words = search.value;
+    if (words.length < minLength) return;
+    asked += 1;
+    const mine = asked;
+    select.setAttribute('aria-busy', 'true');
+    const answered = await suggest({ actionId, blockId, value: words });
+    if (mine !== asked) return;
+    select.removeAttribute('aria-busy');
+    if (answered === null) {
+      fill(ctx.suggested?.get(key) ?? [], 'Options could not be loaded');
+      return;
+    }
+    ctx.suggested?.set(key, answered);
+    fill(answered, answered.length === 0 ? 'No results' : '');
+  };
+  search.addEventListener('input', () => {
+    clearTimeout(pause);
+    pause = setTimeout(() => void load(), SEARCH_PAUSE_MS);
+  });
+  // Entering the field shows what there is to choose, as Slack's menu does when opened.
+  const firstLook = () => {
+    if (!ctx.suggested?.has(key)) void load();
+  };
+  search.addEventListener('focus', firstLook);
+  select.addEventListener('focus', firstLook);
+  const el = h('div', { className: 'bk-external' }, search, select);
+  return { el, read, write };
 }
 
 /** @param {FieldValue} value */

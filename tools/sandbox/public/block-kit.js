@@ -57,6 +57,7 @@ import { plainText, renderMrkdwn, renderText } from './mrkdwn.js';
  * @property {number} [max_length]
  * @property {number} [min_length]
  * @property {boolean} [is_decimal_allowed]
+ * @property {number} [min_query_length]
  */
 
 /**
@@ -106,6 +107,9 @@ import { plainText, renderMrkdwn, renderText } from './mrkdwn.js';
  * @property {Record<string, string>} [errors]
  * @property {string} [keyPrefix]
  * @property {(action: BlockAction) => unknown} onAction
+ * @property {(query: { actionId: string, blockId: string, value: string }) => Promise<Option[] | null>} [suggest]
+ *   Asks the app for an external select's options (block_suggestion); null when none came.
+ * @property {Map<string, Option[]>} [suggested] The options the app last answered, by field key.
  * @typedef {NameContext & BlockContextExtra} BlockContext
  */
 
@@ -219,10 +223,13 @@ function interactive(value, blockId, ctx, label) {
     );
   }
   const { el } = control(element, blockId, ctx, {
+    label,
     onChange: (value) => ctx.onAction({ actionId: element.action_id, blockId, value }),
   });
-  if (el.tagName === 'SELECT' || el.tagName === 'INPUT') {
-    el.setAttribute('aria-label', label || plainText(element.placeholder) || 'Choose');
+  // An external select is a search box and a select: the select is the one named.
+  const named = el.classList.contains('bk-external') ? el.querySelector('select') : el;
+  if (named && (named.tagName === 'SELECT' || named.tagName === 'INPUT')) {
+    named.setAttribute('aria-label', label || plainText(element.placeholder) || 'Choose');
   }
   return el;
 }
@@ -243,6 +250,7 @@ function inputBlock(block, ctx) {
     error,
     describedBy: [hintId, errorId].filter(Boolean).join(' '),
     dispatch: block.dispatch_action === true,
+    label: plainText(block.label),
     onChange:
       block.dispatch_action === true
         ? (value) => ctx.onAction({ actionId: element.action_id, blockId: block.block_id, value })

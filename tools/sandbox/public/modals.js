@@ -31,6 +31,7 @@ export function renderModal() {
   if (!top) {
     modal.key = '';
     modal.viewId = '';
+    forgetSuggestions(stack);
     if (modalDialog.open) closeDialog(modalDialog);
     return;
   }
@@ -76,6 +77,8 @@ function drawModal(view, stack, kept = new Map()) {
   /** @type {Map<string, Field>} */
   const fields = new Map();
   modal.fields = fields;
+  const suggested = modal.suggested.get(view.id) ?? new Map();
+  modal.suggested.set(view.id, suggested);
   /** @type {BlockContext} */
   const ctx = {
     ...blockCtx(),
@@ -92,6 +95,18 @@ function drawModal(view, stack, kept = new Map()) {
         ...(value !== undefined ? { value } : {}),
         viewValues: fieldValues(fields),
       }),
+    suggested,
+    suggest: async ({ actionId, blockId, value }) => {
+      const result = await act({
+        type: 'blockSuggestion',
+        as: state.me,
+        viewId: view.id,
+        actionId,
+        blockId,
+        value,
+      });
+      return result.ok ? (result.options ?? []) : null;
+    },
   };
   const body = h('div', { className: 'modal-body' }, renderBlocks(view.blocks, ctx));
   for (const [fieldId, value] of kept) {
@@ -150,6 +165,19 @@ function drawModal(view, stack, kept = new Map()) {
   );
   modalDialog.replaceChildren(form);
   if (activeKey) byKey(modalDialog, activeKey)?.focus();
+}
+
+/**
+ * Forgets the options answered for views no longer open, but those of forms waiting for their
+ * person (`modal.drafts`).
+ * @param {SlackView[]} stack
+ */
+function forgetSuggestions(stack) {
+  for (const viewId of modal.suggested.keys()) {
+    if (!stack.some((v) => v.id === viewId) && !modal.drafts.has(viewId)) {
+      modal.suggested.delete(viewId);
+    }
+  }
 }
 
 /** Draws the modal's view again, keeping what was typed (after an error, or while busy). */

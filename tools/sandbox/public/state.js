@@ -11,7 +11,7 @@
  * ones that draw it.
  */
 /** @import { SimulatorSnapshot } from '../simulator-state.ts' */
-/** @import { Field, FieldValue } from './block-kit-fields.js' */
+/** @import { Field, FieldValue, Option } from './block-kit-fields.js' */
 /** @import { PlatformDrawn } from './platform.js' */
 
 /**
@@ -90,6 +90,8 @@ export const drawn = {
  * @property {boolean} busy Whether a submission is on its way.
  * @property {Map<string, Map<string, FieldValue>>} drafts What was typed in forms left open
  *   when the visitor became someone else, by view id: Slack keeps a person's open modal.
+ * @property {Map<string, Map<string, Option[]>>} suggested The options the app answered for
+ *   external selects (block_suggestion), by view id and field key: a redraw keeps the choice.
  */
 
 /** @type {ModalState} */
@@ -101,6 +103,7 @@ export const modal = {
   message: '',
   busy: false,
   drafts: new Map(),
+  suggested: new Map(),
 };
 
 /**
