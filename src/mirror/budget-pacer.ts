@@ -17,7 +17,7 @@
  * for good, the stretch would climb to its maximum and stay there, and a ticket in the middle of
  * a conversation would wait half an hour for its next look.
  */
-import { allowance } from '../store/index.ts';
+import { allowance, capOf } from '../store/index.ts';
 import type { ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
 import { readFeedRecord } from './change-feed-record.ts';
 import type { LookPriority, Pace } from './poll-planner.ts';
@@ -111,7 +111,7 @@ export class BudgetPacer {
       ['minute', 60_000],
       ['hour', HOUR_MS],
     ] as const) {
-      const level = this.#levels(window, headroom);
+      const level = this.#levels(window, headroom, usage.peoplePressed);
       for (const [count, limit] of [
         [usage.background[window], level.own],
         [usage[window], level.total],
@@ -130,15 +130,19 @@ export class BudgetPacer {
    * leaves people less the same number of requests, so people's requests and what the gates
    * keep back both find room however the window was spent.
    */
-  #levels(window: 'minute' | 'hour', headroom: number): { own: number; total: number } {
+  #levels(
+    window: 'minute' | 'hour',
+    headroom: number,
+    pressed: boolean,
+  ): { own: number; total: number } {
     const allow = allowance(this.#budget.limits, 'background');
     const own = allow.own?.[window] ?? allow[window];
-    return { own: own * (1 - headroom), total: allow[window] - own * headroom };
+    return { own: own * (1 - headroom), total: capOf(allow, window, pressed) - own * headroom };
   }
 
   /** How much of the hour background work may still plan on, given what people spend. */
-  #room(people: number): number {
-    const level = this.#levels('hour', this.#o.routineHeadroom);
+  #room(people: number, pressed: boolean): number {
+    const level = this.#levels('hour', this.#o.routineHeadroom, pressed);
     return Math.min(level.own, level.total - people);
   }
 
@@ -169,7 +173,7 @@ export class BudgetPacer {
       (usage.recent - background.recent) * scale,
       usage.hour - background.hour,
     );
-    const pressure = steered / Math.max(1, this.#room(people));
+    const pressure = steered / Math.max(1, this.#room(people, usage.peoplePressed));
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
     const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);

@@ -3,7 +3,13 @@ export * from './errors.ts';
 export type { MemoryStoresOptions } from './memory-stores.ts';
 export { createMemoryStores } from './memory-stores.ts';
 export { emptyMirrorRecord } from './mirror-record.ts';
-export { type Allowance, allowance, resolveBudgetLimits } from './rate-budget-rules.ts';
+export {
+  type Allowance,
+  allowance,
+  capOf,
+  PRESSED_MS,
+  resolveBudgetLimits,
+} from './rate-budget-rules.ts';
 export type { RedisMigrationReport } from './redis-migrate.ts';
 export { migrateRedisKeys } from './redis-migrate.ts';
 export type { RedisClient } from './redis-script.ts';

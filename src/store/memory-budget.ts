@@ -3,10 +3,13 @@ import { requireTime } from './argument-checks.ts';
 import {
   allowance,
   type BudgetWindow,
+  capOf,
   HOUR_MS,
+  isPressed,
   isUsableObservation,
   MINUTE_MS,
   observedWindow,
+  PEOPLE_RECENT_MS,
 } from './rate-budget-rules.ts';
 import type {
   BudgetGrant,
@@ -33,6 +36,8 @@ export class MemoryRateBudget implements RateBudget {
   // The background ones among them, the same way.
   #background: number[] = [];
   #blockedUntil = 0;
+  // When a person's request last found no room (see `PRESSED_MS`).
+  #pressedAt = Number.NEGATIVE_INFINITY;
   readonly #adopted: Record<BudgetWindow, Adopted | undefined> = {
     minute: undefined,
     hour: undefined,
@@ -50,13 +55,15 @@ export class MemoryRateBudget implements RateBudget {
     }
     this.#prune(now);
     const allow = allowance(this.limits, priority);
-    const minute = this.#window('minute', now, allow.minute, allow.own?.minute);
-    const hour = this.#window('hour', now, allow.hour, allow.own?.hour);
+    const pressed = isPressed(allow, now, this.#pressedAt, this.#people(now));
+    const minute = this.#window('minute', now, capOf(allow, 'minute', pressed), allow.own?.minute);
+    const hour = this.#window('hour', now, capOf(allow, 'hour', pressed), allow.own?.hour);
     if (minute.blocked || hour.blocked) {
       const retryAt = Math.max(
         minute.blocked ? minute.releaseAt : 0,
         hour.blocked ? hour.releaseAt : 0,
       );
+      if (priority === 'interactive') this.#pressedAt = now;
       return { granted: false, retryAt: Math.max(retryAt, now + 1), reason: 'window' };
     }
     insertSorted(this.#log, now);
@@ -104,7 +111,20 @@ export class MemoryRateBudget implements RateBudget {
         recent: countAfter(this.#background, now - recentMs),
       },
       blockedUntil: this.#blockedUntil > now ? this.#blockedUntil : undefined,
+      peoplePressed: isPressed(
+        allowance(this.limits, 'background'),
+        now,
+        this.#pressedAt,
+        this.#people(now),
+      ),
     };
+  }
+
+  // People's requests in the hour and the recent window: every request less the background's.
+  #people(now: number): { hour: number; recent: number } {
+    const count = (floor: number) =>
+      countAfter(this.#log, floor) - countAfter(this.#background, floor);
+    return { hour: count(now - HOUR_MS), recent: count(now - PEOPLE_RECENT_MS) };
   }
 
   #prune(now: number): void {

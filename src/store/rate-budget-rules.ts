@@ -35,26 +35,70 @@ export interface Allowance {
   hour: number;
   /** Background work's own requests, for background takes only. */
   own?: { minute: number; hour: number };
+  /**
+   * For background takes, everyone's count while people are pressed (one of their requests
+   * found no room lately, `PRESSED_MS`, or their own count in the hour reached `peopleHour`,
+   * twice their reserve): background work then stops where people's whole reserve stays free,
+   * as if it counted in the total.
+   */
+  pressed?: { minute: number; hour: number; peopleHour: number };
 }
+
+/** How long after a person's request found no room background work keeps their whole reserve. */
+export const PRESSED_MS = 60 * 60_000;
 
 /**
  * How many requests a take of a priority finds room for in each window. People may use all of
  * it. Background work never makes more than (1 - reserve) of a window itself, and never takes
- * its last reserve / 4 whoever spent the rest: people's requests, however many, never wait
- * behind the poller, while the room people leave unused is not left idle (a reserve that only
- * counted the total would cap the poller at 80% minus what people spent).
+ * its last reserve / 4 whoever spent the rest, so the room people leave unused is not left idle
+ * (a reserve that only counted the total would cap the poller at 80% minus what people spent);
+ * but once a person's request has found no room, background work keeps out of the whole
+ * reserve for `PRESSED_MS` (the hour it takes the window to free what the poller took), and
+ * so it does while people's own hour (or its last ten minutes' pace) is past twice their
+ * reserve, before any of them waits:
+ * people's peaks come before the poller's pace.
  */
 export function allowance(limits: RateBudgetLimits, priority: BudgetPriority): Allowance {
   if (priority === 'interactive') return { minute: limits.perMinute, hour: limits.perHour };
   const room = (limit: number) => Math.max(1, Math.ceil((limit * limits.reserve) / 4));
+  const share = (limit: number) => Math.floor(limit * (1 - limits.reserve));
   return {
     minute: limits.perMinute - room(limits.perMinute),
     hour: limits.perHour - room(limits.perHour),
-    own: {
-      minute: Math.floor(limits.perMinute * (1 - limits.reserve)),
-      hour: Math.floor(limits.perHour * (1 - limits.reserve)),
+    own: { minute: share(limits.perMinute), hour: share(limits.perHour) },
+    pressed: {
+      minute: share(limits.perMinute),
+      hour: share(limits.perHour),
+      peopleHour: Math.max(1, Math.ceil(limits.perHour * limits.reserve * 2)),
     },
   };
+}
+
+/** Everyone's count a take may find in `window`, given whether people are pressed. */
+export function capOf(allow: Allowance, window: BudgetWindow, pressed: boolean): number {
+  return pressed && allow.pressed ? allow.pressed[window] : allow[window];
+}
+
+/** The window whose pace of people's requests, made an hour, presses them too. */
+export const PEOPLE_RECENT_MS = 10 * 60_000;
+
+/**
+ * Whether people are pressed: a refusal of theirs lately, or their own hour this full, or
+ * their last ten minutes at a pace that would fill it.
+ */
+export function isPressed(
+  allow: Allowance,
+  now: number,
+  pressedAt: number,
+  people: { hour: number; recent: number },
+): boolean {
+  if (!allow.pressed) return false;
+  const { peopleHour } = allow.pressed;
+  return (
+    now - pressedAt < PRESSED_MS ||
+    people.hour >= peopleHour ||
+    people.recent * (HOUR_MS / PEOPLE_RECENT_MS) >= peopleHour
+  );
 }
 
 /**

@@ -9,9 +9,12 @@ import { requireTime } from './argument-checks.ts';
 import {
   allowance,
   HOUR_MS,
+  isPressed,
   isUsableObservation,
   MINUTE_MS,
   observedWindow,
+  PEOPLE_RECENT_MS,
+  PRESSED_MS,
 } from './rate-budget-rules.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, replyArray, replyNumber, replyString } from './redis-script.ts';
@@ -48,7 +51,11 @@ end
 `;
 
 // KEYS log, state; ARGV now, allowMinute, allowHour, perMinute, perHour, minuteFloor, hourFloor,
-// member, ownMinute, ownHour (background takes only: the cap on background entries, ':b:').
+// member, then for background takes: ownMinute, ownHour (the cap on background entries, ':b:'),
+// pressedMinute, pressedHour (everyone's count while people are pressed), pressedFloor (a
+// person's refusal after it presses them) and pressedPeople (people's own count in the hour
+// that presses them, or a tenth of it in the recent window), recentFloor; for interactive ones, '' for those and a refusal records when people
+// were pressed.
 const TAKE = `${SERVER_USED}
 local now = tonumber(ARGV[1])
 local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
@@ -74,22 +81,41 @@ local function window(allow, limit, floor, span, rem, at, reset)
   end
   return isBlocked, release
 end
+-- Also counts the background entries after ARGV[15] (the recent window), for the hour's call.
 local function own(allow, floor, span)
-  if not allow then return false, 0 end
+  if not allow then return false, 0, 0, 0 end
   local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. floor, '+inf', 'WITHSCORES')
   local times = {}
+  local recent = 0
   for i = 1, #e, 2 do
-    if string.find(e[i], ':b:', 1, true) then times[#times + 1] = tonumber(e[i + 1]) end
+    if string.find(e[i], ':b:', 1, true) then
+      local at = tonumber(e[i + 1])
+      times[#times + 1] = at
+      if at > tonumber(ARGV[15]) then recent = recent + 1 end
+    end
   end
-  if #times < allow then return false, 0 end
-  return true, times[#times - allow + 1] + span
+  if #times < allow then return false, 0, #times, recent end
+  return true, times[#times - allow + 1] + span, #times, recent
 end
-local mBlocked, mRelease = window(tonumber(ARGV[2]), tonumber(ARGV[4]), ARGV[6], ${MINUTE_MS},
-  st[2], st[3], st[4])
-local hBlocked, hRelease = window(tonumber(ARGV[3]), tonumber(ARGV[5]), ARGV[7], ${HOUR_MS},
-  st[5], st[6], st[7])
 local omBlocked, omRelease = own(tonumber(ARGV[9]), ARGV[6], ${MINUTE_MS})
-local ohBlocked, ohRelease = own(tonumber(ARGV[10]), ARGV[7], ${HOUR_MS})
+local ohBlocked, ohRelease, ohCount, recentBackground = own(tonumber(ARGV[10]), ARGV[7], ${HOUR_MS})
+local pressed = false
+if ARGV[13] ~= '' then
+  local pressedAt = tonumber(redis.call('HGET', KEYS[2], 'peoplePressedAt')) or 0
+  local people = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[7], '+inf') - ohCount
+  local recentPeople = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[15], '+inf') - recentBackground
+  local peopleHour = tonumber(ARGV[14])
+  pressed = pressedAt > tonumber(ARGV[13]) or people >= peopleHour or
+    recentPeople * ${HOUR_MS / PEOPLE_RECENT_MS} >= peopleHour
+end
+local function cap(allow, pressedAllow)
+  if pressed and pressedAllow then return pressedAllow end
+  return allow
+end
+local mBlocked, mRelease = window(cap(tonumber(ARGV[2]), tonumber(ARGV[11])),
+  tonumber(ARGV[4]), ARGV[6], ${MINUTE_MS}, st[2], st[3], st[4])
+local hBlocked, hRelease = window(cap(tonumber(ARGV[3]), tonumber(ARGV[12])),
+  tonumber(ARGV[5]), ARGV[7], ${HOUR_MS}, st[5], st[6], st[7])
 if omBlocked then mBlocked = true; if omRelease > mRelease then mRelease = omRelease end end
 if ohBlocked then hBlocked = true; if ohRelease > hRelease then hRelease = ohRelease end end
 if mBlocked or hBlocked then
@@ -97,6 +123,10 @@ if mBlocked or hBlocked then
   if mBlocked then retry = mRelease end
   if hBlocked and hRelease > retry then retry = hRelease end
   if retry <= now then retry = now + 1 end
+  if ARGV[9] == '' then
+    redis.call('HSET', KEYS[2], 'peoplePressedAt', ARGV[1])
+    redis.call('PEXPIRE', KEYS[2], ${STATE_TTL_MS})
+  end
   return {0, tostring(retry), 'window'}
 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[8])
@@ -135,17 +165,18 @@ return 1
 `;
 
 // KEYS log, state; ARGV now, perMinute, perHour, minuteFloor, hourFloor, recentFloor,
-// oldestFloor (the earlier of the hour's and the recent window's). Background takes are the
+// oldestFloor (the earlier of the hour's and the recent window's), peopleRecentFloor (inside
+// the hour). Background takes are the
 // members marked ':b:' (see take).
 const USAGE = `${SERVER_USED}
 local now = tonumber(ARGV[1])
 local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
   'minuteRemaining', 'minuteObservedAt', 'minuteResetAt',
-  'hourRemaining', 'hourObservedAt', 'hourResetAt')
+  'hourRemaining', 'hourObservedAt', 'hourResetAt', 'peoplePressedAt')
 local minute = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[4], '+inf')
 local hour = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[5], '+inf')
 local recent = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[6], '+inf')
-local bm, bh, br = 0, 0, 0
+local bm, bh, br, bp = 0, 0, 0, 0
 local entries = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[7], '+inf', 'WITHSCORES')
 for i = 1, #entries, 2 do
   if string.find(entries[i], ':b:', 1, true) then
@@ -153,15 +184,17 @@ for i = 1, #entries, 2 do
     if at > tonumber(ARGV[4]) then bm = bm + 1 end
     if at > tonumber(ARGV[5]) then bh = bh + 1 end
     if at > tonumber(ARGV[6]) then br = br + 1 end
+    if at > tonumber(ARGV[8]) then bp = bp + 1 end
   end
 end
+local peopleRecent = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[8], '+inf') - bp
 local sm = server_used(tonumber(ARGV[2]), st[2], st[3], st[4], now)
 local sh = server_used(tonumber(ARGV[3]), st[5], st[6], st[7], now)
 if sm > minute then minute = sm end
 if sh > hour then hour = sh end
 local blocked = st[1] or '0'
 if (tonumber(blocked) or 0) <= now then blocked = '0' end
-return {minute, hour, recent, blocked, bm, bh, br}
+return {minute, hour, recent, blocked, bm, bh, br, st[8] or '0', peopleRecent}
 `;
 
 /** The rate budget in Redis; see the key layout in `redis-stores.ts`. */
@@ -205,6 +238,11 @@ export class RedisRateBudget implements RateBudget {
           `${now}:${priority === 'background' ? 'b' : 'i'}:${randomUUID()}`,
           allow.own?.minute ?? '',
           allow.own?.hour ?? '',
+          allow.pressed?.minute ?? '',
+          allow.pressed?.hour ?? '',
+          allow.pressed ? now - PRESSED_MS : '',
+          allow.pressed?.peopleHour ?? '',
+          now - PEOPLE_RECENT_MS,
         ],
       ),
       op,
@@ -250,6 +288,7 @@ export class RedisRateBudget implements RateBudget {
           now - HOUR_MS,
           recentFloor,
           Math.min(recentFloor, now - HOUR_MS),
+          now - PEOPLE_RECENT_MS,
         ],
       ),
       op,
@@ -265,6 +304,16 @@ export class RedisRateBudget implements RateBudget {
         recent: replyNumber(reply[6], op),
       },
       blockedUntil: blocked > now ? blocked : undefined,
+      // Anyone else on the key (the platform's count above this budget's) counts as people.
+      peoplePressed: isPressed(
+        allowance(this.limits, 'background'),
+        now,
+        replyNumber(reply[7], op),
+        {
+          hour: replyNumber(reply[1], op) - replyNumber(reply[5], op),
+          recent: replyNumber(reply[8], op),
+        },
+      ),
     };
   }
 }

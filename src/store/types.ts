@@ -258,6 +258,11 @@ export interface BudgetUsage {
   background: { minute: number; hour: number; recent: number };
   /** Until when every replica holds back after a 429, if it does now. */
   blockedUntil: number | undefined;
+  /**
+   * Whether a person's request found no room lately (`PRESSED_MS`): background work keeps out
+   * of people's whole reserve meanwhile.
+   */
+  peoplePressed: boolean;
 }
 
 /**

@@ -128,6 +128,7 @@ describe('budget hooks', () => {
         recent: 0,
         background: { minute: 0, hour: 0, recent: 0 },
         blockedUntil: undefined,
+        peoplePressed: false,
       }),
     };
     const warnings: object[] = [];

@@ -104,15 +104,15 @@ describe('budget pacer', () => {
 
   it('lets routine polls use the hour people left unspent, but not the room kept for them', async () => {
     const { clock, stores, pacer } = setUp();
-    // People spent 400 and the poller 400: 800 in all, past the 80% a reserve of the total
-    // would stop at, yet the poller's own share and people's room are both intact.
+    // People spent 50 and the poller 700: 750 in all, past the 720 a reserve of the total
+    // would stop routine polls at, yet the poller's own share and people's room are intact.
     for (let minute = 0; minute < 10; minute++) {
-      await take(stores, 40, 'interactive');
-      await take(stores, 40, 'background');
+      await take(stores, 5, 'interactive');
+      await take(stores, 70, 'background');
       clock.now += 60_000;
     }
     expect(await pacer.admits('routine')).toBe(true);
-    await take(stores, 80, 'interactive');
+    await take(stores, 30, 'background');
     expect(await pacer.admits('routine')).toBe(false);
   });
 
@@ -124,8 +124,8 @@ describe('budget pacer', () => {
   });
   it('does not stretch the schedule for people’s requests, which it cannot steer', async () => {
     const { clock, stores, pacer } = setUp();
-    // People alone spend 690 requests an hour: under the routine gate's 720, so routine polls
-    // still go, and nothing the stretch could slow.
+    // People alone spend 690 requests an hour: routine polls still go, and nothing the
+    // stretch could slow.
     for (let second = 0; second < 3_600; second += 10) {
       await take(stores, (second / 10) % 12 === 0 ? 1 : 2, 'interactive');
       if (second % 30 === 0) await pacer.refresh();
@@ -133,6 +133,21 @@ describe('budget pacer', () => {
     }
     expect(await pacer.admits('routine')).toBe(true);
     expect(pacer.pace().stretch).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps routine polls out of people’s whole reserve while a person’s request found no room lately', async () => {
+    const { clock, stores, pacer } = setUp();
+    for (let minute = 0; minute < 10; minute++) {
+      await take(stores, 5, 'interactive');
+      await take(stores, 65, 'background');
+      clock.now += 60_000;
+    }
+    expect(await pacer.admits('routine')).toBe(true);
+    // People fill a minute and one of them finds no room: 800 in the hour would still leave
+    // routine polls room, but not while people's whole reserve is kept.
+    await take(stores, 101, 'interactive');
+    clock.now += 60_000;
+    expect(await pacer.admits('routine')).toBe(false);
   });
 
   it('keeps a hot ticket looked at while people’s adds and their first looks fill the hour up to the routine gate', async () => {

@@ -44,10 +44,42 @@ export function describeBudgetContract(backend: StoresBackend): void {
     it('lets background work use what people left of their reserve, but never the window’s last room', async () => {
       const clock = fakeClock();
       const { budget } = backend.namespace(clock, { budget: SMALL }).open();
-      // People took 3 of the minute's 10: background may bring it to 9, not 10.
-      await takeMany(budget, 'interactive', 3);
-      expect(granted(await takeMany(budget, 'background', 10))).toBe(6);
+      // People took 1 of the minute's 10: background may bring it to 9, not 10.
+      await takeMany(budget, 'interactive', 1);
+      expect(granted(await takeMany(budget, 'background', 10))).toBe(8);
       expect(granted(await takeMany(budget, 'interactive', 2))).toBe(1);
+    });
+
+    it('counts people pressed once their pace over ten minutes would fill twice their reserve of the hour', async () => {
+      const clock = fakeClock();
+      const limits = { perMinute: 100, perHour: 1_000, reserve: 0.2 };
+      const { budget } = backend.namespace(clock, { budget: limits }).open();
+      await takeMany(budget, 'interactive', 60);
+      expect((await budget.usage()).peoplePressed).toBe(false);
+      await takeMany(budget, 'interactive', 10);
+      expect((await budget.usage()).peoplePressed).toBe(true);
+      // A new minute where people took 10: background stops at 80 in all, not 90.
+      clock.advance(60_000);
+      await takeMany(budget, 'interactive', 10);
+      expect(granted(await takeMany(budget, 'background', 100))).toBe(70);
+    });
+
+    it('keeps background work out of people’s whole reserve for a while after a person’s request found no room', async () => {
+      const clock = fakeClock();
+      const limits = { perMinute: 10, perHour: 1_000, reserve: 0.2 };
+      const { budget } = backend.namespace(clock, { budget: limits }).open();
+      await takeMany(budget, 'interactive', 10);
+      expect((await budget.take('interactive')).granted).toBe(false);
+      expect((await budget.usage()).peoplePressed).toBe(true);
+      clock.advance(60_000);
+      // People took 1 of a new minute: background stops at 8 in all (their whole reserve kept).
+      await takeMany(budget, 'interactive', 1);
+      expect(granted(await takeMany(budget, 'background', 10))).toBe(7);
+      clock.advance(60 * 60_000);
+      expect((await budget.usage()).peoplePressed).toBe(false);
+      // No longer pressed: background may bring the minute to 9.
+      await takeMany(budget, 'interactive', 1);
+      expect(granted(await takeMany(budget, 'background', 10))).toBe(8);
     });
 
     it('counts the hour across minutes and refuses until its oldest request is an hour old', async () => {
@@ -138,6 +170,7 @@ export function describeBudgetContract(backend: StoresBackend): void {
         recent: 2,
         background: { minute: 2, hour: 2, recent: 2 },
         blockedUntil: undefined,
+        peoplePressed: false,
       });
     });
 
