@@ -14,6 +14,7 @@ import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
 import { createMemoryStores, createRedisStores } from '../../src/store/index.ts';
+import type { RateBudgetLimits } from '../../src/store/types.ts';
 import {
   DEMO_KEYS,
   type EmulatorModel,
@@ -102,6 +103,14 @@ export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
 /** The emoji whose reaction files a message as a ticket, as the app is configured here. */
 export const SANDBOX_TICKET_EMOJI = 'ticket';
 
+/**
+ * The sandbox tenant's rate limits, three times a standard tenant's (100 a minute, 1,000 an
+ * hour): a visitor or a browser test files tickets in bursts, and each new ticket's triage card
+ * reads it once more; at the standard limits a burst of twenty leaves the mirror's background
+ * share spent and its looks deferred to the next minute. The app's budget is told the same.
+ */
+export const SANDBOX_RATE_LIMITS = { perMinute: 300, perHour: 3_000 } as const;
+
 const AGENT_EMAILS = new Set(['sam.rivera@acme.example']);
 const CHANNELS = [
   defaultIds.itHelp,
@@ -125,6 +134,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...(options.aiDelayMs !== undefined ? { aiDelayMs: options.aiDelayMs } : {}),
       // The demo keys whatever EMULATOR_KEYS says: the sandbox is always acme.
       keys: DEMO_KEYS,
+      ratePerMinute: SANDBOX_RATE_LIMITS.perMinute,
+      ratePerHour: SANDBOX_RATE_LIMITS.perHour,
     });
     stack.push(() => emulator.close());
     const seed = defaultWorkspaceSeed();
@@ -163,10 +174,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
       DESK_TRIAGE_CHANNELS: `${SANDBOX_DESK}=${SANDBOX_TRIAGE_CHANNEL}`,
       TICKET_EMOJI: SANDBOX_TICKET_EMOJI,
+      SERVICE_DESK_RATE_PER_MINUTE: String(SANDBOX_RATE_LIMITS.perMinute),
+      SERVICE_DESK_RATE_PER_HOUR: String(SANDBOX_RATE_LIMITS.perHour),
       PORT: '0',
     });
-    // The stores get the configured defaults the runtime would give its own (the triage channel).
+    // The stores get what the runtime would give its own: the budget and the triage channel.
     const { stores, store, prefix, closeStores } = await openStores(options.redisUrl, logger, {
+      budget: config.serviceDesk.rateLimits,
       triageDefaults: config.slack.deskTriageChannels,
     });
     stack.push(closeStores);
@@ -326,7 +340,7 @@ const SANDBOX_DEVICES: readonly (readonly [string, string])[] = [
 async function openStores(
   redisUrl: string | undefined,
   logger: Logger,
-  defaults: { triageDefaults: ReadonlyMap<string, string> },
+  defaults: { budget: RateBudgetLimits; triageDefaults: ReadonlyMap<string, string> },
 ) {
   if (!redisUrl) {
     return {
