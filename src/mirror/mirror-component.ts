@@ -229,6 +229,10 @@ export class MirrorComponent implements Mirror {
     return this.#stores.mirror.rememberOwn(ticketId, [triageMessageIdMark(messageId)]);
   }
 
+  ticketFiled(ticket: Ticket): void {
+    this.triage?.listed([ticket]);
+  }
+
   async slackWrote(ticketId: string): Promise<void> {
     if (!this.#runs) return;
     try {

@@ -49,6 +49,8 @@ export interface Mirror {
    * the write is made, so a failure here is logged and the regular schedule finds it later.
    */
   slackWrote(ticketId: string): Promise<void>;
+  /** A ticket was just filed from Slack, as the platform returned it: its triage card reads nothing. */
+  ticketFiled(ticket: Ticket): void;
   /** These changes are about to be made from Slack: their lines in the thread say so. */
   rememberSlackChanges(ticketId: string, changes: readonly SlackChange[]): Promise<void>;
   /** A person just changed the ticket from Slack: the change is looked for soon (best effort). */

@@ -122,6 +122,20 @@ describe('triage feed', () => {
     ]);
   });
 
+  it('cards a ticket filed from Slack without reading it, though its ticket.created hook follows', async () => {
+    const t = setUp({ pushed: true });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.triage.runOnce();
+    t.advance(1_000);
+    const ticket = t.file();
+    t.platform.calls.length = 0;
+    t.mirror.ticketFiled(ticket);
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    expect(t.poster.cards.map((card) => card.ticketId)).toEqual([ticket.id]);
+    expect(t.platform.calls.filter((c) => c.operation === 'getTicket')).toEqual([]);
+  });
+
   it('gives no card to a ticket created before the channel became the desk’s triage channel', async () => {
     const t = setUp({ pushed: true });
     const before = t.file();

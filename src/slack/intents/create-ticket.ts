@@ -455,6 +455,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);
+      deps.mirror.ticketFiled(ticket);
       // A platform that filed it without its desk's required fields asks for them later.
       await offerDeskDetails(deps, {
         deliveryKey: entry.deliveryKey,
