@@ -85,8 +85,9 @@ const MAX_PAGES = 10;
 // A look the budget turns away waits at least this long before it is claimed again (with up
 // to half as much again of jitter, so replicas spread)...
 const MIN_ROOM_WAIT_MS = 30_000;
-// ...and at most this long: a hint or a write from Slack may still bring it forward.
-const MAX_ROOM_WAIT_MS = 600_000;
+// ...and at most this long: a hint or a write from Slack may still bring it forward. A look
+// someone waits on (a change made from Slack, a hint) asks again sooner than a routine one.
+const MAX_ROOM_WAIT_MS = { hinted: 120_000, routine: 600_000 } as const;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
 
 function timeOf(iso: string | null | undefined): number {
@@ -196,7 +197,8 @@ export class MirrorWorker {
       if (roomAt !== undefined) {
         // Not claimed again before the budget can take it: no churn of claims put back.
         const now = this.#o.now();
-        const wait = Math.min(MAX_ROOM_WAIT_MS, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
+        const most = MAX_ROOM_WAIT_MS[priority === 'routine' ? 'routine' : 'hinted'];
+        const wait = Math.min(most, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
         const later = now + Math.round(wait * (1 + this.#o.random() / 2));
         if (this.#planner.messageHinted(previous)) {
           await this.#messagesFirst(claim, previous, threads, later);
