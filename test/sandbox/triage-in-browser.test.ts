@@ -121,7 +121,7 @@ describe.skipIf(!hasChromium)('the triage channel in a browser', () => {
     expect(await card.textContent()).toContain(title);
     expect(await card.textContent()).toContain('Alice Archer');
     const cards = sandbox.double.workspace
-      .messages(SANDBOX_TRIAGE_CHANNEL)
+      .history(SANDBOX_TRIAGE_CHANNEL)
       .filter((m) => m.text?.includes(ticket.id));
     expect(cards).toHaveLength(1);
     // The card follows the AI agent's hand-off to the team, as it follows every change.
