@@ -83,7 +83,7 @@ interface Waiting {
 }
 
 /** How weighing a card went: made (or never to be), another replica's, or its channel's to wait. */
-type CardOutcome = 'settled' | 'busy' | 'left';
+type CardOutcome = 'settled' | 'busy' | 'left' | 'unrouted';
 
 interface Route {
   channel: string;
@@ -94,6 +94,8 @@ const SINCE_TTL_MS = 10 * 365 * 86_400_000;
 const PAGE = 100;
 const MAX_PAGES = 3;
 const DONE_KEPT = 5_000;
+// How long a new ticket with no triage channel yet waits for the hook that gives it a desk.
+const UNROUTED_KEPT_MS = 15 * 60_000;
 const BACKGROUND = { priority: 'background' } as const;
 
 function timeOf(iso: string | null | undefined): number | undefined {
@@ -135,6 +137,8 @@ export class TriageFeed {
   readonly #waiting = new Map<string, Waiting>();
   // Tickets whose card is known made (or never to be made), so a listing costs no store reads.
   readonly #settled = new Set<string>();
+  // New tickets that had no triage channel, until when a hook of theirs is worth a read.
+  readonly #unrouted = new Map<string, number>();
   readonly #goneUntil = new Map<string, number>();
   readonly #since = new Map<string, number>();
   #channels: { at: number; list: TriageChannel[] } | undefined;
@@ -183,6 +187,27 @@ export class TriageFeed {
       attempts: 0,
     });
     this.#loop.wake();
+  }
+
+  /**
+   * A `ticket.updated` hook: a new ticket that had no triage channel (no desk yet: the AI agent
+   * routes a direct message's ticket just after it is filed) is read again, as its desk may
+   * have one now. Any other ticket costs nothing.
+   */
+  updated(ticketId: string): void {
+    const until = this.#unrouted.get(ticketId);
+    if (until === undefined) return;
+    this.#unrouted.delete(ticketId);
+    if (until > this.#o.now()) this.created(ticketId);
+  }
+
+  #keepUnrouted(ticketId: string): void {
+    this.#unrouted.delete(ticketId);
+    this.#unrouted.set(ticketId, this.#o.now() + UNROUTED_KEPT_MS);
+    if (this.#unrouted.size > DONE_KEPT) {
+      const oldest = this.#unrouted.keys().next().value;
+      if (oldest !== undefined) this.#unrouted.delete(oldest);
+    }
   }
 
   /** Tickets a listing returned (the change feed's): the new ones are carded soon, no read. */
@@ -251,6 +276,7 @@ export class TriageFeed {
       }
       this.#waiting.delete(ticketId);
       if (outcome === 'settled') this.#settle(ticketId);
+      if (outcome === 'unrouted') this.#keepUnrouted(ticketId);
     } catch (error) {
       const now = this.#o.now();
       if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
@@ -280,8 +306,8 @@ export class TriageFeed {
     if (!poster?.postTriageCard) return 'left';
     const route = await this.#routeOf(ticket);
     const createdAt = timeOf(ticket.created_at) ?? 0;
-    // No channel yet: a listing within the window may find one set meanwhile.
-    if (!route) return 'left';
+    // No channel yet (no desk, or none triaged): a desk set later, or a channel, may give one.
+    if (!route) return 'unrouted';
     if (createdAt < route.since) return 'settled';
     const { channel } = route;
     if ((this.#goneUntil.get(channel) ?? 0) > this.#o.now()) return 'left';

@@ -22,8 +22,8 @@ export type WebhookOutcome = HintOutcome | WebhookRefusal | 'duplicate' | 'too_l
 export interface WebhookReceiverOptions {
   secret: string;
   hints: Pick<TicketHints, 'hint'>;
-  /** Told of each new ticket (`ticket.created`), for its triage card. */
-  triage?: Pick<TriageFeed, 'created'> | undefined;
+  /** Told of each new ticket (`ticket.created`) and each change (`ticket.updated`), for triage cards. */
+  triage?: Pick<TriageFeed, 'created' | 'updated'> | undefined;
   /** Remembers delivery ids, so a replayed delivery does nothing. */
   claims: ClaimStore;
   now?: Now;
@@ -75,6 +75,7 @@ export function webhookHandler(
           const seen = await options.claims.claim(`webhook:${id}`, SEEN_MS);
           if (seen.state !== 'claimed') return answer(res, 'duplicate');
           if (type === 'ticket.created') options.triage?.created(ticketId);
+          if (type === 'ticket.updated') options.triage?.updated(ticketId);
           const outcome = await options.hints.hint(ticketId, {
             messageOnly: type === 'ticket.message_added',
           });

@@ -136,6 +136,31 @@ describe('triage feed', () => {
     expect(t.platform.calls.filter((c) => c.operation === 'getTicket')).toEqual([]);
   });
 
+  it('cards a new ticket with no desk once a ticket.updated hook finds it routed to a triaged desk', async () => {
+    const t = setUp({ pushed: true });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.triage.runOnce();
+    t.advance(1_000);
+    const ticket = t.model.createTicket(TENANT, {
+      title: 'Laptop will not wake',
+      requester_email: 'alice@acme.example',
+      channel: 'slack',
+    });
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    expect(t.poster.cards).toEqual([]);
+    // The AI agent routes it to IT a moment later; the platform's ticket.updated hook follows.
+    t.model.setDesk(TENANT, ticket.id, 'it');
+    t.triage.updated(ticket.id);
+    await t.triage.runOnce();
+    expect(t.poster.cards.map((card) => card.ticketId)).toEqual([ticket.id]);
+    // Any other ticket's change costs nothing.
+    t.platform.calls.length = 0;
+    t.triage.updated('IT-999');
+    await t.triage.runOnce();
+    expect(t.platform.count('getTicket')).toBe(0);
+  });
+
   it('gives no card to a ticket created before the channel became the desk’s triage channel', async () => {
     const t = setUp({ pushed: true });
     const before = t.file();
