@@ -47,7 +47,7 @@ import { SlackMirrorPoster } from './threads/mirror-poster.ts';
 import { RequesterNotices } from './threads/requester-notices.ts';
 import { TriageThreadFinder } from './threads/triage-threads.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
-import { DeskFieldCatalog } from './tickets/desk-fields.ts';
+import { DeskFieldCatalog, deskFieldsOf } from './tickets/desk-fields.ts';
 import { ServiceCatalog } from './tickets/service-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 
@@ -167,24 +167,28 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     agentUsergroup: options.agentUsergroup,
   });
   const statuses = new TicketStatusMemo();
+  const deskFields = new DeskFieldCatalog({
+    client: options.serviceDesk,
+    onRefreshError: (error, desk) =>
+      logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
+  });
+  // A card shows a desk's field values by their names; a card never fails for want of them.
+  const fieldsOf = (desk: string | null | undefined) => deskFieldsOf({ logger, deskFields }, desk);
   const cards = new CardUpdater({
     client: background,
     dashboardUrl: options.settings.dashboardUrl,
     logger: logger.child({ component: 'cards' }),
+    deskFields: fieldsOf,
   });
   const { mirror } = options;
   const poster = new SlackMirrorPoster({
     client: background,
+    deskFields: fieldsOf,
     cards,
     dashboardUrl: options.settings.dashboardUrl,
     notices: new RequesterNotices(background, options.stores.claims),
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
-  });
-  const deskFields = new DeskFieldCatalog({
-    client: options.serviceDesk,
-    onRefreshError: (error, desk) =>
-      logger.warn({ err: error, desk }, 'desk fields could not be refreshed; the kept copy serves'),
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.

@@ -72,6 +72,9 @@ export interface Desks {
   list(): Promise<Desk[]>;
 }
 
+/** A desk's custom fields for a card, none when they cannot be read (`deskFieldsOf`). */
+export type DeskFieldsOf = (deskSlug: string | null | undefined) => Promise<CustomField[]>;
+
 /** The desks' custom field definitions, kept per desk (`tickets/desk-fields.ts`). */
 export interface DeskFields {
   /** The desk's kept fields (a stale copy too, refreshed behind it), without waiting. */

@@ -3,9 +3,11 @@
  * take it from there. Everything from the ticket or a person goes through `safeMrkdwn`, so no
  * title or description can ping @channel or anyone else.
  */
+
 import type { Button, KnownBlock } from '@slack/types';
-import type { Ticket } from '../../contract/schemas.ts';
+import type { CustomField, Ticket } from '../../contract/schemas.ts';
 import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../ids.ts';
+import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, slackDate, truncate } from './mrkdwn.ts';
 import { dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
@@ -30,6 +32,8 @@ export interface TriageCardOptions {
   /** A link to the requester's Slack message or thread the ticket was filed from. */
   slackPermalink?: string | undefined;
   dashboardUrl?: string | undefined;
+  /** The desk's custom fields: the ticket's values are shown by their names. */
+  deskFields?: readonly CustomField[] | undefined;
 }
 
 /** Builds the triage card of a ticket. */
@@ -53,6 +57,10 @@ export function buildTriageCard(ticket: Ticket, options: TriageCardOptions = {})
   ];
   const description = firstLines(ticket.description ?? '');
   if (description) blocks.push({ type: 'section', text: md(description) });
+  const fieldsSection = options.deskFields
+    ? deskFieldsSection(ticket.custom_fields, options.deskFields)
+    : undefined;
+  if (fieldsSection) blocks.push(fieldsSection);
   const elements = buttons(ticket, options.dashboardUrl);
   if (elements.length > 0)
     blocks.push({ type: 'actions', block_id: TRIAGE_CARD_BLOCKS.actions, elements });

@@ -14,6 +14,7 @@ import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
 import { postToResponseUrl } from '../posting/private-notice.ts';
+import { deskFieldsOf } from '../tickets/desk-fields.ts';
 import { isDirectMessage } from './card-audience.ts';
 
 /**
@@ -21,7 +22,8 @@ import { isDirectMessage } from './card-audience.ts';
  * made the change: a stale Reopen on a notice whose ticket is open already names nobody.
  */
 export async function refreshCard(
-  deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'> & Partial<Pick<IntentDeps, 'desks'>>,
+  deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'> &
+    Partial<Pick<IntentDeps, 'desks' | 'deskFields'>>,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,
@@ -48,6 +50,7 @@ export async function refreshCard(
       const deskName = deps.desks?.peek()?.find((d) => d.slug === ticket.desk_id)?.name;
       const message = buildTriageCard(ticket, {
         dashboardUrl: deps.settings.dashboardUrl,
+        deskFields: await deskFieldsOf(deps, ticket.desk_id),
         ...(card.requesterUserId ? { requester: { userId: card.requesterUserId } } : {}),
         ...(card.permalink ? { slackPermalink: card.permalink } : {}),
         ...(deskName ? { deskName } : {}),

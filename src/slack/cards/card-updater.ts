@@ -21,6 +21,7 @@ import { slackRetryAt } from '../app/slack-clients.ts';
 import { cardLead, isCard, isTriageCard, triageCardExtras } from '../builders/card-ref.ts';
 import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
+import type { DeskFieldsOf } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import {
   postMetadata,
@@ -48,6 +49,8 @@ export interface CardUpdaterOptions {
   client: WebClient;
   dashboardUrl?: string | undefined;
   logger: CardLogger;
+  /** A desk's custom fields, for the values a triage card shows (none when unset). */
+  deskFields?: DeskFieldsOf;
   /** How long a card's refresh waits for more asks, which it then answers too (default 1 s). */
   coalesceMs?: number;
   /** Least time between two refreshes (default 1.5 s: 40 a minute, room left for the buttons). */
@@ -113,6 +116,7 @@ function cardMetadata(ticket: Ticket, updatedAt: string) {
 export class CardUpdater {
   readonly #client: WebClient;
   readonly #dashboardUrl: string | undefined;
+  readonly #deskFields: DeskFieldsOf | undefined;
   readonly #logger: CardLogger;
   readonly #o: Required<
     Pick<
@@ -130,6 +134,7 @@ export class CardUpdater {
   constructor(options: CardUpdaterOptions) {
     this.#client = options.client;
     this.#dashboardUrl = options.dashboardUrl;
+    this.#deskFields = options.deskFields;
     this.#logger = options.logger;
     this.#o = {
       coalesceMs: options.coalesceMs ?? 1_000,
@@ -277,7 +282,7 @@ export class CardUpdater {
       const triage = isTriageCard(card.blocks ?? []);
       const lead = cardLead(card.blocks ?? []);
       const message = triage
-        ? this.#triageCard(ticket, card)
+        ? await this.#triageCard(ticket, card)
         : buildTicketCard(ticket, {
             dashboardUrl: this.#dashboardUrl,
             ...(lead ? { lead } : {}),
@@ -308,10 +313,11 @@ export class CardUpdater {
   }
 
   /** A triage card rebuilt, keeping who filed it and where, which the ticket does not say. */
-  #triageCard(ticket: Ticket, card: ThreadMessage): SlackMessage {
+  async #triageCard(ticket: Ticket, card: ThreadMessage): Promise<SlackMessage> {
     const extras = triageCardExtras(card.blocks ?? []);
     return buildTriageCard(ticket, {
       dashboardUrl: this.#dashboardUrl,
+      deskFields: await this.#deskFields?.(ticket.desk_id),
       ...(extras.requesterUserId ? { requester: { userId: extras.requesterUserId } } : {}),
       ...(extras.permalink ? { slackPermalink: extras.permalink } : {}),
     });

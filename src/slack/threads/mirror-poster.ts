@@ -26,6 +26,7 @@ import {
 } from '../builders/ticket-message-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
+import type { DeskFieldsOf } from '../deps.ts';
 import {
   type PostPart,
   postMetadata,
@@ -50,6 +51,8 @@ const TRIAGE_SEARCH_LIMIT = 200;
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
   client: WebClient;
+  /** A desk's custom fields, for the values a triage card shows (none when unset). */
+  deskFields?: DeskFieldsOf;
   /** Makes the card refreshes, at the pace Slack allows. */
   cards: CardUpdater;
   /**
@@ -92,6 +95,7 @@ interface SlackPerson {
 /** Posts for the mirror through the Slack Web API. */
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
+  readonly #deskFields: DeskFieldsOf | undefined;
   readonly #cards: CardUpdater;
   readonly #dashboardUrl: string | undefined;
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
@@ -101,6 +105,7 @@ export class SlackMirrorPoster implements MirrorPoster {
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
+    this.#deskFields = options.deskFields;
     this.#cards = options.cards;
     this.#onStatus = options.onStatus;
     this.#dashboardUrl = options.dashboardUrl;
@@ -255,6 +260,7 @@ export class SlackMirrorPoster implements MirrorPoster {
         ? await permalinkOf(this.#client, filedFrom.channel, filedFrom.threadTs)
         : undefined;
     const card = buildTriageCard(ticket, {
+      deskFields: await this.#deskFields?.(ticket.desk_id),
       requester: { userId: person?.id, name: person?.name },
       dashboardUrl: this.#dashboardUrl,
       slackPermalink: permalink,

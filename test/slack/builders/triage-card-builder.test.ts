@@ -141,4 +141,35 @@ describe('triage card', () => {
     expect(blocksProblems(card.blocks, '/blocks', 50)).toEqual([]);
     expect(card.text.length).toBeLessThanOrEqual(4000);
   });
+
+  it('shows the ticket’s custom field values under their desk’s names', () => {
+    const card = buildTriageCard(
+      { ...ticket, custom_fields: { office: 'berlin', serial_number: 'C02X' } },
+      {
+        deskFields: [
+          {
+            key: 'office',
+            name: 'Office',
+            type: 'select',
+            required: false,
+            options: [{ value: 'berlin', label: 'Berlin' }],
+            help: null,
+          },
+          {
+            key: 'serial_number',
+            name: 'Serial number',
+            type: 'text',
+            required: false,
+            options: null,
+            help: null,
+          },
+        ],
+      },
+    );
+    const shown = JSON.stringify(card.blocks);
+    expect(shown).toContain('Office');
+    expect(shown).toContain('Berlin');
+    expect(shown).toContain('Serial number');
+    expect(blocksProblems(card.blocks, '/blocks', 50)).toEqual([]);
+  });
 });
