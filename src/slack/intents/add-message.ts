@@ -5,6 +5,7 @@
  * thread the app did not know (Redis came back empty) is queued without its ticket, which the
  * thread's messages tell when it runs: the thread is linked again first.
  */
+
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
@@ -16,7 +17,7 @@ import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
-import { sendDm } from '../posting/slack-posting.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import {
   announceReopen,
@@ -129,19 +130,15 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
   }
 
   // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
-  async function tellInThread(
-    payload: Pick<AddMessagePayload, 'channel' | 'userId' | 'threadTs'>,
+  const tellInThread = (
+    reply: { channel: string; userId: string; threadTs: string },
     message: SlackMessage,
-  ) {
-    await deps.client.chat
-      .postEphemeral({
-        channel: payload.channel,
-        user: payload.userId,
-        thread_ts: payload.threadTs,
-        ...message,
-      })
-      .catch(() => sendDm(deps.client, payload.userId, message));
-  }
+  ) =>
+    tellPrivately(
+      deps.client,
+      { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
+      message,
+    );
 
   return {
     async run(queued, entry) {

@@ -8,6 +8,7 @@
  * the parent is no triage card (an ordinary ticket's card whose link Redis lost), the reply goes
  * the ordinary way (`add-message.ts`).
  */
+
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
@@ -19,7 +20,7 @@ import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
-import { sendDm } from '../posting/slack-posting.ts';
+import { tellPrivately } from '../posting/private-notice.ts';
 import { addMessage } from './add-message.ts';
 
 /** The payload queued for a triage note. */
@@ -49,16 +50,15 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
   const ordinary = addMessage.runner(deps);
 
   // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
-  async function tellInThread(payload: TriageNotePayload, message: SlackMessage) {
-    await deps.client.chat
-      .postEphemeral({
-        channel: payload.channel,
-        user: payload.userId,
-        thread_ts: payload.threadTs,
-        ...message,
-      })
-      .catch(() => sendDm(deps.client, payload.userId, message));
-  }
+  const tellInThread = (
+    reply: { channel: string; userId: string; threadTs: string },
+    message: SlackMessage,
+  ) =>
+    tellPrivately(
+      deps.client,
+      { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
+      message,
+    );
 
   return {
     async run(payload, entry): Promise<JsonValue> {
