@@ -54,7 +54,7 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
       person: async () => ({ email: 'alice@acme.example', isBot: false }),
       isAgent: async () => false,
     },
-    mirror: { slackWrote: async () => {} },
+    mirror: { slackWrote: async () => {}, ticketFiled: () => {} },
   } as unknown as IntentDeps;
 }
 

@@ -111,7 +111,7 @@ function setup(
     },
     stores,
     people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
-    mirror: { slackWrote: async () => {} },
+    mirror: { slackWrote: async () => {}, ticketFiled: () => {} },
   } as unknown as IntentDeps;
   return { stores, deps, sent };
 }
