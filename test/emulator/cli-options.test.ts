@@ -86,6 +86,7 @@ describe('emulator command line', () => {
       {
         url: 'http://127.0.0.1:3000/servicedesk/webhook',
         secret: 's3cret',
+        announceCreated: true,
         bearer: true,
         tenant: 'acme',
         dropRate: 0.1,

@@ -29,7 +29,7 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
                         Create ticket refuses an empty required custom field (default on);
                         off, it files the ticket and the field is set by Update ticket
 Webhooks (off unless --webhook-url is given):
-  --webhook-url URL     receiver of one POST per ticket change
+  --webhook-url URL     receiver of one POST per ticket change (ticket.created included)
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
   --webhook-bearer      send Authorization: Bearer <secret> instead of a signature
   --webhook-tenant T    only this tenant's tickets (default every tenant)
@@ -134,7 +134,8 @@ function webhookOptions(
   const given = Object.fromEntries(
     Object.entries(settings).filter(([, value]) => value !== undefined),
   );
-  return { webhook: { url, secret, ...given } };
+  // A standalone emulator plays the contract's platform, which announces new tickets too.
+  return { webhook: { url, secret, announceCreated: true, ...given } };
 }
 
 function parse(argv: readonly string[]) {
