@@ -63,7 +63,13 @@ describe('request channels', { timeout: 40_000 }, () => {
     const [ticket] = titled('alice@acme.example', 'Laptop will not wake from sleep');
     expect(ticket?.desk_id).toBe(ROUTED_DESK);
     expect(JSON.stringify(card)).toContain(ticket?.id);
-    expect(await stack.app.stores.links.ticketForThread(itHelp, sent.ts)).toBe(ticket?.id);
+    // The thread is linked just after the card is posted.
+    const linked = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, sent.ts),
+      5_000,
+      'the thread linked',
+    );
+    expect(linked).toBe(ticket?.id);
     expect(await stack.app.stores.links.threadsForTicket(ticket?.id as string)).toEqual([
       { channel: itHelp, threadTs: sent.ts },
     ]);
