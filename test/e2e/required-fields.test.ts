@@ -325,7 +325,13 @@ describe('required desk fields when Slack fails the prompt’s form', { timeout:
         5_000,
         'the confirmation in the message’s thread',
       );
-      expect(await stack.app.stores.links.ticketForThread(itHelp, posted.ts)).toBe(ticket.id);
+      // The thread is linked just after the card is posted.
+      const linked = await eventually(
+        () => stack.app.stores.links.ticketForThread(itHelp, posted.ts),
+        5_000,
+        'the thread linked',
+      );
+      expect(linked).toBe(ticket.id);
     } finally {
       await stack.app.stores.channelModes.set(itHelp, 'off');
     }
