@@ -12,7 +12,6 @@ import type { JsonValue } from '../../store/types.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import { buildRefusal } from '../builders/refusal-builder.ts';
-import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
@@ -129,17 +128,6 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
     return { ...rest, ticketId };
   }
 
-  // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
-  const tellInThread = (
-    reply: { channel: string; userId: string; threadTs: string },
-    message: SlackMessage,
-  ) =>
-    tellPrivately(
-      deps.client,
-      { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
-      message,
-    );
-
   return {
     async run(queued, entry) {
       const payload = 'ticketId' in queued ? queued : await relinked(queued);
@@ -152,7 +140,8 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
       const payload = await linked(queued);
       if (!payload) {
         // Failed before its thread's ticket was known: told without one, with their words.
-        await tellInThread(
+        await tellPrivately(
+          deps.client,
           queued,
           buildFailureNotice(describeFailure(error, 'reply'), queued.body),
         );
@@ -173,11 +162,11 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
         error instanceof ChangeRefusedError
           ? (buildRefusal(error.reason, payload.ticketId).text ?? '')
           : describeFailure(error, `reply to ${payload.ticketId}`);
-      await tellInThread(payload, buildFailureNotice(reason, payload.body));
+      await tellPrivately(deps.client, payload, buildFailureNotice(reason, payload.body));
     },
 
     async delayed(queued, error) {
-      await tellInThread(queued, buildDelayedNotice('reply', busyForMs(error)));
+      await tellPrivately(deps.client, queued, buildDelayedNotice('reply', busyForMs(error)));
     },
 
     logFields(payload, result) {

@@ -14,7 +14,6 @@ import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
-import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import { buildAgentsRoomNotice } from '../builders/triage-reply-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
@@ -48,17 +47,6 @@ export const addTriageNote = defineIntent<TriageNotePayload>({
 
 function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> {
   const ordinary = addMessage.runner(deps);
-
-  // Ephemeral keeps the thread clean; a DM is the fallback when the person left the channel.
-  const tellInThread = (
-    reply: { channel: string; userId: string; threadTs: string },
-    message: SlackMessage,
-  ) =>
-    tellPrivately(
-      deps.client,
-      { userId: reply.userId, channel: reply.channel, threadTs: reply.threadTs },
-      message,
-    );
 
   return {
     async run(payload, entry): Promise<JsonValue> {
@@ -102,7 +90,7 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
 
     async failed(payload, error, context) {
       if (error instanceof ChangeRefusedError && error.reason === 'agents_only') {
-        await tellInThread(payload, buildAgentsRoomNotice(payload.body));
+        await tellPrivately(deps.client, payload, buildAgentsRoomNotice(payload.body));
         return;
       }
       if (!payload.ticketId && payload.appUserId) {
@@ -112,11 +100,15 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
         return;
       }
       const what = payload.ticketId ? `note on ${payload.ticketId}` : 'note';
-      await tellInThread(payload, buildFailureNotice(describeFailure(error, what), payload.body));
+      await tellPrivately(
+        deps.client,
+        payload,
+        buildFailureNotice(describeFailure(error, what), payload.body),
+      );
     },
 
     async delayed(payload, error) {
-      await tellInThread(payload, buildDelayedNotice('note', busyForMs(error)));
+      await tellPrivately(deps.client, payload, buildDelayedNotice('note', busyForMs(error)));
     },
 
     logFields(payload, result) {
