@@ -32,6 +32,22 @@ export function dashboardLink(
   return url && isPlainHttpUrl(url) && url.length <= LIMITS.url ? url : undefined;
 }
 
+/** The card's "Open in dashboard" link button, when the ticket has a page to open. */
+export function dashboardButton(
+  ticket: Ticket,
+  dashboardUrl: string | undefined,
+): Button | undefined {
+  const url = dashboardLink(ticket, dashboardUrl);
+  return url
+    ? {
+        type: 'button',
+        action_id: ACTIONS.openInDashboard,
+        text: plain('Open in dashboard', LIMITS.buttonText),
+        url,
+      }
+    : undefined;
+}
+
 // Only a URL that parses as http(s) is linked: anything else from the platform is not a link.
 function isPlainHttpUrl(url: string): boolean {
   try {
@@ -84,15 +100,8 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
   if (fieldsSection) blocks.push(fieldsSection);
   const audience = options.audience ?? 'everyone';
   const elements: Button[] = audience === 'none' ? [] : buildCardActions(ticket, audience);
-  const url = dashboardLink(ticket, options.dashboardUrl);
-  if (url) {
-    elements.push({
-      type: 'button',
-      action_id: ACTIONS.openInDashboard,
-      text: plain('Open in dashboard', LIMITS.buttonText),
-      url,
-    });
-  }
+  const dashboard = dashboardButton(ticket, options.dashboardUrl);
+  if (dashboard) elements.push(dashboard);
   if (elements.length > 0)
     blocks.push({ type: 'actions', block_id: CARD_BLOCKS.actions, elements });
   const text = safeMrkdwn(`${ticket.id}: ${ticket.title} (${ticket.status})`, LIMITS.messageText);

@@ -9,7 +9,7 @@ import type { CustomField, Ticket } from '../../contract/schemas.ts';
 import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../ids.ts';
 import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, slackDate, truncate } from './mrkdwn.ts';
-import { dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
+import { dashboardButton, type SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
 /** How many lines of the description the card shows, and at most how many characters. */
@@ -134,14 +134,7 @@ function buttons(ticket: Ticket, dashboardUrl: string | undefined): Button[] {
           button(ACTIONS.openUpdate, 'Update', ticket.id),
           button(ACTIONS.replyToRequester, 'Reply to requester', ticket.id),
         ];
-  const url = dashboardLink(ticket, dashboardUrl);
-  if (url) {
-    elements.push({
-      type: 'button',
-      action_id: ACTIONS.openInDashboard,
-      text: plain('Open in dashboard', LIMITS.buttonText),
-      url,
-    });
-  }
+  const dashboard = dashboardButton(ticket, dashboardUrl);
+  if (dashboard) elements.push(dashboard);
   return elements;
 }
