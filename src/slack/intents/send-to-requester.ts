@@ -14,7 +14,6 @@ import type { JsonValue } from '../../store/types.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import { buildRefusal } from '../builders/refusal-builder.ts';
-import type { SlackMessage } from '../builders/ticket-card-builder.ts';
 import { buildSendRefusal, buildSentToRequester } from '../builders/triage-reply-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
@@ -51,14 +50,6 @@ export const sendToRequester = defineIntent<SendToRequesterPayload>({
 });
 
 function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPayload> {
-  async function tell(payload: SendToRequesterPayload, message: SlackMessage) {
-    await tellPrivately(
-      deps.client,
-      { userId: payload.userId, channel: payload.channel, threadTs: payload.threadTs },
-      message,
-    );
-  }
-
   return {
     async run(payload, entry): Promise<JsonValue> {
       if (!(await deps.people.isAgent(payload.userId)))
@@ -84,11 +75,12 @@ function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPa
       );
       if (!payload.viewId) {
         // Best effort: the message is added; failing here would only add nothing again.
-        await tell(payload, buildSentToRequester(payload.ticketId)).catch((error: unknown) =>
-          deps.logger.warn(
-            { err: error, ticket_id: payload.ticketId },
-            'could not confirm the message sent to the requester',
-          ),
+        await tellPrivately(deps.client, payload, buildSentToRequester(payload.ticketId)).catch(
+          (error: unknown) =>
+            deps.logger.warn(
+              { err: error, ticket_id: payload.ticketId },
+              'could not confirm the message sent to the requester',
+            ),
         );
       }
       return { ticketId: payload.ticketId, messageId: message.id };
@@ -98,18 +90,19 @@ function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPa
       // A modal whose submission is still waiting shows the failure itself, text kept.
       if (context.awaited && payload.viewId) return;
       if (error instanceof ChangeRefusedError && error.reason === 'agents_only') {
-        await tell(payload, buildSendRefusal('agents_only'));
+        await tellPrivately(deps.client, payload, buildSendRefusal('agents_only'));
         return;
       }
       const reason = (await isClosedRefusal(deps, payload.ticketId, error))
         ? (buildRefusal('closed', payload.ticketId).text ?? '')
         : describeFailure(error, `reply to the requester of ${payload.ticketId}`);
-      await tell(payload, buildFailureNotice(reason, payload.body));
+      await tellPrivately(deps.client, payload, buildFailureNotice(reason, payload.body));
     },
 
     async delayed(payload, error, context) {
       if (context.awaited && payload.viewId) return;
-      await tell(
+      await tellPrivately(
+        deps.client,
         payload,
         buildDelayedNotice(`reply to the requester of ${payload.ticketId}`, busyForMs(error)),
       );
