@@ -59,8 +59,10 @@ import {
   WEBHOOK_PATH,
   webhookHandler,
 } from '../src/mirror/index.ts';
-import { hashIdempotencyKey, ServiceDeskClient } from '../src/servicedesk/index.ts';
+import { factsOf } from '../src/mirror/change-feed-scan.ts';
+import { hashIdempotencyKey, ServiceDeskClient, type Ticket } from '../src/servicedesk/index.ts';
 import { allowance, createMemoryStores } from '../src/store/index.ts';
+import type { TicketFacts } from '../src/store/types.ts';
 import { createPlatform, type WebhookTransport } from '../tools/emulator/index.ts';
 import { seededRandom } from '../tools/emulator/random.ts';
 import { maxInWindow, percentile, round1 } from './mirror/figures.ts';
@@ -86,6 +88,8 @@ const HELP = `npm run bench:mirror -- [options]
                      run (--triage-new-per-hour, 30), each answered by the AI agent; prints
                      triage_card_latency_p95_s (created -> its card) and the triage threads' posts
   --no-updated-after the platform lacks updated_after (push then sweeps; sweep always does)
+  --no-filed-facts   the feed knows nothing of the linked tickets at start (linked before the
+                     app kept each filed ticket's desk and creation): a sweep learns them
   --minutes N        measured minutes (60)
   --warmup N         minutes before them (120)
   --grace N          minutes the run goes on after them before a message counts as missed (60)
@@ -107,6 +111,7 @@ const { values } = parseArgs({
     triage: { type: 'boolean', default: false },
     'triage-new-per-hour': { type: 'string', default: '30' },
     'updated-after': { type: 'boolean', default: true },
+    'filed-facts': { type: 'boolean', default: true },
     minutes: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '120' },
     grace: { type: 'string', default: '60' },
@@ -346,6 +351,18 @@ for (const [index, ticketId] of linked.entries()) {
     status: 'new',
     requesterEmail: model.findTicket(TENANT, ticketId)?.requester_email ?? undefined,
   });
+}
+// What the app kept of each ticket when it filed it (`Mirror.ticketFiled`): its desk and
+// creation, which place it in its desk's list.
+if (values['filed-facts']) {
+  await stores.feed.noteFacts(
+    new Map(
+      linked.map((ticketId) => {
+        const ticket = model.findTicket(TENANT, ticketId) as Ticket;
+        return [ticketId, factsOf(ticket, createdAt.get(ticketId) as number) as TicketFacts];
+      }),
+    ),
+  );
 }
 
 const backgroundPerHour = Math.floor(PER_HOUR * (1 - RESERVE));

@@ -26,10 +26,15 @@ import type { LookPriority, Pace } from './poll-planner.ts';
 export interface BudgetPacerOptions {
   budget: RateBudget;
   schedule: PollSchedule;
-  /** The change feed's record: a recent scan by `updated_after` means every ticket is watched. */
+  /**
+   * The change feed's record: a recent scan by `updated_after`, or a recent sweep of every
+   * linked ticket's page, means every ticket is watched.
+   */
   feed?: ChangeFeedStore;
-  /** How recent that scan must be (default 75 s: three of its periods). */
+  /** How recent a scan by `updated_after` must be (default 75 s: three of its periods)... */
   watchedWithinMs?: number;
+  /** ...and a watching sweep, in its own periods (default 2.5). */
+  watchedSweepPeriods?: number;
   /** How often the shared counts are read (default 30 s). */
   refreshMs?: number;
   /** The window the current rate is measured over (default 5 min). */
@@ -75,10 +80,17 @@ export class BudgetPacer {
       maxStretch: 32,
       routineHeadroom: 0.1,
       watchedWithinMs: 75_000,
+      watchedSweepPeriods: 2.5,
       now: Date.now,
       ...withoutUndefined(options),
     };
     this.#pace = { stretch: 1, idleIntervalMs: this.#o.minIdleMs };
+  }
+
+  /** The requests background work may make itself in an hour. */
+  backgroundHour(): number {
+    const allow = allowance(this.#budget.limits, 'background');
+    return allow.own?.hour ?? allow.hour;
   }
 
   /** The pace as of the last refresh. */
@@ -190,12 +202,20 @@ export class BudgetPacer {
     return this.#pace;
   }
 
-  /** Whether a scan by `updated_after` that read every change since the last one ran lately. */
+  /**
+   * Whether a scan by `updated_after` that read every change since the last one ran lately, or
+   * a sweep that read every linked ticket's page within a few of its periods.
+   */
   async #watched(): Promise<boolean> {
     if (!this.#feed) return false;
     const saved = await this.#feed.state();
-    if (!saved || this.#o.now() - saved.scannedAt > this.#o.watchedWithinMs) return false;
+    if (!saved) return false;
     const record = readFeedRecord(saved.data);
+    const now = this.#o.now();
+    if (record.way === 'sweep' && record.watch) {
+      return now - record.watch.at <= record.watch.periodMs * this.#o.watchedSweepPeriods;
+    }
+    if (now - saved.scannedAt > this.#o.watchedWithinMs) return false;
     return record.way === 'filter' && record.since !== undefined;
   }
 }

@@ -32,11 +32,29 @@ export interface FeedRecord {
   since: number | undefined;
   /** sweep: what is known of each range, by desk ('' for the range of every desk). */
   ranges: Record<string, SweepRange>;
+  /**
+   * sweep: the last sweep that read the page of every linked ticket scheduled, which vouches
+   * for them as a scan by `updated_after` does, for a few of its periods.
+   */
+  watch: SweepWatch | undefined;
+}
+
+/** A sweep that read every linked ticket's page: when it started, and its period then. */
+export interface SweepWatch {
+  at: number;
+  periodMs: number;
 }
 
 /** A record for a feed that has not scanned yet. */
 export function emptyFeedRecord(): FeedRecord {
-  return { way: undefined, detectedAt: 0, cursor: undefined, since: undefined, ranges: {} };
+  return {
+    way: undefined,
+    detectedAt: 0,
+    cursor: undefined,
+    since: undefined,
+    ranges: {},
+    watch: undefined,
+  };
 }
 
 const WAYS = new Set<string>(['filter', 'sweep', 'none', 'unknown']);
@@ -67,6 +85,12 @@ export function readFeedRecord(data: JsonValue | undefined): FeedRecord {
   record.cursor = time(data.cursor);
   // A coverage claim without the cursor it grew from is not to be trusted.
   record.since = record.cursor === undefined ? undefined : time(data.since);
+  const watch = data.watch;
+  if (typeof watch === 'object' && watch !== null && !Array.isArray(watch)) {
+    const at = time(watch.at);
+    const periodMs = time(watch.periodMs);
+    if (at !== undefined && periodMs !== undefined) record.watch = { at, periodMs };
+  }
   const ranges = data.ranges;
   if (typeof ranges === 'object' && ranges !== null && !Array.isArray(ranges)) {
     for (const [desk, value] of Object.entries(ranges)) {
@@ -88,5 +112,6 @@ export function feedRecordData(record: FeedRecord): JsonValue {
   if (record.way !== undefined) data.way = record.way;
   if (record.cursor !== undefined) data.cursor = record.cursor;
   if (record.since !== undefined) data.since = record.since;
+  if (record.watch !== undefined) data.watch = { ...record.watch };
   return data;
 }

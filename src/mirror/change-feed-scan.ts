@@ -43,6 +43,8 @@ export interface ChangeFeedScan {
   ranges: RangeChoice[];
   /** False when the budget, the platform or the page limit cut it short. */
   complete: boolean;
+  /** A sweep that read the page of every linked ticket scheduled (it vouches like a filter scan). */
+  watched?: boolean;
   /** When the budget has room again, if it deferred the scan. */
   retryAt?: number;
 }
@@ -65,6 +67,8 @@ export interface ScanWork {
   forgotten: Set<string>;
   /** Tickets this scan hinted: their looks are due now, never postponed. */
   hinted: Set<string>;
+  /** A sweep meant to read every linked ticket's page, so its listings tell a message apart. */
+  watching: boolean;
 }
 
 /** What a way of scanning is given: the feed's parts and settings, and its one warning. */
@@ -148,10 +152,11 @@ export async function tell(
     // A ticket the mirror keeps no record of may have no thread: its facts are not worth keeping.
     return state !== undefined || (await ctx.stores.links.threadsForTicket(ticketId)).length > 0;
   }
-  // Only a scan by updated_after sees every change, so only its message hints may stand in
-  // for the platform's own (a ticket sent message hints is looked at only on hints).
+  // Only a scan that sees every change (by updated_after, or a sweep of every linked ticket's
+  // page) may stand in for the platform's message hints (a ticket sent them is looked at only
+  // on hints).
   const messageOnly =
-    work.scan.way === 'filter' &&
+    (work.scan.way === 'filter' || work.watching) &&
     !moved &&
     listed !== undefined &&
     known?.fields !== undefined &&

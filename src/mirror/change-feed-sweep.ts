@@ -23,18 +23,23 @@ import {
 } from './change-feed-scan.ts';
 import { PAGE_SIZE, pageOf, pagesFor, planSweep, type SweepPlan } from './sweep-plan.ts';
 
-/** Lists the ranges where that pays, and learns the linked tickets it knows nothing of. */
+/**
+ * Lists the ranges where that pays (every range holding a linked ticket when `work.watching`),
+ * and learns the linked tickets it knows nothing of. True when every linked ticket due was
+ * found on a page it read: nothing changed that it did not tell.
+ */
 export async function sweepScan(
   ctx: FeedScanContext,
   record: FeedRecord,
   work: ScanWork,
   period: number,
-): Promise<void> {
-  const always = ctx.o.sweep === 'always';
+): Promise<boolean> {
+  const always = ctx.o.sweep === 'always' || work.watching;
   const now = ctx.now();
   const candidates = await dueCandidates(ctx, always ? MAX_TIME : now + period, !always);
   const unknown = new Map<string, Candidate>();
   const ranges = new Map<string, Candidate[]>();
+  let covered = true;
   for (const candidate of candidates) {
     if (!candidate.facts) {
       unknown.set(candidate.poll.ticketId, candidate);
@@ -54,7 +59,10 @@ export async function sweepScan(
       reason: plan.reason,
     };
     work.scan.ranges.push(choice);
-    if (plan.sweep) await readRange(ctx, record, desk, plan, group, unknown, work, choice);
+    if (!plan.sweep) covered = false;
+    else if (!(await readRange(ctx, record, desk, plan, group, unknown, work, choice))) {
+      covered = false;
+    }
     ctx.logger.debug({ ...choice }, 'change feed: range weighed');
   }
   // The rest are learnt one by one: a Get ticket in place of the look each is due for.
@@ -66,9 +74,10 @@ export async function sweepScan(
     work.scan.requests += 1;
     await judge(ctx, candidate, ticket, work);
   }
+  return covered && learnt === unknown.size;
 }
 
-/** Reads a range's planned pages and judges every linked ticket on them. */
+/** Reads a range's planned pages and judges every linked ticket on them; true when all were found. */
 async function readRange(
   ctx: FeedScanContext,
   record: FeedRecord,
@@ -78,7 +87,7 @@ async function readRange(
   unknown: Map<string, Candidate>,
   work: ScanWork,
   choice: RangeChoice,
-): Promise<void> {
+): Promise<boolean> {
   const byId = new Map(group.map((candidate) => [candidate.poll.ticketId, candidate]));
   const found = new Set<string>();
   const known = record.ranges[desk];
@@ -164,7 +173,7 @@ async function readRange(
     if (total !== undefined) {
       record.ranges[desk] = { after: plan.after, total, firsts: [], checkedAt: ctx.now() };
     }
-    return;
+    return false;
   }
   for (const candidate of missing) {
     // Not where its facts put it: moved to another desk (a change) or gone; learnt again.
@@ -177,6 +186,7 @@ async function readRange(
     firsts: stale || (picked && missing.length > 0) ? [] : firsts,
     checkedAt: ctx.now(),
   };
+  return missing.length === 0;
 }
 
 /** Judges the linked tickets of one page: those due, and others the feed knows are linked. */

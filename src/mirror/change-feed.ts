@@ -44,6 +44,7 @@ import type {
   ScanWork,
 } from './change-feed-scan.ts';
 import { sweepScan } from './change-feed-sweep.ts';
+import { pagesFor } from './sweep-plan.ts';
 import { BudgetDeferredError } from './errors.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import { AdaptivePlanner, type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
@@ -81,6 +82,14 @@ export interface ChangeFeedOptions {
   filterPeriodMs?: number;
   /** The platform's webhooks are set up: the feed is the net under them, and may be slower. */
   pushed?: boolean;
+  /**
+   * A sweep reads every linked ticket's page each period (and so watches them all, as a scan
+   * by `updated_after` does) when that takes at most this share of the background hour at a
+   * period of `maxPeriodMs` or less (default 0.35)...
+   */
+  watchShare?: number;
+  /** ...and then not more often than this (default 60 s; 2 min when `pushed`). */
+  watchMinPeriodMs?: number;
   /** ...within these bounds (default 5 s and 10 min). */
   minPeriodMs?: number;
   maxPeriodMs?: number;
@@ -95,7 +104,7 @@ export interface ChangeFeedOptions {
   clockMarginMs?: number;
   /** Pages one scan reads at most, per listing (default 20). */
   maxPages?: number;
-  /** Tickets one scan weighs at most (default 1,000). */
+  /** Tickets one scan weighs at most (default 5,000). */
   maxTickets?: number;
   /** Linked tickets a sweep learns with Get ticket per scan (default 20). */
   learnPerScan?: number;
@@ -126,6 +135,8 @@ export class ChangeFeed {
   readonly #trustMs: number | undefined;
   /** The way this replica's last scan went, which sets the period of its next. */
   #way: FeedWay = 'unknown';
+  /** The period of a sweep that watches every linked ticket, when affordable as last weighed. */
+  #watchMs: number | undefined;
   readonly #o: Required<
     Omit<
       ChangeFeedOptions,
@@ -160,6 +171,8 @@ export class ChangeFeed {
       periodMs: options.periodMs ?? 30_000,
       filterPeriodMs: options.filterPeriodMs ?? (options.pushed ? 60_000 : 25_000),
       pushed: options.pushed ?? false,
+      watchShare: options.watchShare ?? 0.35,
+      watchMinPeriodMs: options.watchMinPeriodMs ?? (options.pushed ? 120_000 : 60_000),
       minPeriodMs: options.minPeriodMs ?? 5_000,
       maxPeriodMs: options.maxPeriodMs ?? 600_000,
       recheckMs: options.recheckMs ?? 6 * 3_600_000,
@@ -168,7 +181,7 @@ export class ChangeFeed {
       overlapMs: options.overlapMs ?? 2_000,
       clockMarginMs: options.clockMarginMs ?? 1_000,
       maxPages: options.maxPages ?? 20,
-      maxTickets: options.maxTickets ?? 1_000,
+      maxTickets: options.maxTickets ?? 5_000,
       learnPerScan: options.learnPerScan ?? 20,
       now,
       sleep: options.sleep ?? sleep,
@@ -270,6 +283,7 @@ export class ChangeFeed {
   }
 
   #periodMs(pace: Pace): number {
+    if (this.#way === 'sweep' && this.#watchMs !== undefined) return this.#watchMs;
     const stretched = this.#o.periodMs * Math.max(0, pace.stretch);
     const longest = this.#way === 'filter' ? this.#o.filterPeriodMs : this.#o.maxPeriodMs;
     return Math.round(Math.min(longest, Math.max(this.#o.minPeriodMs, stretched)));
@@ -293,13 +307,22 @@ export class ChangeFeed {
       noted: new Map(),
       forgotten: new Set(),
       hinted: new Set(),
+      watching: false,
     };
     try {
       scan.way = await this.#findWay(record, scan);
       this.#way = scan.way;
       if (scan.way === 'filter') {
         await filterScan(this.#ctx, record, work, period, this.#trustMs ?? pace.idleIntervalMs);
-      } else if (scan.way === 'sweep') await sweepScan(this.#ctx, record, work, period);
+      } else if (scan.way === 'sweep') {
+        this.#watchMs = await this.#watchPeriodMs(record, pace);
+        work.watching = this.#watchMs !== undefined;
+        const covered = await sweepScan(this.#ctx, record, work, period);
+        if (work.watching && covered && scan.complete && this.#watchMs !== undefined) {
+          record.watch = { at: startedAt, periodMs: this.#watchMs };
+          scan.watched = true;
+        }
+      }
     } catch (error) {
       if (error instanceof BudgetDeferredError) {
         scan.complete = false;
@@ -317,6 +340,23 @@ export class ChangeFeed {
     if (scan.complete) await this.#postpone(work, pace);
     await this.#stores.feed.saveState({ scannedAt: startedAt, data: feedRecordData(record) });
     return scan;
+  }
+
+  /**
+   * The period at which sweeping every linked ticket's page takes the watch share of the
+   * background hour (longer while the budget is tight), or undefined where that would be
+   * longer than `maxPeriodMs`: the sweep then reads only where it saves looks.
+   */
+  async #watchPeriodMs(record: FeedRecord, pace: Pace): Promise<number | undefined> {
+    if (!this.#pacer || this.#o.sweep === 'always') return undefined;
+    const linked = await this.#stores.schedule.size();
+    if (linked === 0 || linked > this.#o.maxTickets) return undefined;
+    const known = Object.values(record.ranges).reduce((sum, r) => sum + pagesFor(r.total), 0);
+    const pages = Math.max(known, pagesFor(linked));
+    const perHour = this.#o.watchShare * this.#pacer.backgroundHour();
+    const base = Math.max(this.#o.watchMinPeriodMs, (pages * 3_600_000) / Math.max(1, perHour));
+    if (base > this.#o.maxPeriodMs) return undefined;
+    return Math.round(Math.min(this.#o.maxPeriodMs, base * Math.max(1, pace.stretch)));
   }
 
   /** The way to scan by: the configured one, or the platform's as last found out. */

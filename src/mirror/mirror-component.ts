@@ -9,6 +9,7 @@ import type { Stores, Thread } from '../store/types.ts';
 import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
 import { readFeedRecord } from './change-feed-record.ts';
+import { factsOf, timeOf } from './change-feed-scan.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
@@ -210,11 +211,13 @@ export class MirrorComponent implements Mirror {
   }
 
   async relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined> {
-    return relinkThread(
+    const ticket = await relinkThread(
       { platform: this.#options.platform, stores: this.#stores, now: this.#now },
       ticketId,
       thread,
     );
+    if (ticket) this.#noteFacts(ticket);
+    return ticket;
   }
 
   rememberOwnMessage(ticketId: string, authorEmail: string, body: string): Promise<void> {
@@ -231,6 +234,23 @@ export class MirrorComponent implements Mirror {
 
   ticketFiled(ticket: Ticket): void {
     this.triage?.listed([ticket]);
+    this.#noteFacts(ticket);
+  }
+
+  /**
+   * Keeps where a linked ticket lies in its desk's list (desk, creation), so a sweep finds it
+   * on its page rather than learning it with a read. Best effort: the sweep learns what is
+   * missing, so a failure is logged, not the filing's.
+   */
+  #noteFacts(ticket: Ticket): void {
+    const updatedAt = timeOf(ticket.updated_at ?? ticket.created_at);
+    const facts = updatedAt === undefined ? undefined : factsOf(ticket, updatedAt);
+    if (!facts) return;
+    this.#stores.feed
+      .noteFacts(new Map([[ticket.id, facts]]))
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error, ticketId: ticket.id }, 'ticket facts not kept'),
+      );
   }
 
   async slackWrote(ticketId: string): Promise<void> {
