@@ -47,6 +47,40 @@ describe('budget pacer', () => {
     expect((await pacer.refresh()).watched).toBe(false);
   });
 
+  it('finds every ticket watched while a sweep’s watch is within two and a half of its periods, and not after', async () => {
+    const { clock, stores, pacer } = setUp();
+    const sweep = { way: 'sweep', detectedAt: T0, watch: { at: T0, periodMs: 60_000 } };
+    await stores.feed.saveState({ scannedAt: T0, data: sweep });
+    expect((await pacer.refresh()).watched).toBe(true);
+    // Past the 75 s a scan by updated_after is trusted for, but within 2.5 sweep periods.
+    clock.now = T0 + 150_000;
+    expect((await pacer.refresh()).watched).toBe(true);
+    clock.now += 1;
+    expect((await pacer.refresh()).watched).toBe(false);
+  });
+
+  it('still wants a scan by updated_after within 75 s, whatever watch its record holds', async () => {
+    const { clock, stores, pacer } = setUp();
+    const filter = {
+      way: 'filter',
+      detectedAt: T0,
+      cursor: T0 - 2_000,
+      since: T0 - 60_000,
+      watch: { at: T0, periodMs: 600_000 },
+    };
+    await stores.feed.saveState({ scannedAt: T0, data: filter });
+    clock.now = T0 + 75_000;
+    expect((await pacer.refresh()).watched).toBe(true);
+    clock.now += 1;
+    expect((await pacer.refresh()).watched).toBe(false);
+  });
+
+  it('tells the requests background work may make itself in an hour', () => {
+    const { pacer } = setUp();
+    // 1,000 an hour less the 20% kept for people.
+    expect(pacer.backgroundHour()).toBe(800);
+  });
+
   it('sizes the idle interval so quiet tickets cost a fixed share of the background hour', async () => {
     const { stores, pacer } = setUp();
     await schedule(stores, 480);

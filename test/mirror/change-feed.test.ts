@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { readFeedRecord } from '../../src/mirror/change-feed-record.ts';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
-  type BudgetPacer,
+  BudgetPacer,
   ChangeFeed,
   type ChangeFeedOptions,
   initialMirrorState,
@@ -10,7 +11,7 @@ import {
 } from '../../src/mirror/index.ts';
 import { keptTicket } from '../../src/mirror/kept-ticket.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
-import type { Stores } from '../../src/store/types.ts';
+import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
 import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
 
 const T0 = 1_767_225_600_000;
@@ -21,13 +22,15 @@ interface SetUpOptions {
   /** The platform ignores `updated_after` (it still has `updated_at`). */
   noFilter?: boolean;
   feed?: Partial<ChangeFeedOptions>;
+  /** The platform's rate limits (default: the stores' own, 800 background requests an hour). */
+  budget?: Partial<RateBudgetLimits>;
 }
 
 function setUp(options: SetUpOptions = {}) {
   const clock = { now: T0 };
   const now = () => clock.now;
   const model = emptyModel(now, options.noFilter ? { updatedAfter: false } : {});
-  const stores = createMemoryStores({ now });
+  const stores = createMemoryStores({ now, ...(options.budget ? { budget: options.budget } : {}) });
   const platform = new ModelPlatform(model);
   const warnings: string[] = [];
   const logger = { ...silent, warn: (_obj: object, msg?: string) => void warnings.push(msg ?? '') };
@@ -519,6 +522,221 @@ describe('change feed, sweep', () => {
     model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
     expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
     expect(await stores.schedule.dueAt(id)).toBe(clock.now + 1_000);
+  });
+});
+
+/** A sweep paced by the budget (the pacer that weighs whether it can watch every linked ticket). */
+function paced(options: SetUpOptions = {}) {
+  const t = setUp({ noFilter: true, ...options });
+  const pacer = new BudgetPacer({
+    budget: t.stores.budget,
+    schedule: t.stores.schedule,
+    feed: t.stores.feed,
+    now: () => t.clock.now,
+  });
+  return { ...t, feed: t.open({ pacer }) };
+}
+
+/** A pacer held at one stretch, with the stores' default background hour. */
+function heldPacer(stretch: number): BudgetPacer {
+  const pace = { stretch, idleIntervalMs: 3_600_000 };
+  return {
+    refreshIfDue: async () => pace,
+    pace: () => pace,
+    backgroundHour: () => 800,
+  } as unknown as BudgetPacer;
+}
+
+/** The feed's record as the store holds it. */
+async function savedRecord(stores: Stores) {
+  return readFeedRecord((await stores.feed.state())?.data);
+}
+
+describe('change feed, watching sweep', () => {
+  it('reads every linked ticket’s page each period though none is due, and saves the watch', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt } = paced();
+    const ids = [await linkedTicket('it'), await linkedTicket('it'), await linkedTicket('hr')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 3_600_000);
+    // The first scan learns them with Get ticket: it read every one all the same.
+    expect(await feed.scanOnce()).toMatchObject({ way: 'sweep', watched: true });
+    clock.now += 60_000;
+    platform.calls.length = 0;
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 2, changed: 0, complete: true, watched: true });
+    expect(scan?.ranges).toHaveLength(2);
+    expect(scan?.ranges).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ desk: 'it', looks: 2, choice: 'sweep' }),
+        expect.objectContaining({ desk: 'hr', looks: 1, choice: 'sweep' }),
+      ]),
+    );
+    expect(platform.count('getTicket')).toBe(0);
+    expect((await savedRecord(stores)).watch).toEqual({ at: scan?.startedAt, periodMs: 60_000 });
+  });
+
+  it('scans again a minute after a watching sweep, and not before', async () => {
+    const { clock, feed, linkedTicket, lookedAt } = paced();
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+    clock.now += 59_999;
+    expect(await feed.scanOnce()).toBeUndefined();
+    clock.now += 1;
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+  });
+
+  it('watches every two minutes under webhooks', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt } = paced({ feed: { pushed: true } });
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+    expect((await savedRecord(stores)).watch?.periodMs).toBe(120_000);
+    clock.now += 119_999;
+    expect(await feed.scanOnce()).toBeUndefined();
+  });
+
+  it('watches at the period its pages take at 35% of the background hour when that is longer than a minute', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt } = paced({ budget: { perHour: 100 } });
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+    // One page on 35% of the 80 background requests an hour: 28 an hour.
+    expect((await savedRecord(stores)).watch?.periodMs).toBe(Math.round(3_600_000 / 28));
+  });
+
+  it('stretches the watch period with the pace, up to ten minutes', async () => {
+    for (const [stretch, periodMs] of [
+      [4, 240_000],
+      [32, 600_000],
+    ] as const) {
+      const { clock, stores, open, linkedTicket, lookedAt } = setUp({ noFilter: true });
+      const feed = open({ pacer: heldPacer(stretch) });
+      const id = await linkedTicket('it');
+      clock.now += 5_000;
+      await lookedAt(id, 3_600_000);
+      expect(await feed.scanOnce()).toMatchObject({ watched: true });
+      expect((await savedRecord(stores)).watch?.periodMs).toBe(periodMs);
+    }
+  });
+
+  it('does not watch where one page every ten minutes would take more than the share of a tiny budget', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt, nextPeriod } = paced({
+      budget: { perHour: 20 },
+    });
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    expect((await feed.scanOnce())?.watched).toBeUndefined();
+    nextPeriod();
+    platform.calls.length = 0;
+    // Nothing due: the sweep reads where that saves looks, which is nowhere.
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ way: 'sweep', requests: 0, ranges: [] });
+    expect(scan?.watched).toBeUndefined();
+    expect(platform.calls).toEqual([]);
+    expect((await savedRecord(stores)).watch).toBeUndefined();
+  });
+
+  it('does not watch where the pages for every linked ticket scheduled would take more than the share within ten minutes', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt } = paced({ budget: { perHour: 100 } });
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    // 501 scheduled: 6 pages, on 28 requests an hour, every 13 minutes.
+    for (let i = 0; i < 500; i++) await stores.schedule.pollAt(`IT-X${i}`, clock.now + 3_600_000);
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ way: 'sweep', requests: 2 });
+    expect(scan?.watched).toBeUndefined();
+    expect((await savedRecord(stores)).watch).toBeUndefined();
+  });
+
+  it('stops watching once it knows its ranges hold more pages than the share affords', async () => {
+    const { clock, stores, feed, linkedTicket, otherTickets, lookedAt } = paced({
+      budget: { perHour: 100 },
+    });
+    const ids = [await linkedTicket('it'), await linkedTicket('it')];
+    clock.now += 1_000;
+    otherTickets(450, 'it');
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 3_600_000);
+    const period = Math.round(3_600_000 / 28);
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+    clock.now += period;
+    // Read whole, the range shows 5 pages: more than the 4 its share affords every ten minutes.
+    expect(await feed.scanOnce()).toMatchObject({ requests: 5, watched: true });
+    expect((await savedRecord(stores)).ranges.it?.total).toBe(452);
+    clock.now += period;
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ requests: 0, ranges: [] });
+    expect(scan?.watched).toBeUndefined();
+  });
+
+  it('hints a listed ticket whose status, priority and assignee are unchanged as a message alone, and one whose status moved as a change', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt } = paced();
+    const [answered, resolved] = [await linkedTicket('it'), await linkedTicket('it')] as [
+      string,
+      string,
+    ];
+    clock.now += 5_000;
+    for (const id of [answered, resolved]) await lookedAt(id, 3_600_000);
+    await feed.scanOnce();
+    clock.now += 60_000;
+    model.addAgentReply(TENANT, answered, { agentEmail: SAM, body: 'On my way' });
+    model.updateTicket(TENANT, resolved, { status: 'resolved' });
+    expect(await feed.scanOnce()).toMatchObject({ changed: 2, watched: true });
+    expect(await stores.mirror.state(answered)).toMatchObject({
+      messageHintedAt: clock.now,
+      hintedAt: 0,
+    });
+    expect((await stores.mirror.state(resolved))?.hintedAt).toBe(clock.now);
+  });
+
+  it('saves no new watch when the budget defers the sweep', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt } = paced();
+    const id = await linkedTicket('it');
+    clock.now += 5_000;
+    await lookedAt(id, 3_600_000);
+    const first = await feed.scanOnce();
+    expect(first).toMatchObject({ watched: true });
+    clock.now += 60_000;
+    const retryAt = clock.now + 45_000;
+    platform.failWith = (operation) => new BudgetDeferredError(operation, retryAt, 'window');
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ complete: false, retryAt });
+    expect(scan?.watched).toBeUndefined();
+    expect((await savedRecord(stores)).watch?.at).toBe(first?.startedAt);
+  });
+
+  it('saves no new watch when a linked ticket is not on the page its facts put it on', async () => {
+    const { clock, model, stores, feed, linkedTicket, lookedAt } = paced();
+    const ids = [await linkedTicket('it'), await linkedTicket('it')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 3_600_000);
+    const first = await feed.scanOnce();
+    expect(first).toMatchObject({ watched: true });
+    clock.now += 60_000;
+    model.setDesk(TENANT, ids[0] as string, 'hr');
+    const scan = await feed.scanOnce();
+    expect(scan).toMatchObject({ complete: true, changed: 1 });
+    expect(scan?.watched).toBeUndefined();
+    expect((await savedRecord(stores)).watch?.at).toBe(first?.startedAt);
+  });
+
+  it('watches only once it has learnt every linked ticket it knew nothing of', async () => {
+    const { clock, stores, feed, linkedTicket, lookedAt } = paced({ feed: { learnPerScan: 1 } });
+    const ids = [await linkedTicket('it'), await linkedTicket('it')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 3_600_000);
+    const first = await feed.scanOnce();
+    expect(first).toMatchObject({ complete: true });
+    expect(first?.watched).toBeUndefined();
+    expect((await savedRecord(stores)).watch).toBeUndefined();
+    clock.now += 60_000;
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
   });
 });
 

@@ -10,6 +10,7 @@ import {
 } from '../../src/mirror/index.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
 import type { MirrorStore } from '../../src/store/types.ts';
+import { emptyModel, TENANT } from './support.ts';
 
 const NOW = 1_767_225_600_000;
 const THREAD = { channel: 'C0HELP', threadTs: '1767225600.000100' };
@@ -32,6 +33,21 @@ function setUp(options: Partial<MirrorComponentOptions> = {}) {
     ...options,
   });
   return { mirror, stores, warnings };
+}
+
+/** A ticket as the platform answers its filing: created a minute ago under the IT desk. */
+function filedTicket() {
+  const model = emptyModel(() => NOW - 60_000);
+  return model.createTicket(TENANT, {
+    title: 'Printer',
+    requester_email: 'alice@acme.example',
+    desk_id: 'it',
+  });
+}
+
+/** Lets the writes the mirror started without waiting for them settle. */
+function settled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('the mirror as the Slack side tells it', () => {
@@ -123,6 +139,28 @@ describe('the mirror as the Slack side tells it', () => {
       requesterEmail: undefined,
       polledAt: 0,
     });
+  });
+
+  it('keeps a filed ticket’s desk and creation, so a sweep finds it on its page', async () => {
+    const { mirror, stores } = setUp();
+    const ticket = filedTicket();
+    mirror.ticketFiled(ticket);
+    await settled();
+    expect((await stores.feed.facts([ticket.id])).get(ticket.id)).toMatchObject({
+      deskId: 'it',
+      createdAt: NOW - 60_000,
+      updatedAt: NOW - 60_000,
+    });
+  });
+
+  it('logs a filed ticket’s facts it could not keep instead of failing the filing', async () => {
+    const { mirror, stores, warnings } = setUp();
+    stores.feed.noteFacts = async () => {
+      throw new Error('Redis away');
+    };
+    expect(() => mirror.ticketFiled(filedTicket())).not.toThrow();
+    await settled();
+    expect(warnings).toEqual(['ticket facts not kept']);
   });
 
   it('builds no worker where no mirror runs', () => {
