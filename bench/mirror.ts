@@ -59,6 +59,7 @@ import {
   WEBHOOK_PATH,
   webhookHandler,
 } from '../src/mirror/index.ts';
+import { emptyFeedRecord, feedRecordData } from '../src/mirror/change-feed-record.ts';
 import { factsOf } from '../src/mirror/change-feed-scan.ts';
 import { hashIdempotencyKey, ServiceDeskClient, type Ticket } from '../src/servicedesk/index.ts';
 import { allowance, createMemoryStores } from '../src/store/index.ts';
@@ -88,6 +89,8 @@ const HELP = `npm run bench:mirror -- [options]
                      run (--triage-new-per-hour, 30), each answered by the AI agent; prints
                      triage_card_latency_p95_s (created -> its card) and the triage threads' posts
   --no-updated-after the platform lacks updated_after (push then sweeps; sweep always does)
+  --lived-in-hours N each linked ticket's last look is drawn evenly from the N hours before
+                     the start, not before its creation (24): a mirror that has been running
   --no-filed-facts   the feed knows nothing of the linked tickets at start (linked before the
                      app kept each filed ticket's desk and creation): a sweep learns them
   --minutes N        measured minutes (60)
@@ -112,6 +115,7 @@ const { values } = parseArgs({
     'triage-new-per-hour': { type: 'string', default: '30' },
     'updated-after': { type: 'boolean', default: true },
     'filed-facts': { type: 'boolean', default: true },
+    'lived-in-hours': { type: 'string', default: '24' },
     minutes: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '120' },
     grace: { type: 'string', default: '60' },
@@ -336,8 +340,12 @@ const events = drawTraffic(trafficRandom, { linked, hot, unlinked }, TRAFFIC, ST
 
 // --- the app ---------------------------------------------------------------------------------
 
+// When each linked ticket was last looked at: a stream of its own, the same for every strategy.
+const livedInRandom = seededRandom(SEED ^ 0x6c6f_6f6b);
+const livedInMs = count('lived-in-hours', values['lived-in-hours']) * HOUR_MS;
 for (const [index, ticketId] of linked.entries()) {
   const at = createdAt.get(ticketId) as number;
+  const lookedAt = Math.max(at, START - 1 - Math.floor(livedInRandom() * livedInMs));
   await stores.links.link(ticketId, {
     channel: 'C0BENCH',
     threadTs: `1700000000.${index + 100000}`,
@@ -347,7 +355,7 @@ for (const [index, ticketId] of linked.entries()) {
     activityCursor: model.listActivity(TENANT, ticketId).length,
     lastActivityAt: at,
     lastAnswerAt: at,
-    lastPolledAt: START - 1,
+    lastPolledAt: lookedAt,
     status: 'new',
     requesterEmail: model.findTicket(TENANT, ticketId)?.requester_email ?? undefined,
   });
@@ -377,6 +385,20 @@ const feedMode: 'filter' | 'sweep' | undefined =
       ? 'filter'
       : 'sweep'
     : undefined;
+// A feed by updated_after that has been running as long as the mirror: its cursor now, every
+// change since the lived-in hours began read (what it vouches for).
+if (livedInMs > 0 && feedMode === 'filter') {
+  await stores.feed.saveState({
+    scannedAt: START - 1,
+    data: feedRecordData({
+      ...emptyFeedRecord(),
+      way: 'filter',
+      detectedAt: START - livedInMs,
+      cursor: START - 1,
+      since: START - livedInMs,
+    }),
+  });
+}
 // Triage: when each new ticket's card was posted, and posts made twice in triage threads.
 const cardsPosted = new Map<string, number>();
 let triageDuplicates = 0;

@@ -39,8 +39,13 @@ export interface BudgetPacerOptions {
   refreshMs?: number;
   /** The window the current rate is measured over (default 5 min). */
   recentMs?: number;
-  /** Share of the background hour that idle tickets' slowest polls may take (default 0.3). */
+  /** Share of the background hour that idle tickets' slowest polls may take (default 0.3)... */
   idleShare?: number;
+  /**
+   * ...and, where a change feed vouches for them, the share their looks for real take (default
+   * 0.02: the feed tells of their changes; these looks are only the net under its faults).
+   */
+  trustedIdleShare?: number;
   /** Bounds of the idle interval (default 10 min and 6 h). */
   minIdleMs?: number;
   maxIdleMs?: number;
@@ -74,6 +79,7 @@ export class BudgetPacer {
       refreshMs: 30_000,
       recentMs: 300_000,
       idleShare: 0.3,
+      trustedIdleShare: 0.02,
       minIdleMs: 600_000,
       maxIdleMs: 6 * HOUR_MS,
       minStretch: 0.25,
@@ -194,10 +200,16 @@ export class BudgetPacer {
       Math.max(this.#o.minStretch, this.#pace.stretch * step),
     );
     const idle = (tickets * HOUR_MS) / (this.#o.idleShare * backgroundHour);
+    const idleIntervalMs = Math.round(
+      Math.min(this.#o.maxIdleMs, Math.max(this.#o.minIdleMs, idle)),
+    );
+    // Not capped like the idle interval: a cap would make these looks grow with the tickets.
+    const trusted = (tickets * HOUR_MS) / (this.#o.trustedIdleShare * backgroundHour);
     this.#pace = {
       stretch,
-      idleIntervalMs: Math.round(Math.min(this.#o.maxIdleMs, Math.max(this.#o.minIdleMs, idle))),
+      idleIntervalMs,
       watched,
+      trustMs: Math.round(Math.max(idleIntervalMs, trusted)),
     };
     return this.#pace;
   }

@@ -108,7 +108,10 @@ export interface ChangeFeedOptions {
   maxTickets?: number;
   /** Linked tickets a sweep learns with Get ticket per scan (default 20). */
   learnPerScan?: number;
-  /** A ticket not looked at for real for this long is not moved (default: the idle interval). */
+  /**
+   * A ticket not looked at for real for this long is not moved (default: the pace's trust, the
+   * idle interval unless a feed watches every ticket).
+   */
   trustMs?: number;
   /** Told after every scan this replica made (metrics, benchmarks). */
   onScan?: (scan: ChangeFeedScan) => void;
@@ -313,6 +316,7 @@ export class ChangeFeed {
       scan.way = await this.#findWay(record, scan);
       this.#way = scan.way;
       if (scan.way === 'filter') {
+        // A warm start looks back only an idle interval: its listing must fit one scan's pages.
         await filterScan(this.#ctx, record, work, period, this.#trustMs ?? pace.idleIntervalMs);
       } else if (scan.way === 'sweep') {
         this.#watchMs = await this.#watchPeriodMs(record, pace);
@@ -391,7 +395,7 @@ export class ChangeFeed {
   async #postpone(work: ScanWork, pace: Pace): Promise<void> {
     const { schedule, mirror } = this.#stores;
     const now = this.#now();
-    const trust = this.#trustMs ?? pace.idleIntervalMs;
+    const trust = this.#trustMs ?? pace.trustMs ?? pace.idleIntervalMs;
     for (const { poll, state } of work.unchanged) {
       if (work.hinted.has(poll.ticketId)) continue;
       // The floor: a real look now and then, and a first look after a write from Slack.

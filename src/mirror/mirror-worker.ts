@@ -181,6 +181,22 @@ export class MirrorWorker {
     return claims.length;
   }
 
+  /**
+   * When to look instead, if a routine look need not be made now: a feed watching every
+   * ticket will tell of any change it finds (its cursor keeps what a scan the budget turned
+   * away did not read), so until the ticket's last look is no longer trusted, such a look
+   * would only spend a request on what the feed already vouches for.
+   */
+  #vouchedUntil(state: MirrorState): number | undefined {
+    const pace = this.#pacer?.pace();
+    if (!pace?.watched || state.lastPolledAt <= 0) return undefined;
+    const now = this.#o.now();
+    const trust = pace.trustMs ?? pace.idleIntervalMs;
+    if (now - state.lastPolledAt >= trust) return undefined;
+    const next = this.#planner.next(state, now, pace);
+    return next === 'stop' ? undefined : Math.min(next, state.lastPolledAt + trust);
+  }
+
   /** Polls one claimed ticket and reschedules it; never throws. */
   async pollClaimed(claim: PollClaim): Promise<void> {
     const { ticketId } = claim;
@@ -192,6 +208,11 @@ export class MirrorWorker {
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
       const priority = this.#planner.priority(previous, this.#o.now());
+      const vouchedUntil = priority === 'routine' ? this.#vouchedUntil(previous) : undefined;
+      if (vouchedUntil !== undefined) {
+        await this.#stores.schedule.reschedule(claim, vouchedUntil);
+        return;
+      }
       const roomAt =
         priority !== 'awaited' && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
       if (roomAt !== undefined) {

@@ -39,6 +39,12 @@ export interface Pace {
    * hints, it will tell of an answer, so nothing is looked at speculatively.
    */
   watched?: boolean;
+  /**
+   * How long a look is trusted where a change feed vouches that nothing changed since: a quiet
+   * ticket is looked at for real again only then, so those looks take a small fixed share of
+   * the hour however many tickets there are (default: the idle interval).
+   */
+  trustMs?: number;
 }
 
 /** The first look after a write from Slack while hints will bring its answer (30 s). */
