@@ -88,6 +88,28 @@ describe('budget pacer', () => {
     expect((await pacer.refresh()).idleIntervalMs).toBe(2 * 3_600_000);
   });
 
+  it('trusts a look where a feed vouches for it for longer as the scheduled tickets grow, past the six-hour cap on the idle interval', async () => {
+    const { stores, pacer } = setUp();
+    await schedule(stores, 2_000);
+    // 2,000 tickets on 2% of 800 requests an hour: each looked at for real every 125 hours.
+    expect(await pacer.refresh()).toMatchObject({
+      idleIntervalMs: 6 * 3_600_000,
+      trustMs: 450_000_000,
+    });
+    await schedule(stores, 4_000);
+    expect(await pacer.refresh()).toMatchObject({
+      idleIntervalMs: 6 * 3_600_000,
+      trustMs: 900_000_000,
+    });
+  });
+
+  it('never trusts a look for less than the idle interval', async () => {
+    const { stores, pacer } = setUp();
+    await schedule(stores, 2);
+    // 2 tickets on 2% of 800 requests an hour would be 7.5 minutes: the 10-minute floor holds.
+    expect(await pacer.refresh()).toMatchObject({ idleIntervalMs: 600_000, trustMs: 600_000 });
+  });
+
   it('stretches the schedule while the recent rate would overrun the hour', async () => {
     const { stores, pacer } = setUp();
     await take(stores, 100, 'background');

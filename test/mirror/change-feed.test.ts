@@ -16,6 +16,7 @@ import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
 
 const T0 = 1_767_225_600_000;
 const PERIOD = 30_000;
+const HOUR = 3_600_000;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface SetUpOptions {
@@ -202,6 +203,31 @@ describe('change feed, updated_after', () => {
     nextPeriod();
     expect(await feed.scanOnce()).toMatchObject({ postponed: 0 });
     expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
+  });
+
+  it('moves the look due at a ticket last looked at beyond the idle interval but within the pace’s trust', async () => {
+    const { clock, stores, open, linkedTicket, lookedAt } = setUp();
+    const feed = open({ pacer: trustingPacer() });
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 7 * HOUR);
+    await feed.scanOnce();
+    clock.now += 7 * HOUR;
+    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', changed: 0, postponed: 1 });
+    // Quiet for over six hours: the mirror's rule sets the next look an idle interval away.
+    expect(await stores.schedule.dueAt(id)).toBe(clock.now + 6 * HOUR);
+  });
+
+  it('lets a ticket last looked at beyond the pace’s trust have its look', async () => {
+    const { clock, stores, open, linkedTicket, lookedAt } = setUp();
+    const feed = open({ pacer: trustingPacer() });
+    const id = await linkedTicket();
+    clock.now += 5_000;
+    await lookedAt(id, 25 * HOUR);
+    await feed.scanOnce();
+    clock.now += 25 * HOUR;
+    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', changed: 0, postponed: 0 });
+    expect(await stores.schedule.dueAt(id)).toBe(clock.now);
   });
 
   it('hints at its first scan a ticket changed too close to the mirror’s last look to tell, rather than moving its look', async () => {
@@ -540,6 +566,16 @@ function paced(options: SetUpOptions = {}) {
 /** A pacer held at one stretch, with the stores' default background hour. */
 function heldPacer(stretch: number): BudgetPacer {
   const pace = { stretch, idleIntervalMs: 3_600_000 };
+  return {
+    refreshIfDue: async () => pace,
+    pace: () => pace,
+    backgroundHour: () => 800,
+  } as unknown as BudgetPacer;
+}
+
+/** A pacer whose pace trusts a look for a day where a feed vouches for it, past its 6 h idle interval. */
+function trustingPacer(): BudgetPacer {
+  const pace = { stretch: 1, idleIntervalMs: 6 * HOUR, trustMs: 24 * HOUR };
   return {
     refreshIfDue: async () => pace,
     pace: () => pace,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
-  type BudgetPacer,
+  BudgetPacer,
   MirrorComponent,
   type MirrorComponentOptions,
   MirrorWorker,
@@ -20,6 +20,7 @@ const T0 = 1_767_225_600_000;
 const THREAD = { channel: 'C0HELP', threadTs: '1767225600.000100' };
 const OTHER = { channel: 'D0ALICE', threadTs: '1767225601.000200' };
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const HOUR = 3_600_000;
 
 function setUp() {
   const clock = { now: T0 };
@@ -92,6 +93,128 @@ function setUp() {
     advance,
   };
 }
+
+/**
+ * A worker paced by a real pacer, with 2,000 more tickets scheduled far ahead so that its trust
+ * (about 125 h) outgrows its idle interval (6 h). `scanned()` records a scan by updated_after just
+ * made, so the pacer finds every ticket watched.
+ */
+function paced(t: ReturnType<typeof setUp>) {
+  const pacer = new BudgetPacer({
+    budget: t.stores.budget,
+    schedule: t.stores.schedule,
+    feed: t.stores.feed,
+    now: () => t.clock.now,
+  });
+  const worker = new MirrorWorker({
+    platform: t.platform,
+    stores: t.stores,
+    poster: t.poster,
+    logger: silent,
+    pacer,
+    now: () => t.clock.now,
+    random: () => 0.5,
+  });
+  async function others(): Promise<void> {
+    for (let i = 0; i < 2_000; i++) {
+      await t.stores.schedule.pollAt(`IT-X${i}`, T0 + 365 * 24 * HOUR);
+    }
+  }
+  async function scanned(): Promise<void> {
+    const now = t.clock.now;
+    const filter = { way: 'filter', detectedAt: T0, cursor: now - 2_000, since: T0 - 60_000 };
+    await t.stores.feed.saveState({ scannedAt: now, data: filter });
+  }
+  /** The pace's trust as the pacer sizes it now. */
+  async function trust(): Promise<number> {
+    return (await pacer.refresh()).trustMs ?? 0;
+  }
+  return { pacer, worker, others, scanned, trust };
+}
+
+describe('mirror worker, while a feed watches every ticket', () => {
+  it('moves a routine look at a quiet ticket to when its last look stops being trusted, without a request', async () => {
+    const t = setUp();
+    const p = paced(t);
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    const trust = await p.trust();
+    // Beyond the idle interval, an hour before the trust runs out.
+    t.clock.now = lastPolledAt + trust - HOUR;
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await p.scanned();
+    t.platform.calls.length = 0;
+    expect(await p.worker.runOnce()).toBe(1);
+    expect(t.platform.calls).toEqual([]);
+    expect(await t.stores.schedule.dueAt(id)).toBe(lastPolledAt + trust);
+  });
+
+  it('makes a routine look once the ticket’s last look is older than the trust', async () => {
+    const t = setUp();
+    const p = paced(t);
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    t.clock.now = lastPolledAt + (await p.trust());
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await p.scanned();
+    t.platform.calls.length = 0;
+    await p.worker.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
+    expect((await t.stores.mirror.state(id))?.lastPolledAt).toBe(t.clock.now);
+  });
+
+  it('makes a routine look within the trust when no feed watches', async () => {
+    const t = setUp();
+    const p = paced(t);
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    t.clock.now = lastPolledAt + 7 * HOUR;
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    t.platform.calls.length = 0;
+    await p.worker.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
+  });
+
+  it('makes the look a message hint asked for within the trust', async () => {
+    const t = setUp();
+    const p = paced(t);
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    t.advance(7 * HOUR);
+    const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
+    await t.stores.mirror.noteHint(id, t.clock.now, 'message');
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await p.scanned();
+    t.platform.calls.length = 0;
+    await p.worker.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
+  });
+
+  it('makes the look a change hint asked for within the trust', async () => {
+    const t = setUp();
+    const p = paced(t);
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    t.advance(7 * HOUR);
+    t.model.updateTicket(TENANT, id, { priority: 'high' }, SAM);
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await p.scanned();
+    t.platform.calls.length = 0;
+    await p.worker.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
+  });
+});
 
 describe('mirror worker', () => {
   it('finds the answer to a write from Slack with one request, two seconds after it', async () => {
