@@ -221,7 +221,7 @@ export class MirrorWorker {
         const most = MAX_ROOM_WAIT_MS[priority === 'routine' ? 'routine' : 'hinted'];
         const wait = Math.min(most, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
         const later = now + Math.round(wait * (1 + this.#o.random() / 2));
-        if (this.#planner.messageHinted(previous) && this.#planner.inConversation(previous, now)) {
+        if (this.#planner.messageHinted(previous)) {
           await this.#messagesFirst(claim, previous, threads, later);
           return;
         }
@@ -254,9 +254,8 @@ export class MirrorWorker {
   }
 
   /**
-   * A message hinted on a ticket in conversation whose change (a status hint, a write that
-   * moved its status) waits for room: the message is what a person waits for, so it is fetched
-   * now with the
+   * A message hinted on a ticket whose change (a status hint, a write that moved its status)
+   * waits for room: the message is what a person waits for, so it is fetched now with the
    * one request a person's look may always take, and the change stays hinted for its own look
    * when the budget has room, instead of the message waiting behind the status read.
    */

@@ -81,8 +81,6 @@ export interface PollPlanner {
   priority(state: MirrorState, now: number): LookPriority;
   /** Whether a message hint arrived since the last look: its messages are worth a request. */
   messageHinted(state: MirrorState): boolean;
-  /** Whether someone in the ticket's Slack thread waits on its answers now (wrote lately). */
-  inConversation(state: MirrorState, now: number): boolean;
   /** When the ticket is polled next, or 'stop' to stop polling it. */
   next(state: MirrorState, now: number, pace: Pace): number | 'stop';
   /** When to try again after `state.backoffStep` failed polls in a row. */
@@ -117,11 +115,6 @@ export interface AdaptivePlannerOptions {
   resolvedIntervalMs?: number;
   /** ...and not at all once it has been resolved this long (3 days). */
   resolvedStopAfterMs?: number;
-  /**
-   * A write from Slack this recent (1 h) means someone is in the conversation: a message hint
-   * for the ticket is what a person waits for; an older ticket's waits behind theirs.
-   */
-  conversationMs?: number;
   /** Wait after the first failed poll, doubled per failure (5 s)... */
   retryBaseMs?: number;
   /** ...up to this (5 min). */
@@ -154,7 +147,6 @@ export class AdaptivePlanner implements PollPlanner {
       pushedIntervalMs: 1_800_000,
       resolvedIntervalMs: 1_800_000,
       resolvedStopAfterMs: 3 * 86_400_000,
-      conversationMs: 3_600_000,
       retryBaseMs: 5_000,
       retryMaxMs: 300_000,
       ...options,
@@ -189,21 +181,11 @@ export class AdaptivePlanner implements PollPlanner {
     return state.messageHintedAt > state.lastPolledAt;
   }
 
-  inConversation(state: MirrorState, now: number): boolean {
-    return state.slackWriteAt > 0 && now - state.slackWriteAt < this.#o.conversationMs;
-  }
-
   priority(state: MirrorState, now: number): LookPriority {
     // A look reading the activity costs two requests: under a full budget it waits for room
     // a little before what a person waits for, even the first look after a write.
     const changeHinted = state.hintedAt > state.lastPolledAt;
-    if (this.kind(state, now) === 'messages') {
-      // A message on a ticket nobody is talking on in Slack (an agent's note on yesterday's
-      // request) waits behind a conversation's when the budget is full.
-      return this.#firstLookDue(state, now) || this.inConversation(state, now)
-        ? 'awaited'
-        : 'hinted';
-    }
+    if (this.kind(state, now) === 'messages') return 'awaited';
     const unreadWrite = state.slackWriteAt > state.lastPolledAt;
     return changeHinted || unreadWrite ? 'hinted' : 'routine';
   }
@@ -307,10 +289,6 @@ export class FixedPlanner implements PollPlanner {
 
   messageHinted(): boolean {
     // Round robin by design: every look waits its turn, a hinted message too.
-    return false;
-  }
-
-  inConversation(): boolean {
     return false;
   }
 

@@ -62,10 +62,7 @@ describe('adaptive poll planner', () => {
   it('ranks what a person waits for above a hinted change, and a hinted change above a routine look', () => {
     const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
     expect(planner.priority(firstLook, NOW)).toBe('awaited');
-    const talking = { slackWriteAt: NOW - 10 * MINUTE, lastAnswerAt: NOW - 9 * MINUTE };
-    expect(planner.priority(state({ ...talking, messageHintedAt: NOW - 500 }), NOW)).toBe(
-      'awaited',
-    );
+    expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('awaited');
     expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('hinted');
     expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('hinted');
     expect(planner.priority({ ...firstLook, status: 'resolved' }, NOW)).toBe('hinted');
@@ -74,14 +71,6 @@ describe('adaptive poll planner', () => {
     );
     expect(planner.priority(state(), NOW)).toBe('routine');
     expect(planner.priority(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe('routine');
-  });
-
-  it('ranks a message on a ticket nobody wrote to from Slack within the hour below one in conversation', () => {
-    const quiet = state({ slackWriteAt: NOW - 2 * HOUR, messageHintedAt: NOW - 500 });
-    expect(planner.priority(quiet, NOW)).toBe('hinted');
-    expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('hinted');
-    expect(planner.kind(quiet, NOW)).toBe('messages');
-    expect(planner.inConversation({ ...quiet, slackWriteAt: NOW - HOUR + 1 }, NOW)).toBe(true);
   });
 
   it('leaves an awaited answer to the platform’s hints while they arrive, looking only every half hour', () => {
