@@ -47,6 +47,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { emptyFeedRecord, feedRecordData } from '../src/mirror/change-feed-record.ts';
+import { factsOf } from '../src/mirror/change-feed-scan.ts';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
@@ -59,8 +61,6 @@ import {
   WEBHOOK_PATH,
   webhookHandler,
 } from '../src/mirror/index.ts';
-import { emptyFeedRecord, feedRecordData } from '../src/mirror/change-feed-record.ts';
-import { factsOf } from '../src/mirror/change-feed-scan.ts';
 import { hashIdempotencyKey, ServiceDeskClient, type Ticket } from '../src/servicedesk/index.ts';
 import { allowance, createMemoryStores } from '../src/store/index.ts';
 import type { TicketFacts } from '../src/store/types.ts';
