@@ -182,14 +182,19 @@ export class MirrorWorker {
   }
 
   /**
-   * When to look instead, if a routine look need not be made now: a feed watching every
-   * ticket will tell of any change it finds (its cursor keeps what a scan the budget turned
-   * away did not read), so until the ticket's last look is no longer trusted, such a look
-   * would only spend a request on what the feed already vouches for.
+   * When to look instead, if a look nothing asked for (no hint, no write from Slack since the
+   * last look) need not be made now: a feed watching every ticket will tell of any change it
+   * finds (its cursor keeps what a scan the budget turned away did not read), so until the
+   * ticket's last look is no longer trusted, such a look would only spend a request on what
+   * the feed already vouches for.
    */
   #vouchedUntil(state: MirrorState): number | undefined {
     const pace = this.#pacer?.pace();
-    if (!pace?.watched || state.lastPolledAt <= 0) return undefined;
+    const last = state.lastPolledAt;
+    if (!pace?.watched || last <= 0) return undefined;
+    if (Math.max(state.hintedAt, state.messageHintedAt, state.slackWriteAt) > last) {
+      return undefined;
+    }
     const now = this.#o.now();
     const trust = pace.trustMs ?? pace.idleIntervalMs;
     if (now - state.lastPolledAt >= trust) return undefined;
@@ -208,7 +213,7 @@ export class MirrorWorker {
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
       const priority = this.#planner.priority(previous, this.#o.now());
-      const vouchedUntil = priority === 'routine' ? this.#vouchedUntil(previous) : undefined;
+      const vouchedUntil = this.#vouchedUntil(previous);
       if (vouchedUntil !== undefined) {
         await this.#stores.schedule.reschedule(claim, vouchedUntil);
         return;

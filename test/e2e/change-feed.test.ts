@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FixedPlanner } from '../../src/mirror/index.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
+import { pastOwnWrite } from '../support/past-own-write.ts';
 import { type Stack, type StackOptions, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
@@ -48,6 +49,7 @@ async function replyReachesThread(options: StackOptions, afterALook = false): Pr
       'a first look at the ticket',
     );
   }
+  await pastOwnWrite(s, ticketId);
   const reply = s.emulator.model.addAgentReply('acme', ticketId, {
     agentEmail: SAM,
     body: 'A new one is on its way',

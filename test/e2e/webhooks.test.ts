@@ -9,6 +9,7 @@ import { webhookSignature } from '../../src/contract/webhook.ts';
 import { AdaptivePlanner, WEBHOOK_PATH } from '../../src/mirror/index.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
+import { pastOwnWrite } from '../support/past-own-write.ts';
 import { type Stack, startStack } from '../support/stack.ts';
 
 const { alice } = defaultIds;
@@ -97,6 +98,7 @@ describe('platform webhooks', () => {
     });
     stack.emulator.setWebhooks({ dropRate: 1 });
     const t = await fileByDm('Webhook: lost on the way');
+    await pastOwnWrite(stack, t.ticketId);
     stack.emulator.model.addAgentReply('acme', t.ticketId, {
       agentEmail: SAM,
       body: 'Found it in the lost and found',

@@ -3,11 +3,13 @@ import {
   AdaptivePlanner,
   BudgetDeferredError,
   BudgetPacer,
+  FixedPlanner,
   MirrorComponent,
   type MirrorComponentOptions,
   MirrorWorker,
   ownMessageIdMark,
   ownMessageTextMark,
+  type PollPlanner,
   PostDeferredError,
   type PostedItem,
   RELAXED_PACE,
@@ -99,7 +101,7 @@ function setUp() {
  * (about 125 h) outgrows its idle interval (6 h). `scanned()` records a scan by updated_after just
  * made, so the pacer finds every ticket watched.
  */
-function paced(t: ReturnType<typeof setUp>) {
+function paced(t: ReturnType<typeof setUp>, planner?: PollPlanner) {
   const pacer = new BudgetPacer({
     budget: t.stores.budget,
     schedule: t.stores.schedule,
@@ -112,6 +114,7 @@ function paced(t: ReturnType<typeof setUp>) {
     poster: t.poster,
     logger: silent,
     pacer,
+    ...(planner ? { planner } : {}),
     now: () => t.clock.now,
     random: () => 0.5,
   });
@@ -213,6 +216,23 @@ describe('mirror worker, while a feed watches every ticket', () => {
     await p.worker.runOnce();
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
+  });
+
+  it('makes the look a hint asked for though the planner ranks every look routine', async () => {
+    const t = setUp();
+    const p = paced(t, new FixedPlanner(HOUR));
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    await p.others();
+    t.advance(7 * HOUR);
+    t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On its way' });
+    await t.stores.mirror.noteHint(id, t.clock.now, 'message');
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await p.scanned();
+    t.platform.calls.length = 0;
+    await p.worker.runOnce();
+    expect(t.platform.calls.length).toBeGreaterThan(0);
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message' });
   });
 });
 
