@@ -135,102 +135,76 @@ function paced(t: ReturnType<typeof setUp>, planner?: PollPlanner) {
   return { pacer, worker, others, scanned, trust };
 }
 
+/** A ticket looked at once, among 2,000 others scheduled, with a pacer that may watch. */
+async function quietTicket(planner?: PollPlanner) {
+  const t = setUp();
+  const p = paced(t, planner);
+  const id = await t.fileTicket();
+  await t.catchUp(id);
+  await p.others();
+  const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+  /** Makes the ticket due now and runs the worker once (after a scan, when `watched`). */
+  async function lookNow(watched = true): Promise<number> {
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    if (watched) await p.scanned();
+    t.platform.calls.length = 0;
+    return p.worker.runOnce();
+  }
+  return { t, p, id, lastPolledAt, lookNow };
+}
+
 describe('mirror worker, while a feed watches every ticket', () => {
   it('moves a routine look at a quiet ticket to when its last look stops being trusted, without a request', async () => {
-    const t = setUp();
-    const p = paced(t);
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
-    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    const { t, p, id, lastPolledAt, lookNow } = await quietTicket();
     const trust = await p.trust();
     // Beyond the idle interval, an hour before the trust runs out.
     t.clock.now = lastPolledAt + trust - HOUR;
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await p.scanned();
-    t.platform.calls.length = 0;
-    expect(await p.worker.runOnce()).toBe(1);
+    expect(await lookNow()).toBe(1);
     expect(t.platform.calls).toEqual([]);
     expect(await t.stores.schedule.dueAt(id)).toBe(lastPolledAt + trust);
   });
 
   it('makes a routine look once the ticket’s last look is older than the trust', async () => {
-    const t = setUp();
-    const p = paced(t);
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
-    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    const { t, p, id, lastPolledAt, lookNow } = await quietTicket();
     t.clock.now = lastPolledAt + (await p.trust());
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await p.scanned();
-    t.platform.calls.length = 0;
-    await p.worker.runOnce();
+    await lookNow();
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
     expect((await t.stores.mirror.state(id))?.lastPolledAt).toBe(t.clock.now);
   });
 
   it('makes a routine look within the trust when no feed watches', async () => {
-    const t = setUp();
-    const p = paced(t);
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
-    const lastPolledAt = (await t.stores.mirror.state(id))?.lastPolledAt ?? 0;
+    const { t, lastPolledAt, lookNow } = await quietTicket();
     t.clock.now = lastPolledAt + 7 * HOUR;
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    t.platform.calls.length = 0;
-    await p.worker.runOnce();
+    await lookNow(false);
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
   });
 
   it('makes the look a message hint asked for within the trust', async () => {
-    const t = setUp();
-    const p = paced(t);
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
+    const { t, id, lookNow } = await quietTicket();
     t.advance(7 * HOUR);
     const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On my way' });
     await t.stores.mirror.noteHint(id, t.clock.now, 'message');
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await p.scanned();
-    t.platform.calls.length = 0;
-    await p.worker.runOnce();
+    await lookNow();
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
   });
 
   it('makes the look a change hint asked for within the trust', async () => {
-    const t = setUp();
-    const p = paced(t);
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
+    const { t, id, lookNow } = await quietTicket();
     t.advance(7 * HOUR);
     t.model.updateTicket(TENANT, id, { priority: 'high' }, SAM);
     await t.stores.mirror.noteHint(id, t.clock.now);
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await p.scanned();
-    t.platform.calls.length = 0;
-    await p.worker.runOnce();
+    await lookNow();
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'change' });
   });
 
   it('makes the look a hint asked for though the planner ranks every look routine', async () => {
-    const t = setUp();
-    const p = paced(t, new FixedPlanner(HOUR));
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    await p.others();
+    const { t, id, lookNow } = await quietTicket(new FixedPlanner(HOUR));
     t.advance(7 * HOUR);
     t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'On its way' });
     await t.stores.mirror.noteHint(id, t.clock.now, 'message');
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await p.scanned();
-    t.platform.calls.length = 0;
-    await p.worker.runOnce();
+    await lookNow();
     expect(t.platform.calls.length).toBeGreaterThan(0);
     expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message' });
   });
