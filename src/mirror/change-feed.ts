@@ -82,6 +82,9 @@ export interface ChangeFeedOptions {
   filterPeriodMs?: number;
   /** The platform's webhooks are set up: the feed is the net under them, and may be slower. */
   pushed?: boolean;
+  /** ...within these bounds (default 5 s and 10 min). */
+  minPeriodMs?: number;
+  maxPeriodMs?: number;
   /**
    * A sweep reads every linked ticket's page each period (and so watches them all, as a scan
    * by `updated_after` does) when that takes at most this share of the background hour at a
@@ -90,9 +93,6 @@ export interface ChangeFeedOptions {
   watchShare?: number;
   /** ...and then not more often than this (default 60 s; 2 min when `pushed`). */
   watchMinPeriodMs?: number;
-  /** ...within these bounds (default 5 s and 10 min). */
-  minPeriodMs?: number;
-  maxPeriodMs?: number;
   /** How often `auto` asks the platform again (default 6 h; 10 min while it had no tickets). */
   recheckMs?: number;
   unknownRecheckMs?: number;
@@ -109,8 +109,8 @@ export interface ChangeFeedOptions {
   /** Linked tickets a sweep learns with Get ticket per scan (default 20). */
   learnPerScan?: number;
   /**
-   * A ticket not looked at for real for this long is not moved (default: the pace's trust, the
-   * idle interval unless a feed watches every ticket).
+   * A ticket not looked at for real for this long is not moved (default: the pace's trust,
+   * sized from the number of tickets; the idle interval without a pacer).
    */
   trustMs?: number;
   /** Told after every scan this replica made (metrics, benchmarks). */

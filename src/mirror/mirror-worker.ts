@@ -183,10 +183,10 @@ export class MirrorWorker {
 
   /**
    * When to look instead, if a look nothing asked for (no hint, no write from Slack since the
-   * last look) need not be made now: a feed watching every ticket will tell of any change it
-   * finds (its cursor keeps what a scan the budget turned away did not read), so until the
-   * ticket's last look is no longer trusted, such a look would only spend a request on what
-   * the feed already vouches for.
+   * last look) need not be made now: a feed watching every ticket will tell of any change
+   * since that look (a scan the budget turned away leaves it to the next, which still finds
+   * it), so until the look is no longer trusted, such a look would only spend a request on
+   * what the feed vouches for.
    */
   #vouchedUntil(state: MirrorState): number | undefined {
     const pace = this.#pacer?.pace();
@@ -197,9 +197,9 @@ export class MirrorWorker {
     }
     const now = this.#o.now();
     const trust = pace.trustMs ?? pace.idleIntervalMs;
-    if (now - state.lastPolledAt >= trust) return undefined;
+    if (now - last >= trust) return undefined;
     const next = this.#planner.next(state, now, pace);
-    return next === 'stop' ? undefined : Math.min(next, state.lastPolledAt + trust);
+    return next === 'stop' ? undefined : Math.min(next, last + trust);
   }
 
   /** Polls one claimed ticket and reschedules it; never throws. */
