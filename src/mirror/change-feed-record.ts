@@ -73,7 +73,14 @@ function readRange(value: JsonValue | undefined): SweepRange | undefined {
     return undefined;
   }
   if (firsts.some((first) => first === undefined)) return undefined;
-  return { after, total, checkedAt, firsts: firsts as number[] };
+  const coveredAt = time(value.coveredAt);
+  return {
+    after,
+    total,
+    checkedAt,
+    firsts: firsts as number[],
+    ...(coveredAt !== undefined ? { coveredAt } : {}),
+  };
 }
 
 /** The record from the store's data. */

@@ -24,22 +24,23 @@ import {
 import { PAGE_SIZE, pageOf, pagesFor, planSweep, type SweepPlan } from './sweep-plan.ts';
 
 /**
- * Lists the ranges where that pays (every range holding a linked ticket when `work.watching`),
- * and learns the linked tickets it knows nothing of. True when every linked ticket due was
- * found on a page it read: nothing changed that it did not tell.
+ * Lists the ranges where that pays, and learns the linked tickets it knows nothing of. When
+ * `work.watching`, it lists every range holding a linked ticket, the one covered longest ago
+ * first, and keeps the watch: since when every range was last covered (every linked ticket found
+ * on its pages), even when the budget cuts a sweep short, as the next goes on with the rest.
+ * `period` is then the watch's period.
  */
 export async function sweepScan(
   ctx: FeedScanContext,
   record: FeedRecord,
   work: ScanWork,
   period: number,
-): Promise<boolean> {
+): Promise<void> {
   const always = ctx.o.sweep === 'always' || work.watching;
   const now = ctx.now();
   const candidates = await dueCandidates(ctx, always ? MAX_TIME : now + period, !always);
   const unknown = new Map<string, Candidate>();
   const ranges = new Map<string, Candidate[]>();
-  let covered = true;
   for (const candidate of candidates) {
     if (!candidate.facts) {
       unknown.set(candidate.poll.ticketId, candidate);
@@ -48,9 +49,56 @@ export async function sweepScan(
     const desk = candidate.facts.deskId ?? '';
     ranges.set(desk, [...(ranges.get(desk) ?? []), candidate]);
   }
-  for (const [desk, group] of ranges) {
+  const coveredAt = (desk: string) => record.ranges[desk]?.coveredAt ?? 0;
+  const order = [...ranges].sort(([a], [b]) => coveredAt(a) - coveredAt(b));
+  let learnt = 0;
+  try {
+    await readRanges(ctx, record, work, order, unknown, { always, now });
+    // The rest are learnt one by one: a Get ticket in place of the look each is due for.
+    for (const candidate of unknown.values()) {
+      if (learnt >= ctx.o.learnPerScan) break;
+      learnt += 1;
+      const ticket = await ctx.platform.getTicket(candidate.poll.ticketId, BACKGROUND);
+      work.scan.requests += 1;
+      await judge(ctx, candidate, ticket, work);
+    }
+  } finally {
+    if (work.watching) keepWatch(record, work, [...ranges.keys()], unknown.size - learnt, period);
+  }
+}
+
+/**
+ * The watch after a watching sweep, whole or cut short: as of the oldest range's cover, once
+ * every range holding a linked ticket was covered and no linked ticket is unknown.
+ */
+function keepWatch(
+  record: FeedRecord,
+  work: ScanWork,
+  desks: string[],
+  unknownLeft: number,
+  periodMs: number,
+): void {
+  if (unknownLeft > 0) return;
+  const covers = desks.map((desk) => record.ranges[desk]?.coveredAt);
+  if (covers.some((at) => at === undefined)) return;
+  // Tickets learnt with Get ticket were covered by this sweep.
+  const at = Math.min(work.scan.startedAt, ...(covers as number[]));
+  record.watch = { at, periodMs };
+  if (at >= work.scan.startedAt) work.scan.watched = true;
+}
+
+/** Weighs each range and reads those a sweep pays for. */
+async function readRanges(
+  ctx: FeedScanContext,
+  record: FeedRecord,
+  work: ScanWork,
+  order: [string, Candidate[]][],
+  unknown: Map<string, Candidate>,
+  options: { always: boolean; now: number },
+): Promise<void> {
+  for (const [desk, group] of order) {
     const createdAts = group.map((candidate) => (candidate.facts as TicketFacts).createdAt);
-    const plan = planSweep(createdAts, record.ranges[desk], { always, now });
+    const plan = planSweep(createdAts, record.ranges[desk], options);
     const choice: RangeChoice = {
       desk: desk || null,
       looks: plan.looks,
@@ -59,25 +107,15 @@ export async function sweepScan(
       reason: plan.reason,
     };
     work.scan.ranges.push(choice);
-    if (!plan.sweep) covered = false;
-    else if (!(await readRange(ctx, record, desk, plan, group, unknown, work, choice))) {
-      covered = false;
-    }
+    if (plan.sweep) await readRange(ctx, record, desk, plan, group, unknown, work, choice);
     ctx.logger.debug({ ...choice }, 'change feed: range weighed');
   }
-  // The rest are learnt one by one: a Get ticket in place of the look each is due for.
-  let learnt = 0;
-  for (const candidate of unknown.values()) {
-    if (learnt >= ctx.o.learnPerScan) break;
-    learnt += 1;
-    const ticket = await ctx.platform.getTicket(candidate.poll.ticketId, BACKGROUND);
-    work.scan.requests += 1;
-    await judge(ctx, candidate, ticket, work);
-  }
-  return covered && learnt === unknown.size;
 }
 
-/** Reads a range's planned pages and judges every linked ticket on them; true when all were found. */
+/**
+ * Reads a range's planned pages and judges every linked ticket on them; a watching sweep that
+ * found them all marks the range covered.
+ */
 async function readRange(
   ctx: FeedScanContext,
   record: FeedRecord,
@@ -87,7 +125,7 @@ async function readRange(
   unknown: Map<string, Candidate>,
   work: ScanWork,
   choice: RangeChoice,
-): Promise<boolean> {
+): Promise<void> {
   const byId = new Map(group.map((candidate) => [candidate.poll.ticketId, candidate]));
   const found = new Set<string>();
   const known = record.ranges[desk];
@@ -173,7 +211,7 @@ async function readRange(
     if (total !== undefined) {
       record.ranges[desk] = { after: plan.after, total, firsts: [], checkedAt: ctx.now() };
     }
-    return false;
+    return;
   }
   for (const candidate of missing) {
     // Not where its facts put it: moved to another desk (a change) or gone; learnt again.
@@ -185,8 +223,8 @@ async function readRange(
     total: total ?? known?.total ?? 0,
     firsts: stale || (picked && missing.length > 0) ? [] : firsts,
     checkedAt: ctx.now(),
+    ...(work.watching && missing.length === 0 ? { coveredAt: work.scan.startedAt } : {}),
   };
-  return missing.length === 0;
 }
 
 /** Judges the linked tickets of one page: those due, and others the feed knows are linked. */

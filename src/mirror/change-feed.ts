@@ -321,11 +321,7 @@ export class ChangeFeed {
       } else if (scan.way === 'sweep') {
         this.#watchMs = await this.#watchPeriodMs(record, pace);
         work.watching = this.#watchMs !== undefined;
-        const covered = await sweepScan(this.#ctx, record, work, period);
-        if (work.watching && covered && scan.complete && this.#watchMs !== undefined) {
-          record.watch = { at: startedAt, periodMs: this.#watchMs };
-          scan.watched = true;
-        }
+        await sweepScan(this.#ctx, record, work, this.#watchMs ?? period);
       }
     } catch (error) {
       if (error instanceof BudgetDeferredError) {
@@ -340,8 +336,9 @@ export class ChangeFeed {
     }
     await this.#stores.feed.noteFacts(work.noted);
     await this.#stores.feed.forgetFacts([...work.forgotten]);
-    // Only a whole scan vouches for the tickets it did not report.
-    if (scan.complete) await this.#postpone(work, pace);
+    // Only a whole scan by updated_after vouches for the tickets it did not report; a sweep
+    // vouches for each ticket it found on a page, whole or not.
+    if (scan.complete || scan.way === 'sweep') await this.#postpone(work, pace);
     await this.#stores.feed.saveState({ scannedAt: startedAt, data: feedRecordData(record) });
     return scan;
   }

@@ -26,6 +26,8 @@ export interface SweepRange {
   firsts: number[];
   /** When the range was last read, ms. */
   checkedAt: number;
+  /** When a watching sweep last found every linked ticket of the range on its pages (its start, ms). */
+  coveredAt?: number;
 }
 
 /** What to do with one range this period. */

@@ -747,6 +747,38 @@ describe('change feed, watching sweep', () => {
     expect((await savedRecord(stores)).watch?.at).toBe(first?.startedAt);
   });
 
+  it('goes on with the range it covered longest ago after the budget cut a sweep short, and keeps watching', async () => {
+    const { clock, stores, platform, feed, linkedTicket, lookedAt } = paced();
+    const ids = [await linkedTicket('it'), await linkedTicket('hr')];
+    clock.now += 5_000;
+    for (const id of ids) await lookedAt(id, 3_600_000);
+    await feed.scanOnce();
+    clock.now += 60_000;
+    expect(await feed.scanOnce()).toMatchObject({ watched: true });
+    const covered = (await savedRecord(stores)).watch?.at as number;
+    // The next sweep reads one range, then the budget turns it away.
+    clock.now += 60_000;
+    const list = platform.listTickets;
+    let listings = 0;
+    platform.listTickets = async (query) => {
+      if (listings++ >= 1)
+        throw new BudgetDeferredError('listTickets', clock.now + 1_000, 'window');
+      return list(query);
+    };
+    const cut = await feed.scanOnce();
+    expect(cut).toMatchObject({ complete: false });
+    const first = cut?.ranges[0]?.desk;
+    // The watch stands as of the older cover, and the range read keeps its new one.
+    expect((await savedRecord(stores)).watch?.at).toBe(covered);
+    expect((await savedRecord(stores)).ranges[first ?? '']?.coveredAt).toBe(cut?.startedAt);
+    platform.listTickets = list;
+    clock.now += 60_000;
+    const next = await feed.scanOnce();
+    expect(next?.ranges[0]?.desk).not.toBe(first);
+    expect(next).toMatchObject({ watched: true });
+    expect((await savedRecord(stores)).watch?.at).toBe(next?.startedAt);
+  });
+
   it('saves no new watch when a linked ticket is not on the page its facts put it on', async () => {
     const { clock, model, stores, feed, linkedTicket, lookedAt } = paced();
     const ids = [await linkedTicket('it'), await linkedTicket('it')];
