@@ -17,8 +17,8 @@
  * for good, the stretch would climb to its maximum and stay there, and a ticket in the middle of
  * a conversation would wait half an hour for its next look.
  */
-import { allowance, capOf } from '../store/index.ts';
-import type { ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
+import { allowance, capOf, pressedOwnHour } from '../store/index.ts';
+import type { BudgetUsage, ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
 import { readFeedRecord } from './change-feed-record.ts';
 import type { LookPriority, Pace } from './poll-planner.ts';
 
@@ -129,7 +129,7 @@ export class BudgetPacer {
       ['minute', 60_000],
       ['hour', HOUR_MS],
     ] as const) {
-      const level = this.#levels(window, headroom, usage.peoplePressed);
+      const level = this.#levels(window, headroom, usage);
       for (const [count, limit] of [
         [usage.background[window], level.own],
         [usage[window], level.total],
@@ -151,17 +151,30 @@ export class BudgetPacer {
   #levels(
     window: 'minute' | 'hour',
     headroom: number,
-    pressed: boolean,
+    usage: BudgetUsage,
   ): { own: number; total: number } {
     const allow = allowance(this.#budget.limits, 'background');
-    const own = allow.own?.[window] ?? allow[window];
-    return { own: own * (1 - headroom), total: capOf(allow, window, pressed) - own * headroom };
+    const share = allow.own?.[window] ?? allow[window];
+    const pressed = usage.peoplePressed;
+    // While people are pressed the budget keeps their projected hour free (`pressedOwnHour`).
+    const own =
+      window === 'hour' && pressed
+        ? (pressedOwnHour(allow, { hour: this.#people(usage), recent: 0 }) ?? share)
+        : share;
+    return { own: own * (1 - headroom), total: capOf(allow, window, pressed) - share * headroom };
+  }
+
+  /** People's hour as projected: what they made in it, or their recent pace over an hour. */
+  #people(usage: BudgetUsage): number {
+    const scale = HOUR_MS / this.#o.recentMs;
+    const { background } = usage;
+    return Math.max((usage.recent - background.recent) * scale, usage.hour - background.hour);
   }
 
   /** How much of the hour background work may still plan on, given what people spend. */
-  #room(people: number, pressed: boolean): number {
-    const level = this.#levels('hour', this.#o.routineHeadroom, pressed);
-    return Math.min(level.own, level.total - people);
+  #room(usage: BudgetUsage): number {
+    const level = this.#levels('hour', this.#o.routineHeadroom, usage);
+    return Math.min(level.own, level.total - this.#people(usage));
   }
 
   /** Reads the shared counts when the last read is older than `refreshMs`. */
@@ -187,11 +200,7 @@ export class BudgetPacer {
     const scale = HOUR_MS / this.#o.recentMs;
     const { background } = usage;
     const steered = Math.max(background.recent * scale, background.hour);
-    const people = Math.max(
-      (usage.recent - background.recent) * scale,
-      usage.hour - background.hour,
-    );
-    const pressure = steered / Math.max(1, this.#room(people, usage.peoplePressed));
+    const pressure = steered / Math.max(1, this.#room(usage));
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
     const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);

@@ -8,6 +8,7 @@ export {
   allowance,
   capOf,
   PRESSED_MS,
+  pressedOwnHour,
   resolveBudgetLimits,
 } from './rate-budget-rules.ts';
 export type { RedisMigrationReport } from './redis-migrate.ts';

@@ -10,6 +10,7 @@ import {
   MINUTE_MS,
   observedWindow,
   PEOPLE_RECENT_MS,
+  pressedOwnHour,
 } from './rate-budget-rules.ts';
 import type {
   BudgetGrant,
@@ -55,9 +56,11 @@ export class MemoryRateBudget implements RateBudget {
     }
     this.#prune(now);
     const allow = allowance(this.limits, priority);
-    const pressed = isPressed(allow, now, this.#pressedAt, this.#people(now));
+    const people = this.#people(now);
+    const pressed = isPressed(allow, now, this.#pressedAt, people);
     const minute = this.#window('minute', now, capOf(allow, 'minute', pressed), allow.own?.minute);
-    const hour = this.#window('hour', now, capOf(allow, 'hour', pressed), allow.own?.hour);
+    const ownHour = pressed ? pressedOwnHour(allow, people) : allow.own?.hour;
+    const hour = this.#window('hour', now, capOf(allow, 'hour', pressed), ownHour);
     if (minute.blocked || hour.blocked) {
       const retryAt = Math.max(
         minute.blocked ? minute.releaseAt : 0,

@@ -83,6 +83,21 @@ export function capOf(allow: Allowance, window: BudgetWindow, pressed: boolean):
 export const PEOPLE_RECENT_MS = 10 * 60_000;
 
 /**
+ * What background work may make itself in the hour while people are pressed: their pressed
+ * cap less people's projected hour (the larger of their hour and their last ten minutes' pace),
+ * at least 1. Without it an hour that started empty (a first start, Redis emptied) fills with
+ * background work before people's pace shows, and the rolling hour frees it only an hour later.
+ */
+export function pressedOwnHour(
+  allow: Allowance,
+  people: { hour: number; recent: number },
+): number | undefined {
+  if (!allow.own || !allow.pressed) return allow.own?.hour;
+  const projected = Math.max(people.hour, people.recent * (HOUR_MS / PEOPLE_RECENT_MS));
+  return Math.max(1, Math.min(allow.own.hour, allow.pressed.hour - projected));
+}
+
+/**
  * Whether people are pressed: a refusal of theirs lately, or their own hour this full, or
  * their last ten minutes at a pace that would fill it.
  */

@@ -54,8 +54,10 @@ end
 // member, then for background takes: ownMinute, ownHour (the cap on background entries, ':b:'),
 // pressedMinute, pressedHour (everyone's count while people are pressed), pressedFloor (a
 // person's refusal after it presses them) and pressedPeople (people's own count in the hour
-// that presses them, or a tenth of it in the recent window), recentFloor; for interactive ones, '' for those and a refusal records when people
-// were pressed.
+// that presses them, or a tenth of it in the recent window), recentFloor; for interactive ones,
+// '' for those and a refusal records when people were pressed. While they are, background's own
+// hour also stops where people's projected hour still fits under the pressed cap
+// (`pressedOwnHour`).
 const TAKE = `${SERVER_USED}
 local now = tonumber(ARGV[1])
 local st = redis.call('HMGET', KEYS[2], 'blockedUntil',
@@ -83,7 +85,7 @@ local function window(allow, limit, floor, span, rem, at, reset)
 end
 -- Also counts the background entries after ARGV[15] (the recent window), for the hour's call.
 local function own(allow, floor, span)
-  if not allow then return false, 0, 0, 0 end
+  if not allow then return false, 0, 0, 0, {} end
   local e = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. floor, '+inf', 'WITHSCORES')
   local times = {}
   local recent = 0
@@ -94,19 +96,29 @@ local function own(allow, floor, span)
       if at > tonumber(ARGV[15]) then recent = recent + 1 end
     end
   end
-  if #times < allow then return false, 0, #times, recent end
-  return true, times[#times - allow + 1] + span, #times, recent
+  if #times < allow then return false, 0, #times, recent, times end
+  return true, times[#times - allow + 1] + span, #times, recent, times
 end
 local omBlocked, omRelease = own(tonumber(ARGV[9]), ARGV[6], ${MINUTE_MS})
-local ohBlocked, ohRelease, ohCount, recentBackground = own(tonumber(ARGV[10]), ARGV[7], ${HOUR_MS})
+local ohBlocked, ohRelease, ohCount, recentBackground, ohTimes =
+  own(tonumber(ARGV[10]), ARGV[7], ${HOUR_MS})
 local pressed = false
 if ARGV[13] ~= '' then
   local pressedAt = tonumber(redis.call('HGET', KEYS[2], 'peoplePressedAt')) or 0
   local people = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[7], '+inf') - ohCount
   local recentPeople = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[15], '+inf') - recentBackground
   local peopleHour = tonumber(ARGV[14])
-  pressed = pressedAt > tonumber(ARGV[13]) or people >= peopleHour or
-    recentPeople * ${HOUR_MS / PEOPLE_RECENT_MS} >= peopleHour
+  local projected = math.max(people, recentPeople * ${HOUR_MS / PEOPLE_RECENT_MS})
+  pressed = pressedAt > tonumber(ARGV[13]) or people >= peopleHour or projected >= peopleHour
+  if pressed then
+    -- pressedOwnHour: background's own hour leaves people's projected hour under the cap.
+    local ownAllow = math.max(1, math.min(tonumber(ARGV[10]), tonumber(ARGV[12]) - projected))
+    if ohCount >= ownAllow then
+      local release = ohTimes[ohCount - ownAllow + 1] + ${HOUR_MS}
+      ohBlocked = true
+      if release > ohRelease then ohRelease = release end
+    end
+  end
 end
 local function cap(allow, pressedAllow)
   if pressed and pressedAllow then return pressedAllow end

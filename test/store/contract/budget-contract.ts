@@ -64,6 +64,22 @@ export function describeBudgetContract(backend: StoresBackend): void {
       expect(granted(await takeMany(budget, 'background', 100))).toBe(70);
     });
 
+    it('leaves people their projected hour while they are pressed, however empty the hour started', async () => {
+      const clock = fakeClock();
+      const limits = { perMinute: 100, perHour: 1_000, reserve: 0.2 };
+      const { budget } = backend.namespace(clock, { budget: limits }).open();
+      // 70 in ten minutes is a pace of 420 an hour: background may make 800 - 420 = 380 itself.
+      await takeMany(budget, 'interactive', 70);
+      let background = 0;
+      for (let minute = 0; minute < 6; minute++) {
+        clock.advance(60_000);
+        background += granted(await takeMany(budget, 'background', 100));
+      }
+      expect(background).toBe(380);
+      const refused = await budget.take('background');
+      expect(refused).toMatchObject({ granted: false, reason: 'window' });
+    });
+
     it('keeps background work out of people’s whole reserve for a while after a person’s request found no room', async () => {
       const clock = fakeClock();
       const limits = { perMinute: 10, perHour: 1_000, reserve: 0.2 };
