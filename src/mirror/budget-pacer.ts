@@ -233,6 +233,8 @@ export class BudgetPacer {
     if (!saved) return false;
     const record = readFeedRecord(saved.data);
     const now = this.#o.now();
+    // A feed the platform turned away since its last whole scan lists nothing: looks go ahead.
+    if (record.failedAt !== undefined) return false;
     if (record.way === 'sweep' && record.watch) {
       return now - record.watch.at <= record.watch.periodMs * this.#o.watchedSweepPeriods;
     }

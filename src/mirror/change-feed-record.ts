@@ -30,6 +30,11 @@ export interface FeedRecord {
    * gap; a ticket polled after it, and not reported since, has not changed.
    */
   since: number | undefined;
+  /**
+   * When a scan last failed on the platform (not the budget), until a whole scan: a feed that
+   * cannot list changes watches nothing, however recent its cursor.
+   */
+  failedAt: number | undefined;
   /** sweep: what is known of each range, by desk ('' for the range of every desk). */
   ranges: Record<string, SweepRange>;
   /**
@@ -52,6 +57,7 @@ export function emptyFeedRecord(): FeedRecord {
     detectedAt: 0,
     cursor: undefined,
     since: undefined,
+    failedAt: undefined,
     ranges: {},
     watch: undefined,
   };
@@ -92,6 +98,7 @@ export function readFeedRecord(data: JsonValue | undefined): FeedRecord {
   record.cursor = time(data.cursor);
   // A coverage claim without the cursor it grew from is not to be trusted.
   record.since = record.cursor === undefined ? undefined : time(data.since);
+  record.failedAt = time(data.failedAt);
   const watch = data.watch;
   if (typeof watch === 'object' && watch !== null && !Array.isArray(watch)) {
     const at = time(watch.at);
@@ -120,5 +127,6 @@ export function feedRecordData(record: FeedRecord): JsonValue {
   if (record.cursor !== undefined) data.cursor = record.cursor;
   if (record.since !== undefined) data.since = record.since;
   if (record.watch !== undefined) data.watch = { ...record.watch };
+  if (record.failedAt !== undefined) data.failedAt = record.failedAt;
   return data;
 }

@@ -329,6 +329,7 @@ export class ChangeFeed {
         scan.retryAt = error.retryAt;
       } else if (isServiceDeskError(error)) {
         scan.complete = false;
+        record.failedAt = startedAt;
         this.#logger.warn({ err: error, way: scan.way }, 'change feed scan cut short');
       } else {
         throw error;
@@ -336,6 +337,7 @@ export class ChangeFeed {
     }
     await this.#stores.feed.noteFacts(work.noted);
     await this.#stores.feed.forgetFacts([...work.forgotten]);
+    if (scan.complete) record.failedAt = undefined;
     // Only a whole scan by updated_after vouches for the tickets it did not report; a sweep
     // vouches for each ticket it found on a page, whole or not.
     if (scan.complete || scan.way === 'sweep') await this.#postpone(work, pace);

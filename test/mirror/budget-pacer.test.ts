@@ -75,6 +75,17 @@ describe('budget pacer', () => {
     expect((await pacer.refresh()).watched).toBe(false);
   });
 
+  it('watches nothing while the feed’s last scans failed on the platform, however recent', async () => {
+    const { clock, stores, pacer } = setUp();
+    const filter = { way: 'filter', detectedAt: T0, cursor: T0 - 2_000, since: T0 - 60_000 };
+    await stores.feed.saveState({ scannedAt: T0, data: { ...filter, failedAt: T0 } });
+    clock.now = T0 + 1_000;
+    expect((await pacer.refresh()).watched).toBe(false);
+    await stores.feed.saveState({ scannedAt: T0 + 25_000, data: filter });
+    clock.now = T0 + 26_000;
+    expect((await pacer.refresh()).watched).toBe(true);
+  });
+
   it('tells the requests background work may make itself in an hour', () => {
     const { pacer } = setUp();
     // 1,000 an hour less the 20% kept for people.

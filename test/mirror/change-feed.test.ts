@@ -12,7 +12,7 @@ import {
 import { keptTicket } from '../../src/mirror/kept-ticket.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
 import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
-import { emptyModel, ModelPlatform, SAM, TENANT } from './support.ts';
+import { emptyModel, ModelPlatform, SAM, serverError, TENANT } from './support.ts';
 
 const T0 = 1_767_225_600_000;
 const PERIOD = 30_000;
@@ -382,6 +382,21 @@ describe('change feed, updated_after', () => {
     expect(await feed.scanOnce()).toBeUndefined();
     clock.now = retryAt;
     expect(await feed.scanOnce()).toMatchObject({ changed: 1 });
+  });
+
+  it('records a scan the platform turned away, and forgets it at the next whole scan', async () => {
+    const { stores, platform, feed, linkedTicket, nextPeriod } = setUp();
+    await linkedTicket();
+    await feed.scanOnce();
+    nextPeriod();
+    platform.failWith = serverError;
+    const failed = await feed.scanOnce();
+    expect(failed).toMatchObject({ complete: false });
+    expect((await savedRecord(stores)).failedAt).toBe(failed?.startedAt);
+    platform.failWith = undefined;
+    nextPeriod();
+    expect(await feed.scanOnce()).toMatchObject({ complete: true });
+    expect((await savedRecord(stores)).failedAt).toBeUndefined();
   });
 
   it('warns once when the platform it was told honours updated_after does not', async () => {
