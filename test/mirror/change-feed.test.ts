@@ -205,29 +205,30 @@ describe('change feed, updated_after', () => {
     expect(await stores.schedule.dueAt(id)).toBe(T0 + 45_000);
   });
 
-  it('moves the look due at a ticket last looked at beyond the idle interval but within the pace’s trust', async () => {
+  /** A scan by a feed trusting a look for a day, at a ticket last looked at `quietMs` ago. */
+  async function scanAfterQuiet(quietMs: number) {
     const { clock, stores, open, linkedTicket, lookedAt } = setUp();
     const feed = open({ pacer: trustingPacer() });
     const id = await linkedTicket();
     clock.now += 5_000;
-    await lookedAt(id, 7 * HOUR);
+    await lookedAt(id, quietMs);
     await feed.scanOnce();
-    clock.now += 7 * HOUR;
-    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', changed: 0, postponed: 1 });
+    clock.now += quietMs;
+    const scan = await feed.scanOnce();
+    return { scan, now: clock.now, dueAt: await stores.schedule.dueAt(id) };
+  }
+
+  it('moves the look due at a ticket last looked at beyond the idle interval but within the pace’s trust', async () => {
+    const { scan, now, dueAt } = await scanAfterQuiet(7 * HOUR);
+    expect(scan).toMatchObject({ way: 'filter', changed: 0, postponed: 1 });
     // Quiet for over six hours: the mirror's rule sets the next look an idle interval away.
-    expect(await stores.schedule.dueAt(id)).toBe(clock.now + 6 * HOUR);
+    expect(dueAt).toBe(now + 6 * HOUR);
   });
 
   it('lets a ticket last looked at beyond the pace’s trust have its look', async () => {
-    const { clock, stores, open, linkedTicket, lookedAt } = setUp();
-    const feed = open({ pacer: trustingPacer() });
-    const id = await linkedTicket();
-    clock.now += 5_000;
-    await lookedAt(id, 25 * HOUR);
-    await feed.scanOnce();
-    clock.now += 25 * HOUR;
-    expect(await feed.scanOnce()).toMatchObject({ way: 'filter', changed: 0, postponed: 0 });
-    expect(await stores.schedule.dueAt(id)).toBe(clock.now);
+    const { scan, now, dueAt } = await scanAfterQuiet(25 * HOUR);
+    expect(scan).toMatchObject({ way: 'filter', changed: 0, postponed: 0 });
+    expect(dueAt).toBe(now);
   });
 
   it('hints at its first scan a ticket changed too close to the mirror’s last look to tell, rather than moving its look', async () => {

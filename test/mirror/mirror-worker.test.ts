@@ -96,6 +96,29 @@ function setUp() {
   };
 }
 
+/** A worker on the fixture's stores and clock, paced by `pacer`. */
+function workerWith(t: ReturnType<typeof setUp>, pacer: BudgetPacer, planner?: PollPlanner) {
+  return new MirrorWorker({
+    platform: t.platform,
+    stores: t.stores,
+    poster: t.poster,
+    logger: silent,
+    pacer,
+    ...(planner ? { planner } : {}),
+    now: () => t.clock.now,
+    random: () => 0.5,
+  });
+}
+
+/** A pacer that only gates: `roomAt` says when a look of each priority may go. */
+function gate(roomAt: (priority: string) => number | undefined): BudgetPacer {
+  return {
+    roomAt: async (priority: string) => roomAt(priority),
+    refreshIfDue: async () => RELAXED_PACE,
+    pace: () => RELAXED_PACE,
+  } as unknown as BudgetPacer;
+}
+
 /**
  * A worker paced by a real pacer, with 2,000 more tickets scheduled far ahead so that its trust
  * (about 125 h) outgrows its idle interval (6 h). `scanned()` records a scan by updated_after just
@@ -108,16 +131,7 @@ function paced(t: ReturnType<typeof setUp>, planner?: PollPlanner) {
     feed: t.stores.feed,
     now: () => t.clock.now,
   });
-  const worker = new MirrorWorker({
-    platform: t.platform,
-    stores: t.stores,
-    poster: t.poster,
-    logger: silent,
-    pacer,
-    ...(planner ? { planner } : {}),
-    now: () => t.clock.now,
-    random: () => 0.5,
-  });
+  const worker = workerWith(t, pacer, planner);
   async function others(): Promise<void> {
     for (let i = 0; i < 2_000; i++) {
       await t.stores.schedule.pollAt(`IT-X${i}`, T0 + 365 * 24 * HOUR);
@@ -579,21 +593,10 @@ describe('mirror worker', () => {
     const t = setUp();
     const id = await t.fileTicket();
     await t.catchUp(id);
-    const gate = {
-      roomAt: async (priority: string) =>
-        priority === 'hinted' ? undefined : t.clock.now + 60_000,
-      refreshIfDue: async () => RELAXED_PACE,
-      pace: () => RELAXED_PACE,
-    } as unknown as BudgetPacer;
-    const gated = new MirrorWorker({
-      platform: t.platform,
-      stores: t.stores,
-      poster: t.poster,
-      logger: silent,
-      pacer: gate,
-      now: () => t.clock.now,
-      random: () => 0.5,
-    });
+    const gated = workerWith(
+      t,
+      gate((priority: string) => (priority === 'hinted' ? undefined : t.clock.now + 60_000)),
+    );
     t.advance(600_000);
     await t.stores.schedule.pollAt(id, t.clock.now);
     t.platform.calls.length = 0;
@@ -609,21 +612,10 @@ describe('mirror worker', () => {
     const t = setUp();
     const id = await t.fileTicket();
     await t.catchUp(id);
-    const gate = {
-      roomAt: async (priority: string) =>
-        priority === 'hinted' ? undefined : t.clock.now + 60_000,
-      refreshIfDue: async () => RELAXED_PACE,
-      pace: () => RELAXED_PACE,
-    } as unknown as BudgetPacer;
-    const gated = new MirrorWorker({
-      platform: t.platform,
-      stores: t.stores,
-      poster: t.poster,
-      logger: silent,
-      pacer: gate,
-      now: () => t.clock.now,
-      random: () => 0.5,
-    });
+    const gated = workerWith(
+      t,
+      gate((priority: string) => (priority === 'hinted' ? undefined : t.clock.now + 60_000)),
+    );
     t.advance(600_000);
     t.model.updateTicket(TENANT, id, { status: 'in_progress' });
     await t.mirror.slackChanged(id);
@@ -640,20 +632,10 @@ describe('mirror worker', () => {
     const id = await t.fileTicket();
     await t.catchUp(id);
     let room = false;
-    const gate = {
-      roomAt: async () => (room ? undefined : t.clock.now + 60_000),
-      refreshIfDue: async () => RELAXED_PACE,
-      pace: () => RELAXED_PACE,
-    } as unknown as BudgetPacer;
-    const gated = new MirrorWorker({
-      platform: t.platform,
-      stores: t.stores,
-      poster: t.poster,
-      logger: silent,
-      pacer: gate,
-      now: () => t.clock.now,
-      random: () => 0.5,
-    });
+    const gated = workerWith(
+      t,
+      gate(() => (room ? undefined : t.clock.now + 60_000)),
+    );
     t.advance(600_000);
     // An agent answers and resolves: both hints arrive, the change's first.
     t.model.updateTicket(TENANT, id, { status: 'resolved' });
