@@ -8,24 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/contract/schemas.ts';
-import {
-  type RunningSandbox,
-  SANDBOX_REQUEST_CHANNEL,
-  startSandbox,
-} from '../../tools/sandbox/sandbox.ts';
-import { defaultIds } from '../../tools/slack-double/index.ts';
+import { type RunningSandbox, SANDBOX_REQUEST_CHANNEL } from '../../tools/sandbox/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
-import {
-  CHROMIUM,
-  hasChromium,
-  launchBrowser,
-  messageWith,
-  regions,
-  screenshot,
-  type TestBrowser,
-} from './browser.ts';
+import { CHROMIUM, hasChromium, messageWith, regions, screenshot } from './browser.ts';
+import { sandboxPages } from './sandbox-page.ts';
 
 if (!hasChromium) {
   it.skip(`needs Debian’s chromium at ${CHROMIUM} (.ci/run installs it; apt-get install chromium)`);
@@ -36,31 +24,18 @@ const SLOW = { timeout: 30_000 };
 
 describe.skipIf(!hasChromium)('filing the way each desk needs, in a browser', () => {
   let sandbox: RunningSandbox;
-  let browser: TestBrowser;
   let page: Page;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] });
-    browser = await launchBrowser();
-  }, 40_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-  }, 20_000);
-
-  beforeEach(async () => {
-    for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
-      sandbox.double.workspace.clearModals(user);
-    }
-    page = await browser.context.newPage();
-    await page.goto(sandbox.url);
-    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
-  });
-
-  afterEach(async () => {
-    await page?.close();
-  });
+  sandboxPages(
+    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
+    {
+      sandbox: (value) => {
+        sandbox = value;
+      },
+      page: (value) => {
+        page = value;
+      },
+    },
+  );
 
   /** Words no other test uses. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../tools/sandbox/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { callApi } from '../slack-double/call-api.ts';
 import { eventually } from '../support/eventually.ts';
@@ -16,12 +16,11 @@ import {
   CHROMIUM,
   fileTicketWithCommand,
   hasChromium,
-  launchBrowser,
   messageWith,
   regions,
   screenshot,
-  type TestBrowser,
 } from './browser.ts';
+import { sandboxPages } from './sandbox-page.ts';
 
 if (!hasChromium) {
   it.skip(`needs Debian’s chromium at ${CHROMIUM} (.ci/run installs it; apt-get install chromium)`);
@@ -29,32 +28,18 @@ if (!hasChromium) {
 
 describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
   let sandbox: RunningSandbox;
-  let browser: TestBrowser;
   let page: Page;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] });
-    browser = await launchBrowser();
-  }, 40_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-  }, 20_000);
-
-  beforeEach(async () => {
-    // A test that failed with a modal open must not leave it over the next test's page.
-    for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
-      sandbox.double.workspace.clearModals(user);
-    }
-    page = await browser.context.newPage();
-    await page.goto(sandbox.url);
-    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
-  });
-
-  afterEach(async () => {
-    await page?.close();
-  });
+  sandboxPages(
+    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
+    {
+      sandbox: (value) => {
+        sandbox = value;
+      },
+      page: (value) => {
+        page = value;
+      },
+    },
+  );
 
   /** A title no other test uses. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;
@@ -617,28 +602,18 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
 describe.skipIf(!hasChromium)('the sandbox in a browser: people, their devices and /invite', () => {
   // A sandbox of its own: /invite changes who is in #general, which the tests above rely on.
   let sandbox: RunningSandbox;
-  let browser: TestBrowser;
   let page: Page;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ aiDelayMs: 400 });
-    browser = await launchBrowser();
-  }, 40_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-  }, 20_000);
-
-  beforeEach(async () => {
-    page = await browser.context.newPage();
-    await page.goto(sandbox.url);
-    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
-  });
-
-  afterEach(async () => {
-    await page?.close();
-  });
+  sandboxPages(
+    { aiDelayMs: 400 },
+    {
+      sandbox: (value) => {
+        sandbox = value;
+      },
+      page: (value) => {
+        page = value;
+      },
+    },
+  );
 
   /** Saves a screenshot under /tmp for a person to look at (SANDBOX_SCREENSHOTS for the README). */
   const look = (name: string) => page.screenshot({ path: `/tmp/sandbox-${name}.png` });

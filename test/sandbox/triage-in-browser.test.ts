@@ -8,12 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type RunningSandbox,
-  SANDBOX_TRIAGE_CHANNEL,
-  startSandbox,
-} from '../../tools/sandbox/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox, SANDBOX_TRIAGE_CHANNEL } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import {
@@ -21,12 +17,11 @@ import {
   CHROMIUM,
   fileTicketWithCommand,
   hasChromium,
-  launchBrowser,
   messageWith,
   regions,
   screenshot,
-  type TestBrowser,
 } from './browser.ts';
+import { sandboxPages } from './sandbox-page.ts';
 
 if (!hasChromium) {
   it.skip(`needs Debian’s chromium at ${CHROMIUM} (.ci/run installs it; apt-get install chromium)`);
@@ -37,31 +32,18 @@ const SLOW = { timeout: 30_000 };
 
 describe.skipIf(!hasChromium)('the triage channel in a browser', () => {
   let sandbox: RunningSandbox;
-  let browser: TestBrowser;
   let page: Page;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] });
-    browser = await launchBrowser();
-  }, 40_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-  }, 20_000);
-
-  beforeEach(async () => {
-    for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
-      sandbox.double.workspace.clearModals(user);
-    }
-    page = await browser.context.newPage();
-    await page.goto(sandbox.url);
-    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
-  });
-
-  afterEach(async () => {
-    await page?.close();
-  });
+  sandboxPages(
+    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
+    {
+      sandbox: (value) => {
+        sandbox = value;
+      },
+      page: (value) => {
+        page = value;
+      },
+    },
+  );
 
   /** A title no other test uses, of a request the AI agent hands to a person. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;

@@ -1,0 +1,53 @@
+/**
+ * The browser tests' common frame: one sandbox and one browser for a describe block, and for
+ * each test a fresh page on #it-help, with no modal left over from a test that failed with one
+ * open.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import {
+  type RunningSandbox,
+  type SandboxOptions,
+  startSandbox,
+} from '../../tools/sandbox/sandbox.ts';
+import { defaultIds } from '../../tools/slack-double/index.ts';
+import { launchBrowser, type TestBrowser } from './browser.ts';
+
+/** What the frame hands the tests: the sandbox once, each test's page as it opens. */
+export interface SandboxPageBinding {
+  sandbox(value: RunningSandbox): void;
+  page(value: Page): void;
+}
+
+/** Registers the frame's hooks in the calling describe block. */
+export function sandboxPages(options: SandboxOptions, bind: SandboxPageBinding): void {
+  let sandbox: RunningSandbox | undefined;
+  let browser: TestBrowser | undefined;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+    bind.sandbox(sandbox);
+    browser = await launchBrowser();
+  }, 40_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+  }, 20_000);
+
+  beforeEach(async () => {
+    if (!sandbox || !browser) throw new Error('the sandbox or the browser did not start');
+    for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
+      sandbox.double.workspace.clearModals(user);
+    }
+    page = await browser.context.newPage();
+    bind.page(page);
+    await page.goto(sandbox.url);
+    await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+}
