@@ -57,6 +57,12 @@ export interface BudgetPacerOptions {
    * stretch aims at the rest.
    */
   routineHeadroom?: number;
+  /**
+   * How far above the hour's pace routine polls may run (default 1.5): while background work's
+   * last few minutes, at their pace, would take more than this many times its room in the hour,
+   * routine polls wait.
+   */
+  routineBurst?: number;
   now?: () => number;
 }
 
@@ -85,6 +91,7 @@ export class BudgetPacer {
       minStretch: 0.25,
       maxStretch: 32,
       routineHeadroom: 0.1,
+      routineBurst: 1.5,
       watchedWithinMs: 75_000,
       watchedSweepPeriods: 2.5,
       now: Date.now,
@@ -118,26 +125,36 @@ export class BudgetPacer {
    * Undefined when a poll of this priority may go now (as `admits`); else about when it may,
    * so a look turned away is not claimed again and again before then: the requests over the
    * level leave each window at the pace it was filled, assuming an even spread.
+   *
+   * Routine polls also keep to the hour's pace: the windows alone let them spend the hour in its
+   * first minutes (the minute's share is far above an hour's sixtieth) and leave the rest of
+   * it to nothing, so that people who write later in the hour and the tickets then in
+   * conversation find it full. The stretch would spread them, but not once it is at its most.
    */
   async roomAt(priority: Exclude<LookPriority, 'awaited'>): Promise<number | undefined> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     const now = this.#o.now();
     if (usage.blockedUntil !== undefined) return usage.blockedUntil;
     const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
-    let at: number | undefined;
+    const limits: [count: number, limit: number, spanMs: number][] = [];
     for (const [window, spanMs] of [
       ['minute', 60_000],
       ['hour', HOUR_MS],
     ] as const) {
       const level = this.#levels(window, headroom, usage);
-      for (const [count, limit] of [
-        [usage.background[window], level.own],
-        [usage[window], level.total],
-      ] as const) {
-        if (count < limit) continue;
-        const freed = now + Math.ceil(((count - limit + 1) / Math.max(1, count)) * spanMs);
-        at = Math.max(at ?? 0, freed);
-      }
+      limits.push([usage.background[window], level.own, spanMs]);
+      limits.push([usage[window], level.total, spanMs]);
+    }
+    if (priority === 'routine') {
+      const recentShare = this.#o.recentMs / HOUR_MS;
+      const paced = this.#room(usage) * this.#o.routineBurst * recentShare;
+      limits.push([usage.background.recent, paced, this.#o.recentMs]);
+    }
+    let at: number | undefined;
+    for (const [count, limit, spanMs] of limits) {
+      if (count < limit) continue;
+      const freed = now + Math.ceil(((count - limit + 1) / Math.max(1, count)) * spanMs);
+      at = Math.max(at ?? 0, freed);
     }
     return at;
   }

@@ -33,6 +33,7 @@ import {
 import {
   AdaptivePlanner,
   isSettled,
+  type Pace,
   type PollKind,
   type PollPlanner,
   RELAXED_PACE,
@@ -181,6 +182,11 @@ export class MirrorWorker {
     return claims.length;
   }
 
+  /** The pacer's pace as of its last refresh; relaxed without a pacer. */
+  #pace(): Pace {
+    return this.#pacer?.pace() ?? RELAXED_PACE;
+  }
+
   /**
    * When to look instead, if a look nothing asked for (no hint, no write from Slack since the
    * last look) need not be made now: a feed watching every ticket will tell of any change
@@ -212,7 +218,7 @@ export class MirrorWorker {
         return;
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
-      const priority = this.#planner.priority(previous, this.#o.now());
+      const priority = this.#planner.priority(previous, this.#o.now(), this.#pace());
       const vouchedUntil = this.#vouchedUntil(previous);
       if (vouchedUntil !== undefined) {
         await this.#stores.schedule.reschedule(claim, vouchedUntil);
@@ -226,7 +232,7 @@ export class MirrorWorker {
         const most = MAX_ROOM_WAIT_MS[priority === 'routine' ? 'routine' : 'hinted'];
         const wait = Math.min(most, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
         const later = now + Math.round(wait * (1 + this.#o.random() / 2));
-        if (this.#planner.messageHinted(previous)) {
+        if (this.#planner.messagesAwaited(previous, now)) {
           await this.#messagesFirst(claim, previous, threads, later);
           return;
         }
@@ -241,7 +247,7 @@ export class MirrorWorker {
         return;
       }
       await this.#stores.mirror.saveState(ticketId, state);
-      const next = this.#planner.next(state, this.#o.now(), this.#pacer?.pace() ?? RELAXED_PACE);
+      const next = this.#planner.next(state, this.#o.now(), this.#pace());
       if (next !== 'stop') {
         await this.#stores.schedule.reschedule(claim, next);
         return;
@@ -259,8 +265,9 @@ export class MirrorWorker {
   }
 
   /**
-   * A message hinted on a ticket whose change (a status hint, a write that moved its status)
-   * waits for room: the message is what a person waits for, so it is fetched now with the
+   * A message hinted, or the answer a write from Slack awaits, on a ticket whose change (a
+   * status hint, a write that moved or may have moved its status) waits for room: the
+   * message is what a person waits for, so it is fetched now with the
    * one request a person's look may always take, and the change stays hinted for its own look
    * when the budget has room, instead of the message waiting behind the status read.
    */
@@ -349,7 +356,7 @@ export class MirrorWorker {
     only?: PollKind,
   ): Promise<MirrorState> {
     const now = this.#o.now();
-    const kind: PollKind = only ?? this.#planner.kind(previous, now);
+    const kind: PollKind = only ?? this.#planner.kind(previous, now, this.#pace());
     const state: MirrorState = { ...previous, lastPolledAt: now, backoffStep: 0 };
     const entries =
       kind === 'activity' ? await this.#readActivity(ticketId, previous.activityCursor) : [];

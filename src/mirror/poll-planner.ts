@@ -8,12 +8,23 @@
  *   fetches the answer (Get activity would need a second to fetch it).
  * - A write the AI agent has not answered is a person's to answer, within minutes: the ticket
  *   is looked at again and again, each look further from the write (for up to 15 minutes).
+ * - A ticket someone wrote to from Slack within the hour is in conversation: its looks come in
+ *   turn with the other conversations', at the shortest interval the budget affords (the
+ *   stretch sets it, at most ten seconds times its maximum), whatever its age, since an agent's
+ *   unprompted note is as likely twenty minutes after the write as two. Under a full budget the
+ *   gates then let the looks through in the order they fell due: a round robin, which keeps a
+ *   message's wait in line with the looks the budget leaves, where growing with the age (below)
+ *   would leave a note on a busy ticket for the requester's next write.
  * - Otherwise the interval grows with the time since the ticket's last activity: people answer
  *   each other in bursts, so a ticket that just had activity is polled within seconds, one
  *   quiet for a day a few times a day (never more rarely than the idle interval, which the
  *   pacer sizes from the number of tickets), a resolved one rarely and then not at all, a
  *   closed one never. These polls ask for the activity, which tells every change; messages are
- *   fetched only when it announced one.
+ *   fetched only when it announced one. Where no hints come and the budget is tight (a stretch
+ *   above 1), the later looks for an awaited answer read the messages alone too, one request
+ *   that finds and fetches it: a change made meanwhile (an agent taking the ticket) then shows
+ *   with the answer or at the next look reading the activity, instead of costing a second
+ *   request on every look that finds the answer.
  * When the budget is tight the pacer's stretch lengthens every interval but the first look,
  * the poll most likely to find something.
  *
@@ -76,11 +87,15 @@ export interface PollPlanner {
   /** When to look for the answer to a write from Slack made at `atMs` to a ticket in `state`. */
   afterSlackWrite(atMs: number, state?: MirrorState, pace?: Pace): number;
   /** Which request the poll of a ticket in `state` starts with. */
-  kind(state: MirrorState, now: number): PollKind;
+  kind(state: MirrorState, now: number, pace?: Pace): PollKind;
   /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
-  priority(state: MirrorState, now: number): LookPriority;
-  /** Whether a message hint arrived since the last look: its messages are worth a request. */
-  messageHinted(state: MirrorState): boolean;
+  priority(state: MirrorState, now: number, pace?: Pace): LookPriority;
+  /**
+   * Whether messages are what a person waits for now (a message hint arrived since the last
+   * look, or the first look after a write from Slack is due): worth their one request even
+   * while the look's read of a change waits for room.
+   */
+  messagesAwaited(state: MirrorState, now: number): boolean;
   /** When the ticket is polled next, or 'stop' to stop polling it. */
   next(state: MirrorState, now: number, pace: Pace): number | 'stop';
   /** When to try again after `state.backoffStep` failed polls in a row. */
@@ -102,6 +117,11 @@ export interface AdaptivePlannerOptions {
   awaitGrowth?: number;
   /** ...for at most this long after the write (15 min); then the ticket is merely active. */
   awaitWindowMs?: number;
+  /**
+   * A write from Slack this recent (1 h) puts the ticket in conversation: where no hint source
+   * covers it, it is looked at in turn with the others, at the shortest interval (stretched).
+   */
+  conversationMs?: number;
   /** A message hint this recent (1 h) shows that the platform's hints reach the app... */
   pushVouchMs?: number;
   /**
@@ -142,6 +162,7 @@ export class AdaptivePlanner implements PollPlanner {
       growth: 1,
       awaitGrowth: 0.5,
       awaitWindowMs: 900_000,
+      conversationMs: 3_600_000,
       pushVouchMs: 3_600_000,
       pushedFirstLookMs: HINTED_FIRST_LOOK_MS,
       pushedIntervalMs: 1_800_000,
@@ -161,33 +182,44 @@ export class AdaptivePlanner implements PollPlanner {
     return atMs + (pushed ? this.#o.pushedFirstLookMs : this.#o.firstLookMs);
   }
 
-  kind(state: MirrorState, now: number): PollKind {
+  kind(state: MirrorState, now: number, pace: Pace = RELAXED_PACE): PollKind {
     // The first look after a write from Slack asks for the messages alone: the AI agent's answer
     // is what is awaited, and one request finds and fetches it (activity would need a second).
-    // So does a look hinted by a message hint alone. Other looks read the activity, so a change
-    // made meanwhile (an agent resolving the ticket while the requester waits) is announced at
-    // once instead of after the answer; so does a look hinted at any other change.
+    // So does a look hinted by a message hint alone, and, where no hints come and the budget is
+    // tight, every look for the awaited answer. Other looks read the activity, so a change made
+    // meanwhile (an agent resolving the ticket while the requester waits) is announced at once
+    // instead of after the answer; so does a look hinted at any other change.
     // And a write from Slack to a ticket that a requester's message moves (resolved: reopened;
     // waiting on the requester: back to the desk) changed its status too: its look reads the
     // activity, whether or not that change's own hint arrives.
     const changeHinted = state.hintedAt > state.lastPolledAt;
     const moved = state.slackWriteAt > state.lastPolledAt && MOVED_BY_REQUESTER.has(state.status);
-    return !changeHinted && !moved && (this.#firstLookDue(state, now) || this.messageHinted(state))
-      ? 'messages'
-      : 'activity';
+    if (changeHinted || moved) return 'activity';
+    const frugal = pace.stretch > 1 && this.#alone(state, now, pace) && this.#awaiting(state, now);
+    return frugal || this.messagesAwaited(state, now) ? 'messages' : 'activity';
   }
 
-  messageHinted(state: MirrorState): boolean {
+  messagesAwaited(state: MirrorState, now: number): boolean {
+    return this.#messageHinted(state) || this.#firstLookDue(state, now);
+  }
+
+  #messageHinted(state: MirrorState): boolean {
     return state.messageHintedAt > state.lastPolledAt;
   }
 
-  priority(state: MirrorState, now: number): LookPriority {
+  priority(state: MirrorState, now: number, pace: Pace = RELAXED_PACE): LookPriority {
     // A look reading the activity costs two requests: under a full budget it waits for room
-    // a little before what a person waits for, even the first look after a write.
+    // a little before what a person waits for, even the first look after a write. Where no
+    // hints come, so does a later look for an awaited answer: likelier to find something than
+    // any routine look, it would otherwise wait behind every conversation's turn.
     const changeHinted = state.hintedAt > state.lastPolledAt;
-    if (this.kind(state, now) === 'messages') return 'awaited';
+    const kind = this.kind(state, now, pace);
+    if (kind === 'messages' && this.messagesAwaited(state, now)) {
+      return 'awaited';
+    }
     const unreadWrite = state.slackWriteAt > state.lastPolledAt;
-    return changeHinted || unreadWrite ? 'hinted' : 'routine';
+    const awaitedAlone = this.#alone(state, now, pace) && this.#awaiting(state, now);
+    return changeHinted || unreadWrite || awaitedAlone ? 'hinted' : 'routine';
   }
 
   #firstLookDue(state: MirrorState, now: number): boolean {
@@ -197,6 +229,22 @@ export class AdaptivePlanner implements PollPlanner {
   /** Whether the platform's message hints reached the app for this ticket lately. */
   #pushed(state: MirrorState, now: number): boolean {
     return state.messageHintedAt > 0 && now - state.messageHintedAt < this.#o.pushVouchMs;
+  }
+
+  /** Whether no hint source covers the ticket: a watching feed, or the platform's message hints. */
+  #alone(state: MirrorState, now: number, pace: Pace): boolean {
+    return pace.watched !== true && !this.#pushed(state, now);
+  }
+
+  /** Whether someone wrote to the ticket from Slack lately and it is still open. */
+  #inConversation(state: MirrorState, now: number): boolean {
+    return now - state.slackWriteAt < this.#o.conversationMs && !isSettled(state.status);
+  }
+
+  /** `interval`, or the conversations' turn where shorter (see the file comment). */
+  #inTurn(state: MirrorState, now: number, pace: Pace, interval: number): number {
+    if (!this.#alone(state, now, pace) || !this.#inConversation(state, now)) return interval;
+    return Math.min(interval, this.#o.minIntervalMs * Math.max(1, pace.stretch));
   }
 
   #awaiting(state: MirrorState, now: number): boolean {
@@ -220,7 +268,7 @@ export class AdaptivePlanner implements PollPlanner {
         this.#o.minIntervalMs,
         waited * this.#o.awaitGrowth * Math.max(0, pace.stretch),
       );
-      return now + Math.round(interval);
+      return now + Math.round(this.#inTurn(state, now, pace, interval));
     }
     const age = Math.max(0, now - lastActivity);
     const stretch = Math.max(0, pace.stretch);
@@ -243,7 +291,7 @@ export class AdaptivePlanner implements PollPlanner {
       if (now - settledAt >= this.#o.resolvedStopAfterMs) return 'stop';
       interval = Math.max(interval, this.#o.resolvedIntervalMs);
     }
-    return now + Math.round(interval);
+    return now + Math.round(this.#inTurn(state, now, pace, interval));
   }
 
   retryAt(state: MirrorState, now: number, random: number): number {
@@ -287,7 +335,7 @@ export class FixedPlanner implements PollPlanner {
     return 'routine';
   }
 
-  messageHinted(): boolean {
+  messagesAwaited(): boolean {
     // Round robin by design: every look waits its turn, a hinted message too.
     return false;
   }

@@ -148,9 +148,9 @@ describe('budget pacer', () => {
 
   it('keeps routine polls out of the last tenth of the background’s own share of the hour', async () => {
     const { clock, stores, pacer } = setUp();
-    for (let minute = 0; minute < 10; minute++) {
+    for (let step = 0; step < 10; step++) {
       await take(stores, 71, 'background');
-      clock.now += 60_000;
+      clock.now += 5 * 60_000;
     }
     expect(await pacer.admits('routine')).toBe(true);
     await take(stores, 10, 'background');
@@ -159,9 +159,9 @@ describe('budget pacer', () => {
 
   it('lets hinted polls go halfway from the routine level to the background’s share', async () => {
     const { clock, stores, pacer } = setUp();
-    for (let minute = 0; minute < 10; minute++) {
+    for (let step = 0; step < 10; step++) {
       await take(stores, 75, 'background');
-      clock.now += 60_000;
+      clock.now += 5 * 60_000;
     }
     expect(await pacer.admits('routine')).toBe(false);
     expect(await pacer.admits('hinted')).toBe(true);
@@ -173,14 +173,30 @@ describe('budget pacer', () => {
     const { clock, stores, pacer } = setUp();
     // People spent 50 and the poller 700: 750 in all, past the 720 a reserve of the total
     // would stop routine polls at, yet the poller's own share and people's room are intact.
-    for (let minute = 0; minute < 10; minute++) {
+    for (let step = 0; step < 10; step++) {
       await take(stores, 5, 'interactive');
       await take(stores, 70, 'background');
-      clock.now += 60_000;
+      clock.now += 5 * 60_000;
     }
     expect(await pacer.admits('routine')).toBe(true);
     await take(stores, 30, 'background');
     expect(await pacer.admits('routine')).toBe(false);
+  });
+
+  it('keeps routine polls to the hour’s pace, so a burst does not spend the hour in minutes, and lets hinted polls through', async () => {
+    const { clock, stores, pacer } = setUp();
+    // 100 in five minutes would make 1,200 of an hour whose room is 720: routine polls wait
+    // until enough of them leave the five minutes, though the hour itself has room.
+    for (let second = 0; second < 300; second += 3) {
+      await take(stores, 1, 'background');
+      clock.now += 3_000;
+    }
+    expect(await pacer.admits('routine')).toBe(false);
+    expect(await pacer.admits('hinted')).toBe(true);
+    const at = await pacer.roomAt('routine');
+    expect(at).toBeGreaterThan(clock.now);
+    clock.now = at ?? clock.now;
+    expect(await pacer.admits('routine')).toBe(true);
   });
 
   it('keeps routine polls back while every replica holds back after a 429', async () => {
@@ -204,10 +220,10 @@ describe('budget pacer', () => {
 
   it('keeps routine polls out of people’s whole reserve while a person’s request found no room lately', async () => {
     const { clock, stores, pacer } = setUp();
-    for (let minute = 0; minute < 10; minute++) {
+    for (let step = 0; step < 10; step++) {
       await take(stores, 5, 'interactive');
       await take(stores, 65, 'background');
-      clock.now += 60_000;
+      clock.now += 5 * 60_000;
     }
     expect(await pacer.admits('routine')).toBe(true);
     // People fill a minute and one of them finds no room: 800 in the hour would still leave

@@ -597,7 +597,8 @@ describe('mirror worker', () => {
       t,
       gate((priority: string) => (priority === 'hinted' ? undefined : t.clock.now + 60_000)),
     );
-    t.advance(600_000);
+    // Past the quarter hour a write waits for its answer: a look at it is routine again.
+    t.advance(16 * 60_000);
     await t.stores.schedule.pollAt(id, t.clock.now);
     t.platform.calls.length = 0;
     await gated.runOnce();
@@ -656,6 +657,43 @@ describe('mirror worker', () => {
     expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
     expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
     expect(t.poster.posts.filter((p) => p.kind === 'change')).toHaveLength(1);
+  });
+
+  it('fetches the answer a write awaits at once while the gate turns away the read of the status the write moved, and reads it once there is room', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.model.updateTicket(TENANT, id, { status: 'waiting_on_requester' }, SAM);
+    await t.catchUp(id);
+    let room = false;
+    const gated = workerWith(
+      t,
+      gate(() => (room ? undefined : t.clock.now + 60_000)),
+    );
+    t.advance(600_000);
+    // Alice answers from Slack, which hands the ticket back to the desk; Sam answers at once.
+    const own = t.model.addMessage(TENANT, id, {
+      body: 'Restarted, still broken',
+      author_email: 'alice@acme.example',
+    });
+    await t.stores.mirror.rememberOwn(id, [ownMessageIdMark(own.id)]);
+    await t.mirror.slackWrote(id);
+    const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Looking again' });
+    t.advance(2_000);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
+    const due = await t.stores.schedule.dueAt(id);
+    expect(due).toBeGreaterThan(t.clock.now);
+    room = true;
+    t.advance((due as number) - t.clock.now);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+    const changes = t.poster.posts.flatMap((p) => (p.kind === 'change' ? [p.activity.to] : []));
+    expect(changes).toEqual(['waiting_on_requester', 'open']);
+    expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
   });
 
   it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {

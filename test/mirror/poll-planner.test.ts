@@ -59,6 +59,14 @@ describe('adaptive poll planner', () => {
     expect(planner.kind({ ...hinted, hintedAt: NOW - 400 }, NOW)).toBe('activity');
   });
 
+  it('tells that messages are awaited on the first look after a write and on a look a message hint asked for, and not otherwise', () => {
+    const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
+    expect(planner.messagesAwaited(firstLook, NOW)).toBe(true);
+    expect(planner.messagesAwaited(state({ messageHintedAt: NOW - 500 }), NOW)).toBe(true);
+    expect(planner.messagesAwaited({ ...firstLook, lastPolledAt: NOW - 1_000 }, NOW)).toBe(false);
+    expect(planner.messagesAwaited(state({ hintedAt: NOW - 500 }), NOW)).toBe(false);
+  });
+
   it('ranks what a person waits for above a hinted change, and a hinted change above a routine look', () => {
     const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
     expect(planner.priority(firstLook, NOW)).toBe('awaited');
@@ -106,13 +114,58 @@ describe('adaptive poll planner', () => {
     expect(planner.kind(state({ ...hinted, status: 'in_progress' }), NOW)).toBe('messages');
   });
 
-  it('reads the activity on later looks while the answer is awaited, so a change made meanwhile is seen', () => {
+  it('reads the messages alone on later looks for an awaited answer while the budget is tight and no hints come', () => {
+    const tight: Pace = { stretch: 4, idleIntervalMs: HOUR };
+    const looked = state({
+      slackWriteAt: NOW - 4 * MINUTE,
+      lastPolledAt: NOW - MINUTE,
+      lastAnswerAt: NOW - HOUR,
+    });
+    expect(planner.kind(looked, NOW, tight)).toBe('messages');
+    expect(planner.kind(looked, NOW)).toBe('activity');
+    expect(planner.kind(looked, NOW, { ...tight, watched: true })).toBe('activity');
+    const pushed = { ...looked, messageHintedAt: NOW - 10 * MINUTE };
+    expect(planner.kind(pushed, NOW, tight)).toBe('activity');
+  });
+
+  it('ranks a later look for an awaited answer below the first look and above a routine one where no hints come', () => {
     const looked = state({
       slackWriteAt: NOW - 4_000,
       lastPolledAt: NOW - 2_000,
       lastAnswerAt: NOW - HOUR,
     });
-    expect(planner.kind(looked, NOW)).toBe('activity');
+    expect(planner.priority(looked, NOW)).toBe('hinted');
+    expect(planner.priority({ ...looked, lastPolledAt: NOW - 5_000 }, NOW)).toBe('awaited');
+    const later = { ...looked, slackWriteAt: NOW - 10 * MINUTE, lastPolledAt: NOW - MINUTE };
+    expect(planner.priority(later, NOW)).toBe('hinted');
+    expect(planner.priority(later, NOW, { ...PACE, watched: true })).toBe('routine');
+    expect(planner.priority({ ...later, slackWriteAt: NOW - 16 * MINUTE }, NOW)).toBe('routine');
+  });
+
+  it('looks at a ticket in conversation at the shortest interval the budget affords, however long it has been quiet', () => {
+    const talked = state({
+      slackWriteAt: NOW - 20 * MINUTE,
+      lastActivityAt: NOW - 20 * MINUTE,
+      lastAnswerAt: NOW - 19 * MINUTE,
+    });
+    expect(waitOf(talked)).toBe(10_000);
+    expect(waitOf(talked, { stretch: 32, idleIntervalMs: HOUR })).toBe(320_000);
+    expect(waitOf(talked, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(10_000);
+  });
+
+  it('leaves conversations out of the turn where hints cover them, once resolved, and an hour after the last write', () => {
+    const talked = {
+      slackWriteAt: NOW - 20 * MINUTE,
+      lastActivityAt: NOW - 20 * MINUTE,
+      lastAnswerAt: NOW - 19 * MINUTE,
+    };
+    expect(waitOf(state(talked), { ...PACE, watched: true })).toBe(30 * MINUTE);
+    expect(waitOf(state({ ...talked, messageHintedAt: NOW - 10 * MINUTE }))).toBe(30 * MINUTE);
+    expect(waitOf(state({ ...talked, status: 'resolved', settledAt: NOW - MINUTE }))).toBe(
+      30 * MINUTE,
+    );
+    const earlier = { slackWriteAt: NOW - 61 * MINUTE, lastActivityAt: NOW - 61 * MINUTE };
+    expect(waitOf(state(earlier))).toBe(HOUR);
   });
 
   it('asks for the activity once the write is answered, or has waited longer than the window', () => {
@@ -152,19 +205,22 @@ describe('adaptive poll planner', () => {
   });
 
   it('counts a write from Slack as activity', () => {
-    expect(
-      waitOf(
-        state({ lastActivityAt: NOW - HOUR, slackWriteAt: NOW - 4 * MINUTE, lastAnswerAt: NOW }),
-      ),
-    ).toBe(4 * MINUTE);
+    const wrote = state({
+      lastActivityAt: NOW - 3 * HOUR,
+      slackWriteAt: NOW - 90 * MINUTE,
+      lastAnswerAt: NOW,
+    });
+    expect(waitOf(wrote, { stretch: 1, idleIntervalMs: 4 * HOUR })).toBe(90 * MINUTE);
   });
 
-  it('looks again and again for an unanswered write, further apart each time', () => {
+  it('looks again and again for an unanswered write, further apart each time up to the conversations’ turn', () => {
+    const tight: Pace = { stretch: 32, idleIntervalMs: HOUR };
     const waiting = (ago: number) =>
-      waitOf(state({ slackWriteAt: NOW - ago, lastActivityAt: NOW - ago, lastAnswerAt: 0 }));
-    expect(waiting(2_000)).toBe(10_000);
-    expect(waiting(60_000)).toBe(30_000);
-    expect(waiting(8 * MINUTE)).toBe(4 * MINUTE);
+      waitOf(state({ slackWriteAt: NOW - ago, lastActivityAt: NOW - ago, lastAnswerAt: 0 }), tight);
+    expect(waiting(500)).toBe(10_000);
+    expect(waiting(2_000)).toBe(32_000);
+    expect(waiting(10_000)).toBe(160_000);
+    expect(waiting(60_000)).toBe(320_000);
   });
 
   it('polls a resolved ticket at least half an hour apart, and stops after three days', () => {
