@@ -60,9 +60,11 @@ export interface BudgetPacerOptions {
   /**
    * How far above the hour's pace routine polls may run (default 1.5): while background work's
    * last few minutes, at their pace, would take more than this many times its room in the hour,
-   * routine polls wait.
+   * routine polls wait...
    */
   routineBurst?: number;
+  /** ...and hinted ones further (default 3). */
+  hintedBurst?: number;
   now?: () => number;
 }
 
@@ -92,6 +94,7 @@ export class BudgetPacer {
       maxStretch: 32,
       routineHeadroom: 0.1,
       routineBurst: 1.5,
+      hintedBurst: 3,
       watchedWithinMs: 75_000,
       watchedSweepPeriods: 2.5,
       now: Date.now,
@@ -126,10 +129,11 @@ export class BudgetPacer {
    * so a look turned away is not claimed again and again before then: the requests over the
    * level leave each window at the pace it was filled, assuming an even spread.
    *
-   * Routine polls also keep to the hour's pace: the windows alone let them spend the hour in its
-   * first minutes (the minute's share is far above an hour's sixtieth) and leave the rest of
-   * it to nothing, so that people who write later in the hour and the tickets then in
-   * conversation find it full. The stretch would spread them, but not once it is at its most.
+   * Both also keep to the hour's pace, hinted polls less strictly: the windows alone let them
+   * spend the hour in its first minutes (the minute's share is far above an hour's sixtieth)
+   * and leave the rest of it to nothing, so that people who write later in the hour and the
+   * tickets then in conversation find it full. The stretch would spread them, but not once it
+   * is at its most.
    */
   async roomAt(priority: Exclude<LookPriority, 'awaited'>): Promise<number | undefined> {
     const usage = await this.#budget.usage(this.#o.recentMs);
@@ -145,11 +149,9 @@ export class BudgetPacer {
       limits.push([usage.background[window], level.own, spanMs]);
       limits.push([usage[window], level.total, spanMs]);
     }
-    if (priority === 'routine') {
-      const recentShare = this.#o.recentMs / HOUR_MS;
-      const paced = this.#room(usage) * this.#o.routineBurst * recentShare;
-      limits.push([usage.background.recent, paced, this.#o.recentMs]);
-    }
+    const burst = priority === 'routine' ? this.#o.routineBurst : this.#o.hintedBurst;
+    const paced = this.#room(usage) * burst * (this.#o.recentMs / HOUR_MS);
+    limits.push([usage.background.recent, paced, this.#o.recentMs]);
     let at: number | undefined;
     for (const [count, limit, spanMs] of limits) {
       if (count < limit) continue;

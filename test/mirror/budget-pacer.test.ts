@@ -199,6 +199,19 @@ describe('budget pacer', () => {
     expect(await pacer.admits('routine')).toBe(true);
   });
 
+  it('keeps hinted polls to three times the hour’s pace', async () => {
+    const { clock, stores, pacer } = setUp();
+    // 200 in five minutes would make 2,400 of an hour whose room is 720, past three times it.
+    for (let second = 0; second < 300; second += 1.5) {
+      await take(stores, 1, 'background');
+      clock.now += 1_500;
+    }
+    expect(await pacer.admits('hinted')).toBe(false);
+    clock.now = (await pacer.roomAt('hinted')) ?? clock.now;
+    expect(await pacer.admits('hinted')).toBe(true);
+    expect(await pacer.admits('routine')).toBe(false);
+  });
+
   it('keeps routine polls back while every replica holds back after a 429', async () => {
     const { clock, stores, pacer } = setUp();
     await stores.budget.backOff(clock.now + 10_000);
