@@ -203,9 +203,12 @@ export class MirrorWorker {
     }
     const now = this.#o.now();
     const trust = pace.trustMs ?? pace.idleIntervalMs;
-    if (now - last >= trust) return undefined;
     const next = this.#planner.next(state, now, pace);
-    return next === 'stop' ? undefined : Math.min(next, last + trust);
+    if (next === 'stop') return undefined;
+    // In whole milliseconds, as the schedule keeps them: a trust that ends within this one
+    // would put the look back at now, to be claimed and put back again without end.
+    const until = Math.ceil(Math.min(next, last + trust));
+    return until > now ? until : undefined;
   }
 
   /** Polls one claimed ticket and reschedules it; never throws. */

@@ -178,6 +178,20 @@ describe('mirror worker, while a feed watches every ticket', () => {
     expect(await t.stores.schedule.dueAt(id)).toBe(lastPolledAt + trust);
   });
 
+  it('puts a look whose trust ends within the current millisecond after it, not back at now to be claimed without end', async () => {
+    const { t, p, id, lastPolledAt, lookNow } = await quietTicket();
+    const state = await t.stores.mirror.state(id);
+    // A last look recorded in a fraction of a millisecond (a clock or a store that keeps them).
+    if (!state) throw new Error('the ticket has no state');
+    await t.stores.mirror.saveState(id, { ...state, lastPolledAt: lastPolledAt + 0.5 });
+    t.clock.now = lastPolledAt + (await p.trust());
+    expect(await lookNow()).toBe(1);
+    expect(await t.stores.schedule.dueAt(id)).toBe(t.clock.now + 1);
+    t.clock.now += 1;
+    expect(await p.worker.runOnce()).toBe(1);
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
+  });
+
   it('makes a routine look once the ticket’s last look is older than the trust', async () => {
     const { t, p, id, lastPolledAt, lookNow } = await quietTicket();
     t.clock.now = lastPolledAt + (await p.trust());
