@@ -4,7 +4,10 @@
  * JSON lines go to stderr, each after the command that produced it.
  *
  * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter]
- *   [--set main|other|scale]
+ *   [--set main|other|scale] [--timeout-s 600]
+ *
+ * A run that has not ended after `--timeout-s` is stopped and counted as failed (its row then
+ * says how many seeds ran), so one run that hangs cannot hang the table.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,7 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '1,2,3' },
     only: { type: 'string' },
     set: { type: 'string', default: 'main' },
+    'timeout-s': { type: 'string', default: '600' },
   },
 });
 
@@ -76,7 +80,10 @@ type Result = Record<string, unknown>;
 
 function run(args: string[]): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: Number(values['timeout-s']) * 1000,
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => {
@@ -85,10 +92,14 @@ function run(args: string[]): Promise<Result> {
     child.stderr.on('data', (chunk) => {
       err += chunk;
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       console.error(`npm run bench:mirror -- ${args.join(' ')}`);
       console.error(out.trim());
       console.error(err.trim());
+      if (signal !== null) {
+        reject(new Error(`stopped by ${signal} after ${values['timeout-s']} s: it did not end`));
+        return;
+      }
       if (code !== 0) {
         reject(new Error(`exit ${code}: ${err.trim()}`));
         return;
@@ -154,10 +165,15 @@ const COLUMNS: [string, string][] = [
 ];
 console.log(`| tickets / hot | strategy | ${COLUMNS.map(([name]) => name).join(' | ')} |`);
 console.log(`|---|---|${COLUMNS.map(() => '---').join('|')}|`);
+// A row some of whose runs failed says so, rather than a median of fewer seeds passing as all.
+const labelOf = (row: Row) => {
+  const ran = results.get(row)?.length ?? 0;
+  return ran === seeds.length ? row.label : `${row.label} (${ran} of ${seeds.length} seeds ran)`;
+};
 for (const row of rows) {
   const list = results.get(row) ?? [];
   const cells = COLUMNS.map(([, field]) => spread(list, field));
-  console.log(`| ${row.size} | ${row.label} | ${cells.join(' | ')} |`);
+  console.log(`| ${row.size} | ${labelOf(row)} | ${cells.join(' | ')} |`);
 }
 
 // Where the poller's requests went, and what the bound and the feed say.
@@ -178,5 +194,5 @@ console.log(`|---|---|${DETAILS.map(() => '---').join('|')}|`);
 for (const row of rows) {
   const list = results.get(row) ?? [];
   const cells = DETAILS.map(([, field]) => spread(list, field));
-  console.log(`| ${row.size} | ${row.label} | ${cells.join(' | ')} |`);
+  console.log(`| ${row.size} | ${labelOf(row)} | ${cells.join(' | ')} |`);
 }
