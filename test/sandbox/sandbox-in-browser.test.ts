@@ -149,6 +149,26 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await screenshot(page, '03-thread-reply');
   });
 
+  it('keeps a message’s More actions open while a new message arrives in the channel', async () => {
+    const words = unique('Is the printer on the third floor working again?');
+    const { composer, messages } = regions(page);
+    await composer.fill(words);
+    await composer.press('Enter');
+    const mine = messageWith(messages, words);
+    await mine.getByRole('button', { name: 'More actions' }).click();
+    const edit = mine.getByRole('menuitem', { name: 'Edit message' });
+    await edit.waitFor();
+    const meanwhile = unique('Someone else writes meanwhile');
+    await callApi(sandbox.double, 'chat.postMessage', {
+      channel: defaultIds.itHelp,
+      text: meanwhile,
+    });
+    await messageWith(messages, meanwhile).waitFor();
+    expect(await edit.isVisible()).toBe(true);
+    await edit.click();
+    await page.getByRole('textbox', { name: 'Edit message' }).waitFor();
+  });
+
   it('takes an edit of a thread reply, made from More actions, to the ticket', async () => {
     const title = unique('Docking station');
     const card = await fileTicketWithCommand(page, title);

@@ -96,14 +96,37 @@ export function focusedKey(root) {
 }
 
 /**
- * Replaces a node's children, keeping focus on the element with the same `data-key`.
+ * Replaces a node's children, keeping focus on the element with the same `data-key`, and a
+ * menu open under it open (with its focused item): a message that arrives while someone picks
+ * from a message's More actions must not close the menu under their pointer.
  * @param {Element} parent
  * @param {Child} children
  */
 export function replaceChildren(parent, children) {
   const key = focusedKey(parent);
+  const openMenus = [...parent.querySelectorAll('[aria-haspopup="menu"][aria-expanded="true"]')]
+    .filter((trigger) => trigger instanceof HTMLElement && trigger.dataset.key)
+    .map((trigger) => /** @type {HTMLElement} */ (trigger).dataset.key ?? '');
+  const active = document.activeElement;
+  const focusedItem =
+    active instanceof HTMLElement &&
+    active.getAttribute('role') === 'menuitem' &&
+    parent.contains(active)
+      ? active.getAttribute('aria-label')
+      : null;
   parent.replaceChildren();
   append(parent, children);
+  for (const menuKey of openMenus) {
+    const trigger = byKey(parent, menuKey);
+    const menu = trigger && document.getElementById(trigger.getAttribute('aria-controls') ?? '');
+    if (!trigger || !menu) continue;
+    menu.hidden = false;
+    trigger.setAttribute('aria-expanded', 'true');
+    const item = [...menu.querySelectorAll('[role="menuitem"]')].find(
+      (el) => el.getAttribute('aria-label') === focusedItem,
+    );
+    if (item instanceof HTMLElement) item.focus({ preventScroll: true });
+  }
   if (key) byKey(parent, key)?.focus({ preventScroll: true });
 }
 
