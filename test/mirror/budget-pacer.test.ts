@@ -25,6 +25,19 @@ async function take(
   for (let i = 0; i < count; i++) await stores.budget.take(priority);
 }
 
+/** Background requests evenly over the five minutes before the clock's new time. */
+async function fiveMinutesOf(
+  stores: Stores,
+  clock: { now: number },
+  requests: number,
+): Promise<void> {
+  const stepMs = 300_000 / requests;
+  for (let i = 0; i < requests; i++) {
+    await take(stores, 1, 'background');
+    clock.now += stepMs;
+  }
+}
+
 async function schedule(stores: Stores, tickets: number): Promise<void> {
   for (let i = 1; i <= tickets; i++) await stores.schedule.pollAt(`IT-${i}`, T0 + 60_000);
 }
@@ -187,10 +200,7 @@ describe('budget pacer', () => {
     const { clock, stores, pacer } = setUp();
     // 100 in five minutes would make 1,200 of an hour whose room is 720: routine polls wait
     // until enough of them leave the five minutes, though the hour itself has room.
-    for (let second = 0; second < 300; second += 3) {
-      await take(stores, 1, 'background');
-      clock.now += 3_000;
-    }
+    await fiveMinutesOf(stores, clock, 100);
     expect(await pacer.admits('routine')).toBe(false);
     expect(await pacer.admits('hinted')).toBe(true);
     const at = await pacer.roomAt('routine');
@@ -202,10 +212,7 @@ describe('budget pacer', () => {
   it('keeps hinted polls to three times the hour’s pace', async () => {
     const { clock, stores, pacer } = setUp();
     // 200 in five minutes would make 2,400 of an hour whose room is 720, past three times it.
-    for (let second = 0; second < 300; second += 1.5) {
-      await take(stores, 1, 'background');
-      clock.now += 1_500;
-    }
+    await fiveMinutesOf(stores, clock, 200);
     expect(await pacer.admits('hinted')).toBe(false);
     clock.now = (await pacer.roomAt('hinted')) ?? clock.now;
     expect(await pacer.admits('hinted')).toBe(true);

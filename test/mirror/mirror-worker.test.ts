@@ -120,6 +120,36 @@ function gate(roomAt: (priority: string) => number | undefined): BudgetPacer {
 }
 
 /**
+ * Runs a worker whose gate turns every look away until there is room: the message a person
+ * waits for comes at once with one request, and the ticket comes due again for the change,
+ * which is read once there is room. Returns the worker's posts.
+ */
+async function messageFirstThenChange(
+  t: ReturnType<typeof setUp>,
+  id: string,
+  message: { id: string },
+) {
+  let room = false;
+  const gated = workerWith(
+    t,
+    gate(() => (room ? undefined : t.clock.now + 60_000)),
+  );
+  t.platform.calls.length = 0;
+  await gated.runOnce();
+  expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
+  expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message });
+  const due = await t.stores.schedule.dueAt(id);
+  expect(due).toBeGreaterThan(t.clock.now);
+  room = true;
+  t.advance((due as number) - t.clock.now);
+  t.platform.calls.length = 0;
+  await gated.runOnce();
+  expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+  expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
+  return t.poster.posts;
+}
+
+/**
  * A worker paced by a real pacer, with 2,000 more tickets scheduled far ahead so that its trust
  * (about 125 h) outgrows its idle interval (6 h). `scanned()` records a scan by updated_after just
  * made, so the pacer finds every ticket watched.
@@ -646,11 +676,6 @@ describe('mirror worker', () => {
     const t = setUp();
     const id = await t.fileTicket();
     await t.catchUp(id);
-    let room = false;
-    const gated = workerWith(
-      t,
-      gate(() => (room ? undefined : t.clock.now + 60_000)),
-    );
     t.advance(600_000);
     // An agent answers and resolves: both hints arrive, the change's first.
     t.model.updateTicket(TENANT, id, { status: 'resolved' });
@@ -658,19 +683,8 @@ describe('mirror worker', () => {
     await t.stores.mirror.noteHint(id, t.clock.now, 'change');
     await t.stores.mirror.noteHint(id, t.clock.now, 'message');
     await t.stores.schedule.pollAt(id, t.clock.now);
-    t.platform.calls.length = 0;
-    await gated.runOnce();
-    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
-    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
-    const due = await t.stores.schedule.dueAt(id);
-    expect(due).toBeGreaterThan(t.clock.now);
-    room = true;
-    t.advance((due as number) - t.clock.now);
-    t.platform.calls.length = 0;
-    await gated.runOnce();
-    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
-    expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
-    expect(t.poster.posts.filter((p) => p.kind === 'change')).toHaveLength(1);
+    const posts = await messageFirstThenChange(t, id, answer);
+    expect(posts.filter((p) => p.kind === 'change')).toHaveLength(1);
   });
 
   it('fetches the answer a write awaits at once while the gate turns away the read of the status the write moved, and reads it once there is room', async () => {
@@ -679,11 +693,6 @@ describe('mirror worker', () => {
     await t.catchUp(id);
     t.model.updateTicket(TENANT, id, { status: 'waiting_on_requester' }, SAM);
     await t.catchUp(id);
-    let room = false;
-    const gated = workerWith(
-      t,
-      gate(() => (room ? undefined : t.clock.now + 60_000)),
-    );
     t.advance(600_000);
     // Alice answers from Slack, which hands the ticket back to the desk; Sam answers at once.
     const own = t.model.addMessage(TENANT, id, {
@@ -694,20 +703,9 @@ describe('mirror worker', () => {
     await t.mirror.slackWrote(id);
     const answer = t.model.addAgentReply(TENANT, id, { agentEmail: SAM, body: 'Looking again' });
     t.advance(2_000);
-    t.platform.calls.length = 0;
-    await gated.runOnce();
-    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listMessages']);
-    expect(t.poster.posts.at(-1)).toMatchObject({ kind: 'message', message: answer });
-    const due = await t.stores.schedule.dueAt(id);
-    expect(due).toBeGreaterThan(t.clock.now);
-    room = true;
-    t.advance((due as number) - t.clock.now);
-    t.platform.calls.length = 0;
-    await gated.runOnce();
-    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
-    const changes = t.poster.posts.flatMap((p) => (p.kind === 'change' ? [p.activity.to] : []));
+    const posts = await messageFirstThenChange(t, id, answer);
+    const changes = posts.flatMap((p) => (p.kind === 'change' ? [p.activity.to] : []));
     expect(changes).toEqual(['waiting_on_requester', 'open']);
-    expect(t.poster.posts.filter((p) => p.kind === 'message')).toHaveLength(1);
   });
 
   it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {
