@@ -203,6 +203,7 @@ export class MirrorWorker {
     }
     const now = this.#o.now();
     const trust = pace.trustMs ?? pace.idleIntervalMs;
+    if (now - last >= trust) return undefined;
     const next = this.#planner.next(state, now, pace);
     if (next === 'stop') return undefined;
     // In whole milliseconds, as the schedule keeps them: a trust that ends within this one

@@ -86,9 +86,12 @@ export interface PollPlanner {
   readonly name: string;
   /** When to look for the answer to a write from Slack made at `atMs` to a ticket in `state`. */
   afterSlackWrite(atMs: number, state?: MirrorState, pace?: Pace): number;
-  /** Which request the poll of a ticket in `state` starts with. */
+  /** Which request the poll of a ticket in `state` starts with, at the pacer's `pace`. */
   kind(state: MirrorState, now: number, pace?: Pace): PollKind;
-  /** How much the poll matters, which decides how near the budget's limit the pacer lets it go. */
+  /**
+   * How much the poll matters, which decides how near the budget's limit the pacer lets it go
+   * (at the pacer's `pace`: whether hints or a feed cover the ticket).
+   */
   priority(state: MirrorState, now: number, pace?: Pace): LookPriority;
   /**
    * Whether messages are what a person waits for now (a message hint arrived since the last
