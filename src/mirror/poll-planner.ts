@@ -9,8 +9,8 @@
  * - A write the AI agent has not answered is a person's to answer, within minutes: the ticket
  *   is looked at again and again, each look further from the write (for up to 15 minutes).
  * - A ticket someone wrote to from Slack within the hour is in conversation: its looks come in
- *   turn with the other conversations', at the shortest interval the budget affords (the
- *   stretch sets it, at most ten seconds times its maximum), whatever its age, since an agent's
+ *   turn with the other conversations', a minute apart at most, or ten seconds times the
+ *   stretch when the budget is tight and that is longer, whatever its age, since an agent's
  *   unprompted note is as likely twenty minutes after the write as two. Under a full budget the
  *   gates then let the looks through in the order they fell due: a round robin, which keeps a
  *   message's wait in line with the looks the budget leaves, where growing with the age (below)
@@ -122,9 +122,15 @@ export interface AdaptivePlannerOptions {
   awaitWindowMs?: number;
   /**
    * A write from Slack this recent (1 h) puts the ticket in conversation: where no hint source
-   * covers it, it is looked at in turn with the others, at the shortest interval (stretched).
+   * covers it, it is looked at in turn with the others...
    */
   conversationMs?: number;
+  /**
+   * ...at most this far apart (1 min), or the shortest interval times the stretch when that is
+   * longer: a minute is soon for a note nobody asked for, and a conversation's looks then cost
+   * 60 an hour, not 360, while the budget is idle.
+   */
+  turnMs?: number;
   /** A message hint this recent (1 h) shows that the platform's hints reach the app... */
   pushVouchMs?: number;
   /**
@@ -166,6 +172,7 @@ export class AdaptivePlanner implements PollPlanner {
       awaitGrowth: 0.5,
       awaitWindowMs: 900_000,
       conversationMs: 3_600_000,
+      turnMs: 60_000,
       pushVouchMs: 3_600_000,
       pushedFirstLookMs: HINTED_FIRST_LOOK_MS,
       pushedIntervalMs: 1_800_000,
@@ -247,7 +254,8 @@ export class AdaptivePlanner implements PollPlanner {
   /** `interval`, or the conversations' turn where shorter (see the file comment). */
   #inTurn(state: MirrorState, now: number, pace: Pace, interval: number): number {
     if (!this.#alone(state, now, pace) || !this.#inConversation(state, now)) return interval;
-    return Math.min(interval, this.#o.minIntervalMs * Math.max(1, pace.stretch));
+    const turn = Math.max(this.#o.turnMs, this.#o.minIntervalMs * pace.stretch);
+    return Math.min(interval, turn);
   }
 
   #awaiting(state: MirrorState, now: number): boolean {

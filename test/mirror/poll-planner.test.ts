@@ -142,15 +142,17 @@ describe('adaptive poll planner', () => {
     expect(planner.priority({ ...later, slackWriteAt: NOW - 16 * MINUTE }, NOW)).toBe('routine');
   });
 
-  it('looks at a ticket in conversation at the shortest interval the budget affords, however long it has been quiet', () => {
+  it('looks at a ticket in conversation at least every minute, or every ten seconds times a tight budget’s stretch, however long it has been quiet', () => {
     const talked = state({
       slackWriteAt: NOW - 20 * MINUTE,
       lastActivityAt: NOW - 20 * MINUTE,
       lastAnswerAt: NOW - 19 * MINUTE,
     });
-    expect(waitOf(talked)).toBe(10_000);
+    expect(waitOf(talked)).toBe(MINUTE);
+    expect(waitOf(talked, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(MINUTE);
     expect(waitOf(talked, { stretch: 32, idleIntervalMs: HOUR })).toBe(320_000);
-    expect(waitOf(talked, { stretch: 0.5, idleIntervalMs: HOUR })).toBe(10_000);
+    const justAnswered = { ...talked, lastActivityAt: NOW - 15_000, lastAnswerAt: NOW - 15_000 };
+    expect(waitOf(justAnswered)).toBe(15_000);
   });
 
   it('leaves conversations out of the turn where hints cover them, once resolved, and an hour after the last write', () => {
@@ -221,6 +223,7 @@ describe('adaptive poll planner', () => {
     expect(waiting(2_000)).toBe(32_000);
     expect(waiting(10_000)).toBe(160_000);
     expect(waiting(60_000)).toBe(320_000);
+    expect(waitOf(state({ slackWriteAt: NOW - 8 * MINUTE, lastAnswerAt: 0 }))).toBe(MINUTE);
   });
 
   it('polls a resolved ticket at least half an hour apart, and stops after three days', () => {
