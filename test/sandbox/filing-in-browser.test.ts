@@ -25,17 +25,9 @@ const SLOW = { timeout: 30_000 };
 describe.skipIf(!hasChromium)('filing the way each desk needs, in a browser', () => {
   let sandbox: RunningSandbox;
   let page: Page;
-  sandboxPages(
-    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
-    {
-      sandbox: (value) => {
-        sandbox = value;
-      },
-      page: (value) => {
-        page = value;
-      },
-    },
-  );
+  sandboxPages((frame) => {
+    ({ sandbox, page } = frame);
+  });
 
   /** Words no other test uses. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;

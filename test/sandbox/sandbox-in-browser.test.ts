@@ -29,17 +29,9 @@ if (!hasChromium) {
 describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
   let sandbox: RunningSandbox;
   let page: Page;
-  sandboxPages(
-    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
-    {
-      sandbox: (value) => {
-        sandbox = value;
-      },
-      page: (value) => {
-        page = value;
-      },
-    },
-  );
+  sandboxPages((frame) => {
+    ({ sandbox, page } = frame);
+  });
 
   /** A title no other test uses. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;
@@ -624,15 +616,10 @@ describe.skipIf(!hasChromium)('the sandbox in a browser: people, their devices a
   let sandbox: RunningSandbox;
   let page: Page;
   sandboxPages(
-    { aiDelayMs: 400 },
-    {
-      sandbox: (value) => {
-        sandbox = value;
-      },
-      page: (value) => {
-        page = value;
-      },
+    (frame) => {
+      ({ sandbox, page } = frame);
     },
+    { aiDelayMs: 400 },
   );
 
   /** Saves a screenshot under /tmp for a person to look at (SANDBOX_SCREENSHOTS for the README). */

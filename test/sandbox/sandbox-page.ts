@@ -13,21 +13,32 @@ import {
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { launchBrowser, type TestBrowser } from './browser.ts';
 
-/** What the frame hands the tests: the sandbox once, each test's page as it opens. */
-export interface SandboxPageBinding {
-  sandbox(value: RunningSandbox): void;
-  page(value: Page): void;
+/** What the frame hands a test: the sandbox, and the test's own page. */
+export interface SandboxPage {
+  sandbox: RunningSandbox;
+  page: Page;
 }
 
-/** Registers the frame's hooks in the calling describe block. */
-export function sandboxPages(options: SandboxOptions, bind: SandboxPageBinding): void {
+/** The browser tests' sandbox: a quick AI agent and quick event retries, so tests stay short. */
+export const BROWSER_SANDBOX: SandboxOptions = {
+  aiDelayMs: 400,
+  eventRetryDelaysMs: [0, 300, 600],
+};
+
+/**
+ * Registers the frame's hooks in the calling describe block; `bind` gets each test's sandbox
+ * and page before it runs.
+ */
+export function sandboxPages(
+  bind: (frame: SandboxPage) => void,
+  options: SandboxOptions = BROWSER_SANDBOX,
+): void {
   let sandbox: RunningSandbox | undefined;
   let browser: TestBrowser | undefined;
   let page: Page | undefined;
 
   beforeAll(async () => {
     sandbox = await startSandbox(options);
-    bind.sandbox(sandbox);
     browser = await launchBrowser();
   }, 40_000);
 
@@ -42,7 +53,7 @@ export function sandboxPages(options: SandboxOptions, bind: SandboxPageBinding):
       sandbox.double.workspace.clearModals(user);
     }
     page = await browser.context.newPage();
-    bind.page(page);
+    bind({ sandbox, page });
     await page.goto(sandbox.url);
     await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
   });

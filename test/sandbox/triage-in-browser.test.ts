@@ -33,17 +33,9 @@ const SLOW = { timeout: 30_000 };
 describe.skipIf(!hasChromium)('the triage channel in a browser', () => {
   let sandbox: RunningSandbox;
   let page: Page;
-  sandboxPages(
-    { aiDelayMs: 400, eventRetryDelaysMs: [0, 300, 600] },
-    {
-      sandbox: (value) => {
-        sandbox = value;
-      },
-      page: (value) => {
-        page = value;
-      },
-    },
-  );
+  sandboxPages((frame) => {
+    ({ sandbox, page } = frame);
+  });
 
   /** A title no other test uses, of a request the AI agent hands to a person. */
   const unique = (words: string) => `${words} ${randomBytes(3).toString('hex')}`;
