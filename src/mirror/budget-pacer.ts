@@ -210,8 +210,7 @@ export class BudgetPacer {
       this.#schedule.size(),
       this.#watched(),
     ]);
-    const { perHour, reserve } = this.#budget.limits;
-    const backgroundHour = Math.max(1, Math.floor(perHour * (1 - reserve)));
+    const backgroundHour = Math.max(1, this.backgroundHour());
     // What the last few minutes would make of an hour, and what the rolling hour holds: the
     // hour is what the platform counts, so it must never fill up in a burst. People's requests
     // (and anyone else's on the key, which only the platform's count shows) take room the

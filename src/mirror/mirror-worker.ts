@@ -195,9 +195,9 @@ export class MirrorWorker {
    * what the feed vouches for.
    */
   #vouchedUntil(state: MirrorState): number | undefined {
-    const pace = this.#pacer?.pace();
+    const pace = this.#pace();
     const last = state.lastPolledAt;
-    if (!pace?.watched || last <= 0) return undefined;
+    if (!pace.watched || last <= 0) return undefined;
     if (Math.max(state.hintedAt, state.messageHintedAt, state.slackWriteAt) > last) {
       return undefined;
     }
