@@ -109,7 +109,7 @@ if ARGV[13] ~= '' then
   local recentPeople = redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[15], '+inf') - recentBackground
   local peopleHour = tonumber(ARGV[14])
   local projected = math.max(people, recentPeople * ${HOUR_MS / PEOPLE_RECENT_MS})
-  pressed = pressedAt > tonumber(ARGV[13]) or people >= peopleHour or projected >= peopleHour
+  pressed = pressedAt > tonumber(ARGV[13]) or projected >= peopleHour
   if pressed then
     -- pressedOwnHour: background's own hour leaves people's projected hour under the cap.
     local ownAllow = math.max(1, math.min(tonumber(ARGV[10]), tonumber(ARGV[12]) - projected))
