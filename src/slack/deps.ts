@@ -169,9 +169,9 @@ export interface HealCheck {
 /** What the app knows of a thread in a triage channel without asking Slack. */
 export type TriageThreadKind =
   | { kind: 'triage'; ticketId: string }
-  /** Not in a triage channel, or the links know it as a ticket's ordinary thread. */
+  /** In a direct message, known as no card's, or the links know it as a ticket's ordinary thread. */
   | { kind: 'not_triage' }
-  /** In a triage channel, unknown to the links: its parent may be a triage card. */
+  /** Unknown to the links: its parent may be a triage card (whatever channel lists say). */
   | { kind: 'unknown' };
 
 /** Triage threads: the agents' threads under triage cards (`threads/triage-threads.ts`). */

@@ -179,6 +179,27 @@ describe('Redis coming back empty', () => {
     expect(added.author).toMatchObject({ email: 'alice@acme.example' });
   });
 
+  it('answers privately, with its words, a reply in the thread of its post that names no ticket', async () => {
+    // The app's own post with no ticket in it, as a greeting would be.
+    const parent = stack.double.workspace.postMessage(itHelp, {
+      user: bot,
+      bot_id: botId,
+      text: 'The service desk is here: use /ticket to ask for help',
+    });
+    const text = `Where is the form? <!channel> & thanks (${Math.random()})`;
+    await stack.driver.userPosts({ userId: bob, channelId: itHelp, text, threadTs: parent.ts });
+    const told = await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ channel: itHelp, user: bob })
+          .find((e) => JSON.stringify(e.blocks).includes('Where is the form?')),
+      10_000,
+      'the private answer',
+    );
+    expect(told.text).toContain('not added to any ticket');
+    expect(JSON.stringify(told.blocks)).not.toContain('<!channel>');
+  });
+
   it('looks a thread of its direct message that holds no ticket up once, however many replies it gets', async () => {
     const dm = stack.double.workspace.openIm(bob);
     // The app's own message with no ticket in it, as a notice or a greeting would be.

@@ -77,6 +77,17 @@ function inAbout(ms: number): string {
 }
 
 /**
+ * Told when a reply in a thread the app posted in names no ticket the app can find (a greeting's
+ * thread, a thread whose card is gone): nothing was added anywhere, with their words.
+ */
+export function buildUnplacedReplyNotice(original: string): SlackMessage {
+  return buildFailureNotice(
+    ':grey_question: I could not tell which ticket this thread is about, so your reply was not added to any ticket. To file it, use `/ticket` or send it to me in a direct message.',
+    original,
+  );
+}
+
+/**
  * Told when a request failed for good: why, what to do, and the person's own words, so that
  * nothing they wrote is lost.
  */

@@ -3,14 +3,20 @@
  * written as the person who replied. Keyed by the Slack event, so Slack's retries and other
  * replicas add it once; queued in the outbox, so a platform outage loses nothing. A reply in a
  * thread the app did not know (Redis came back empty) is queued without its ticket, which the
- * thread's messages tell when it runs: the thread is linked again first.
+ * thread's messages tell when it runs: the thread is linked again first. When they name none in
+ * a thread the app posted in, the writer is told privately, with their words: never dropped
+ * without a word.
  */
 
 import { z } from 'zod';
 import { hashIdempotencyKey } from '../../servicedesk/index.ts';
 import type { JsonValue } from '../../store/types.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
-import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
+import {
+  buildDelayedNotice,
+  buildFailureNotice,
+  buildUnplacedReplyNotice,
+} from '../builders/notice-builder.ts';
 import { buildRefusal } from '../builders/refusal-builder.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError } from '../errors.ts';
@@ -111,13 +117,16 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
   }
 
   // A reply in a thread the app did not know: its ticket from the thread's messages, and the
-  // thread linked again, unless another reply in it did that since this one was queued.
-  async function relinked(reply: UnlinkedReplyPayload): Promise<AddMessagePayload | undefined> {
+  // thread linked again, unless another reply in it did that since this one was queued. With
+  // no ticket, whether the app posted in the thread (its writer is then owed an answer).
+  async function relinked(
+    reply: UnlinkedReplyPayload,
+  ): Promise<AddMessagePayload | { appPosted: boolean }> {
     const known = await linked(reply);
     if (known) return known;
     const thread = { channel: reply.channel, threadTs: reply.threadTs };
-    const ticketId = await threads.ticketOf(thread, reply.appUserId);
-    if (!ticketId) return undefined;
+    const { ticketId, appPosted } = await threads.lookup(thread, reply.appUserId);
+    if (!ticketId) return { appPosted };
     const ticket = await deps.mirror.relinkThread(ticketId, thread);
     if (ticket) deps.statuses.remember(ticket);
     deps.logger.info(
@@ -131,9 +140,12 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
   return {
     async run(queued, entry) {
       const payload = 'ticketId' in queued ? queued : await relinked(queued);
-      // No post of the app names a ticket: it never was a ticket's thread, as before Redis went.
-      if (!payload) return { ticketId: null };
-      return addReply(deps, entry.deliveryKey, payload);
+      if ('ticketId' in payload) return addReply(deps, entry.deliveryKey, payload);
+      // No post of the app names a ticket. In a thread the app posted in, its writer may think
+      // it reached someone: told privately, with their words. Elsewhere it was never the app's.
+      if (payload.appPosted)
+        await tellPrivately(deps.client, queued, buildUnplacedReplyNotice(queued.body));
+      return { ticketId: null };
     },
 
     async failed(queued, error) {

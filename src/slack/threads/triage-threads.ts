@@ -5,10 +5,11 @@
  * for a ticket's ordinary (public) thread.
  *
  * A thread is a triage thread when the links list it as the ticket's triage thread
- * (`Thread.triage`), or, when the links do not know it (Redis came back empty) and its channel is
- * a triage channel, when its parent is the app's triage card: a post carrying the metadata
+ * (`Thread.triage`), or, when the links do not know it (Redis came back empty), when its parent
+ * is the app's triage card: a post carrying the metadata
  * `{event_type: 'triage_card', event_payload: {ticket_id, triage: true}}` (`post-metadata.ts`),
- * read back from Slack. A thread in
+ * read back from Slack. The list of triage channels is not asked then: Redis lost it too, and
+ * the card is the app's own word, wherever it is. A thread in
  * a triage channel that the links know as an ordinary ticket thread (a ticket filed from a
  * message there) is not a triage thread. Answers read from Slack are kept in this process.
  */
@@ -91,7 +92,9 @@ export class TriageThreadFinder implements TriageThreads {
         ? { kind: 'triage', ticketId }
         : { kind: 'not_triage' };
     }
-    if (!(await this.isTriageChannel(channel))) return { kind: 'not_triage' };
+    // Not the list of triage channels: Redis may have lost it with the links, while the card
+    // itself, in Slack, still says what its thread is. A direct message holds no triage card.
+    if (channel.startsWith('D')) return { kind: 'not_triage' };
     const kept = this.#cards.get(key(channel, threadTs));
     if (kept === null) return { kind: 'not_triage' };
     return kept ? { kind: 'triage', ticketId: kept } : { kind: 'unknown' };

@@ -81,6 +81,30 @@ describe('finding the ticket of a thread from the app’s posts', () => {
     expect(slack.calls).toHaveLength(1);
   });
 
+  it('says the app posted in a thread without a ticket, the second time from memory', async () => {
+    const slack = slackWith([
+      [
+        { user: APP, text: 'Hello' },
+        { user: 'U1', text: 'hi' },
+      ],
+    ]);
+    const finder = new ThreadTicketFinder({ client: slack.client });
+    expect(await finder.lookup(THREAD, APP)).toEqual({ ticketId: undefined, appPosted: true });
+    expect(await finder.lookup(THREAD, APP)).toEqual({ ticketId: undefined, appPosted: true });
+    expect(slack.calls).toHaveLength(1);
+  });
+
+  it('says the app did not post in a thread of people only', async () => {
+    const slack = slackWith([
+      [
+        { user: 'U1', text: 'lunch?' },
+        { user: 'U2', text: 'yes' },
+      ],
+    ]);
+    const finder = new ThreadTicketFinder({ client: slack.client });
+    expect(await finder.lookup(THREAD, APP)).toEqual({ ticketId: undefined, appPosted: false });
+  });
+
   it('asks again once the memory of a thread without a ticket lapses', async () => {
     let now = 0;
     const slack = slackWith([[{ user: APP, text: 'Hello' }]]);

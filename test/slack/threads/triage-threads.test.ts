@@ -61,10 +61,19 @@ describe('which threads are triage threads', () => {
     expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'not_triage' });
   });
 
-  it('never takes a thread outside the triage channels', async () => {
+  it('never takes a thread of a direct message for a triage thread', async () => {
     const { finder } = await finderWith();
-    expect(await finder.classify('C0GENERAL', CARD_TS)).toEqual({ kind: 'not_triage' });
-    expect(await finder.ticketForTriageThread('C0GENERAL', CARD_TS, APP)).toBeUndefined();
+    expect(await finder.classify('D0ALICE', CARD_TS)).toEqual({ kind: 'not_triage' });
+    expect(await finder.ticketForTriageThread('D0ALICE', CARD_TS, APP)).toBeUndefined();
+  });
+
+  it('reads the card of an unknown thread in a channel the store no longer lists, as after Redis was emptied', async () => {
+    const { finder } = await finderWith();
+    nock(SLACK)
+      .post('/api/conversations.replies')
+      .reply(200, { ok: true, messages: [card('IT-9')] });
+    expect(await finder.classify('G0FORGOTTEN', CARD_TS)).toEqual({ kind: 'unknown' });
+    expect(await finder.ticketForTriageThread('G0FORGOTTEN', CARD_TS, APP)).toBe('IT-9');
   });
 
   it('reads an unknown thread’s parent with its metadata and names the ticket of the app’s card', async () => {

@@ -65,9 +65,16 @@ describe('a reply in a triage channel', () => {
     expect(await takeTriageReply(deps, reply({ parentUserId: 'U0SOMEONE' }), 'e', APP)).toBe(false);
   });
 
-  it('outside the triage channels is left to the ordinary handling', async () => {
+  it('in a direct message is left to the ordinary handling', async () => {
     const { deps } = await setup();
-    expect(await takeTriageReply(deps, reply({ channel: 'C0GENERAL' }), 'e', APP)).toBe(false);
+    expect(await takeTriageReply(deps, reply({ channel: 'D0ALICE' }), 'e', APP)).toBe(false);
+  });
+
+  it('under the app’s post in a channel the store no longer lists is queued for its card to be read', async () => {
+    const { stores, deps } = await setup();
+    expect(await takeTriageReply(deps, reply({ channel: 'G0FORGOTTEN' }), 'e', APP)).toBe(true);
+    const entry = await queued(stores);
+    expect(entry).toMatchObject({ kind: addTriageNote.kind, payload: { appUserId: APP } });
   });
 });
 
