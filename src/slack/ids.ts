@@ -128,6 +128,9 @@ export const BOT_SCOPES = {
   'im:write': 'direct messages from the app when a channel cannot take them',
   'mpim:history': 'thread replies in group direct messages; the message a shortcut points at',
   'mpim:read': 'whether the app is a member of a group direct message',
+  'pins:read':
+    'the pinned record of a triage channel, read back when Redis came back empty (triage-channel-records)',
+  'pins:write': 'pinning the record of a triage channel set with /ticket triage',
   'reactions:read': 'the ticket emoji reaction',
   'usergroups:read': 'the agents user group',
   'users:read': 'names of people',

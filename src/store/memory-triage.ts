@@ -27,6 +27,14 @@ export class MemoryTriageChannels implements TriageChannels {
     return before;
   }
 
+  async restore(desk: string, channel: string): Promise<boolean> {
+    requireDesk(desk);
+    requireChannel(channel);
+    if (this.#stored.has(desk)) return false;
+    this.#stored.set(desk, channel);
+    return true;
+  }
+
   async clear(channel: string): Promise<string[]> {
     requireChannel(channel);
     const cleared = clearedBy(channel, this.#stored, this.#defaults);

@@ -87,6 +87,15 @@ export class RedisTriageChannels implements TriageChannels {
     return effectiveChannel(replyOptionalString(reply, op), this.#defaults.get(desk));
   }
 
+  async restore(desk: string, channel: string): Promise<boolean> {
+    requireDesk(desk);
+    requireChannel(channel);
+    const stored = await runCommand('triage.restore', () =>
+      this.#redis.hsetnx(this.#keys.channels, desk, channel),
+    );
+    return stored === 1;
+  }
+
   async clear(channel: string): Promise<string[]> {
     requireChannel(channel);
     const op = 'triage.clear';

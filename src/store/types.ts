@@ -532,6 +532,12 @@ export interface TriageChannels {
   /** Ends every triage `channel` serves, defaults included; the desks it served, sorted. */
   clear(channel: string): Promise<string[]>;
   /**
+   * Makes `channel` the desk's triage channel again, as found in Slack once the store came
+   * back empty, unless something is stored for the desk (a command since, or an off): true
+   * when it was stored.
+   */
+  restore(desk: string, channel: string): Promise<boolean>;
+  /**
    * Where a desk's tickets go: its own triage channel, else the catch-all's, else nowhere.
    * Without a desk (a ticket on none), the catch-all's.
    */

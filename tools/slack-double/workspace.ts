@@ -220,6 +220,8 @@ export class Workspace {
   readonly #conversations = new Map<string, Conversation>();
   readonly #messages = new Map<string, SlackMessage[]>();
   readonly #ephemerals: EphemeralMessage[] = [];
+  // Channel id → its pins, oldest first.
+  readonly #pins = new Map<string, { ts: string; created: number; createdBy: string }[]>();
   readonly #usergroups = new Map<string, string[]>();
   readonly #views = new Map<string, ViewRecord>();
   readonly #modalStacks = new Map<string, string[]>();
@@ -481,6 +483,54 @@ export class Workspace {
     reaction.users.push(userId);
     reaction.count = reaction.users.length;
     return 'ok';
+  }
+
+  /**
+   * Pins a message to its conversation, as `pins.add` does: at most once, and only a message
+   * of that conversation.
+   */
+  pin(
+    channelId: string,
+    ts: string,
+    userId: string,
+  ): 'ok' | 'already_pinned' | 'message_not_found' {
+    const found = this.#messages.get(channelId)?.find((m) => m.ts === ts);
+    if (!found) return 'message_not_found';
+    const pins = this.#pins.get(channelId) ?? [];
+    if (pins.some((p) => p.ts === ts)) return 'already_pinned';
+    pins.push({ ts, created: Math.floor(this.now() / 1000), createdBy: userId });
+    this.#pins.set(channelId, pins);
+    return 'ok';
+  }
+
+  /** Unpins a message, as `pins.remove` does; `no_pin` when it was not pinned. */
+  unpin(channelId: string, ts: string): 'ok' | 'no_pin' {
+    const pins = this.#pins.get(channelId) ?? [];
+    const index = pins.findIndex((p) => p.ts === ts);
+    if (index < 0) return 'no_pin';
+    pins.splice(index, 1);
+    return 'ok';
+  }
+
+  /** The conversation's pinned messages, newest pin first, as `pins.list` lists them. */
+  pinned(channelId: string): { message: SlackMessage; created: number; createdBy: string }[] {
+    const list = this.#messages.get(channelId) ?? [];
+    return (this.#pins.get(channelId) ?? [])
+      .map((pin) => ({ pin, message: list.find((m) => m.ts === pin.ts) }))
+      .filter((found) => found.message !== undefined)
+      .map(({ pin, message }) => ({
+        message: structuredClone(message as SlackMessage),
+        created: pin.created,
+        createdBy: pin.createdBy,
+      }))
+      .reverse();
+  }
+
+  /** Every conversation the user is a member of, in the order they were made. */
+  conversationsOf(userId: string): Conversation[] {
+    return [...this.#conversations.values()]
+      .filter((c) => c.members.includes(userId))
+      .map((c) => structuredClone(c));
   }
 
   /** The message's permalink, with the thread for a reply; undefined when absent. */

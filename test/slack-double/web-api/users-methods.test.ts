@@ -19,6 +19,34 @@ describe('users and usergroups in the Slack double', () => {
     await double.close();
   });
 
+  it('lists the private channels the bot is in, by users.conversations', async () => {
+    const answer = await callApi(double, 'users.conversations', {
+      types: 'private_channel',
+      exclude_archived: true,
+    });
+    const channels = answer.channels as { id: string; is_private: boolean }[];
+    expect(channels.map((c) => c.id)).toContain(ids.agentsPrivate);
+    expect(channels.every((c) => c.is_private)).toBe(true);
+  });
+
+  it('lists public channels only by default, and pages them with a cursor', async () => {
+    type Listed = { id: string; is_private: boolean };
+    const types = 'public_channel,private_channel';
+    const whole = (await callApi(double, 'users.conversations', { types })).channels as Listed[];
+    const paged: Listed[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await callApi(double, 'users.conversations', { types, limit: 1, cursor });
+      paged.push(...(page.channels as Listed[]));
+      cursor = (page.response_metadata as { next_cursor: string }).next_cursor || undefined;
+    } while (cursor);
+    expect(whole.length).toBeGreaterThan(1);
+    expect(paged.map((c) => c.id)).toEqual(whole.map((c) => c.id));
+    const byDefault = (await callApi(double, 'users.conversations', {})).channels as Listed[];
+    expect(byDefault.length).toBeGreaterThan(0);
+    expect(byDefault.some((c) => c.is_private)).toBe(false);
+  });
+
   it('describes a person with real name and email', async () => {
     const answer = await callApi(double, 'users.info', { user: ids.alice });
     expect(answer.user).toMatchObject({

@@ -104,6 +104,24 @@ export function describeTriageContract(backend: StoresBackend): void {
       expect(await triageChannels.channelFor('it')).toBe('C0AGAIN');
     });
 
+    it('restores a desk found in Slack once the store is empty, on every replica', async () => {
+      const ns = backend.namespace(fakeClock());
+      expect(await ns.open(0).triageChannels.restore('it', 'C0FOUND')).toBe(true);
+      expect(await ns.open(1).triageChannels.channelFor('it')).toBe('C0FOUND');
+    });
+
+    it('restores nothing over a desk set since, or turned off over its default', async () => {
+      const { triageChannels } = backend
+        .namespace(fakeClock(), { triageDefaults: DEFAULTS })
+        .open();
+      await triageChannels.set('it', 'C0SETSINCE');
+      await triageChannels.clear('C0DEFHR');
+      expect(await triageChannels.restore('it', 'C0FOUND')).toBe(false);
+      expect(await triageChannels.restore('hr', 'C0FOUND')).toBe(false);
+      expect(await triageChannels.channelFor('it')).toBe('C0SETSINCE');
+      expect(await triageChannels.channelFor('hr')).toBeUndefined();
+    });
+
     it('refuses an empty desk or channel', async () => {
       const { triageChannels } = backend.namespace(fakeClock()).open();
       await expect(triageChannels.set('', 'C0X')).rejects.toMatchObject({

@@ -2,6 +2,7 @@
 import type { ApiMethod } from './args.ts';
 import { chatMethods } from './chat-methods.ts';
 import { conversationsMethods } from './conversations-methods.ts';
+import { pinsMethods } from './pins-methods.ts';
 import { reactionsMethods } from './reactions-methods.ts';
 import { usersMethods } from './users-methods.ts';
 import { viewsMethods } from './views-methods.ts';
@@ -13,6 +14,7 @@ export const webApiMethods: ReadonlyMap<string, ApiMethod> = new Map(
     ...chatMethods,
     ...conversationsMethods,
     ...reactionsMethods,
+    ...pinsMethods,
     ...viewsMethods,
   }),
 );

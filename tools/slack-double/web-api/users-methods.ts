@@ -1,5 +1,6 @@
 /** `auth.test`, `users.*` and `usergroups.users.list`: who the bot is and who everyone else is. */
-import { type ApiMethod, boolArg, fail, missingArgument, ok, stringArg } from './args.ts';
+import { type ApiMethod, boolArg, fail, missingArgument, ok, paginate, stringArg } from './args.ts';
+import { conversationObject } from './channel-access.ts';
 
 const authTest: ApiMethod = (workspace) => {
   const bot = workspace.user(workspace.botUserId);
@@ -40,10 +41,35 @@ const usergroupUsers: ApiMethod = (workspace, args) => {
   return ok({ users });
 };
 
+const CONVERSATION_TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
+
+// The conversations a user (the bot, unless `user` names another) is a member of, by `types`
+// (default public channels only, as Slack's), archived ones left out when asked.
+const usersConversations: ApiMethod = (workspace, args) => {
+  const userId = stringArg(args, 'user') ?? workspace.botUserId;
+  if (!workspace.user(userId)) return fail('user_not_found');
+  const types = (stringArg(args, 'types') ?? 'public_channel').split(',').map((t) => t.trim());
+  if (types.some((t) => !(CONVERSATION_TYPES as readonly string[]).includes(t)))
+    return fail('invalid_types');
+  const kindOf = (c: { isIm: boolean; isMpim: boolean; isPrivate: boolean }) =>
+    c.isIm ? 'im' : c.isMpim ? 'mpim' : c.isPrivate ? 'private_channel' : 'public_channel';
+  const excludeArchived = boolArg(args, 'exclude_archived');
+  const found = workspace
+    .conversationsOf(userId)
+    .filter((c) => types.includes(kindOf(c)) && !(excludeArchived && c.isArchived));
+  const paged = paginate(found, args);
+  if ('failure' in paged) return paged.failure;
+  return ok({
+    channels: paged.page.map((c) => conversationObject(workspace, c)),
+    response_metadata: { next_cursor: paged.nextCursor },
+  });
+};
+
 /** The identity methods the double implements. */
 export const usersMethods: Record<string, ApiMethod> = {
   'auth.test': authTest,
   'users.info': usersInfo,
   'users.lookupByEmail': lookupByEmail,
   'usergroups.users.list': usergroupUsers,
+  'users.conversations': usersConversations,
 };
