@@ -50,6 +50,8 @@ import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { DeskFieldCatalog, deskFieldsOf } from './tickets/desk-fields.ts';
 import { ServiceCatalog } from './tickets/service-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
+import { TriageChannelHeal } from './tickets/triage-channel-heal.ts';
+import { TriageChannelRecords } from './tickets/triage-channel-records.ts';
 
 /** What the Slack app is built from. */
 export interface SlackAppOptions {
@@ -78,6 +80,8 @@ export interface SlackAppOptions {
   worker?: { concurrency?: number; idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
+  /** Wait between Slack calls while triage channels are read back (tests shorten it). */
+  triageHealPaceMs?: number;
   /** The mirror (platform → Slack), built by the runtime: told of writes from Slack. */
   mirror: Mirror;
   /**
@@ -228,6 +232,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...options.worker,
   });
   const tasks = new BackgroundTasks(report);
+  const triageRecords = new TriageChannelRecords({
+    client: background,
+    ...(options.triageHealPaceMs !== undefined ? { paceMs: options.triageHealPaceMs } : {}),
+  });
+  const triageHeal = new TriageChannelHeal({
+    records: triageRecords,
+    stores: options.stores,
+    logger: logger.child({ component: 'triage-heal' }),
+    report,
+    ...(options.healRecheckMs !== undefined ? { recheckMs: options.healRecheckMs } : {}),
+  });
   const catalog = new ServiceCatalog({
     client: options.serviceDesk,
     onRefreshError: (error) =>
@@ -241,6 +256,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     worker,
     deskFields,
     catalog,
+    triageRecords,
   };
 
   // First, so that it finishes last and answers what no listener did.
@@ -270,7 +286,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     async start() {
       // Bolt starts the receiver, which owns its server and so knows its port.
       await app.start();
-      if (role !== 'web') worker.start();
+      if (role !== 'web') {
+        worker.start();
+        triageHeal.start();
+      }
       return receiver.port ?? options.port;
     },
     async stop() {
@@ -278,7 +297,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
-      await Promise.all([tasks.drain(8_000), worker.stop()]);
+      await Promise.all([tasks.drain(8_000), worker.stop(), triageHeal.stop()]);
       await cards.stop();
     },
   };

@@ -191,6 +191,17 @@ export interface TriageThreads {
   ): Promise<string | undefined>;
 }
 
+/** Triage channels' records pinned in Slack (`tickets/triage-channel-records.ts`). */
+export interface TriageRecords {
+  /** Posts and pins the record of `desk` in `channel`, set now (by `setBy`, when a person). */
+  remember(
+    channel: string,
+    record: { desk: string; deskName?: string | undefined; setBy?: string | undefined },
+  ): Promise<void>;
+  /** Unpins the records of `desks` in `channel`; the desks whose record was unpinned. */
+  forget(channel: string, desks: readonly string[]): Promise<string[]>;
+}
+
 /** Settings the Slack side reads. */
 export interface SlackSettings {
   ticketEmoji: string;
@@ -229,12 +240,17 @@ export interface SlackDeps {
   mirror: Mirror;
   /** Triage threads: what agents write there is an internal note. */
   triageThreads: TriageThreads;
+  /** Triage channels' pinned records in Slack, read back after Redis came back empty. */
+  triageRecords: TriageRecords;
 }
 
 /**
- * What queued writes (intents) are given: everything but the worker that runs them and the
- * catalog, which only the forms use. The desk fields may be given: a filing without a form asks
+ * What queued writes (intents) are given: everything but the worker that runs them, the
+ * catalog, which only the forms use, and the triage records, which only the command uses. The desk fields may be given: a filing without a form asks
  * for the required ones the platform let it leave out.
  */
-export type IntentDeps = Omit<SlackDeps, 'worker' | 'tasks' | 'deskFields' | 'catalog'> &
+export type IntentDeps = Omit<
+  SlackDeps,
+  'worker' | 'tasks' | 'deskFields' | 'catalog' | 'triageRecords'
+> &
   Partial<Pick<SlackDeps, 'deskFields'>>;

@@ -115,7 +115,6 @@ describe('triage after Redis came back empty', () => {
     await start();
     await newTicketsCard('Emptied: before, the dock has no power');
     await emptyRedis();
-    expect(await stack.app.stores.triageChannels.all()).toEqual([]);
 
     await eventually(
       async () => (await stack.app.stores.triageChannels.channelFor(ROUTED_DESK)) === agentsPrivate,
@@ -126,5 +125,28 @@ describe('triage after Redis came back empty', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const { card } = await newTicketsCard('Emptied: after, the dock still has no power');
     expect(card.user).toBe(defaultIds.bot);
+  });
+
+  it('brings back no channel whose triage was ended with /ticket triage off', async () => {
+    await start();
+    expect(stack.double.workspace.pinned(agentsPrivate)).toHaveLength(1);
+    await stack.driver.slashCommand({
+      userId: agent,
+      channelId: agentsPrivate,
+      text: 'triage off',
+    });
+    await eventually(
+      () => stack.double.workspace.pinned(agentsPrivate).length === 0,
+      5_000,
+      'the record unpinned',
+    );
+    await emptyRedis();
+    // Read back: the store holds its sentinel again, and nothing else of triage.
+    await eventually(
+      async () => (await stack.app.stores.claims.get('triage-channels-kept'))?.state === 'done',
+      10_000,
+      'the triage channels read back',
+    );
+    expect(await stack.app.stores.triageChannels.all()).toEqual([]);
   });
 });

@@ -220,6 +220,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       readinessTimeoutMs: 1_000,
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
+      // Triage channels read back at once after a test empties the store.
+      triageHealPaceMs: 0,
     });
     const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.

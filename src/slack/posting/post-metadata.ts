@@ -96,3 +96,32 @@ export function triageCardTicketOf(message: ThreadMessage): string | undefined {
   const ticketId = message.metadata.event_payload?.ticket_id;
   return typeof ticketId === 'string' ? ticketId : undefined;
 }
+
+/** The metadata event type of a triage channel's pinned record (its payload: `{desk, set_at}`). */
+export const TRIAGE_CHANNEL_EVENT_TYPE = 'triage_channel';
+
+/** A triage channel's record as its metadata says: the desk, and when it was set (ms). */
+export interface TriageChannelRecordData {
+  desk: string;
+  setAt: number;
+}
+
+/**
+ * The metadata of the record the app pins in a channel set with `/ticket triage`: the desk
+ * (`*` for the catch-all) and when, so the newest record of a desk wins when read back.
+ */
+export function triageChannelMetadata(
+  desk: string,
+  setAt: number,
+): { event_type: string; event_payload: Record<string, string | number> } {
+  return { event_type: TRIAGE_CHANNEL_EVENT_TYPE, event_payload: { desk, set_at: setAt } };
+}
+
+/** The desk and time a triage channel's record names, when the message's metadata is one. */
+export function triageChannelRecordOf(message: ThreadMessage): TriageChannelRecordData | undefined {
+  if (message.metadata?.event_type !== TRIAGE_CHANNEL_EVENT_TYPE) return undefined;
+  const desk = message.metadata.event_payload?.desk;
+  const setAt = message.metadata.event_payload?.set_at;
+  if (typeof desk !== 'string' || desk === '' || typeof setAt !== 'number') return undefined;
+  return { desk, setAt };
+}

@@ -48,6 +48,7 @@ type ListenerDeps = Pick<
   | 'statuses'
   | 'stores'
   | 'tasks'
+  | 'triageRecords'
 >;
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;

@@ -16,7 +16,7 @@ import { isSlackCallError, isSlackRateLimited } from '../../outbox/transient-err
 /** What the triage subcommand uses of the app's parts. */
 export type TriageCommandDeps = Pick<
   SlackDeps,
-  'client' | 'desks' | 'logger' | 'people' | 'stores'
+  'client' | 'desks' | 'logger' | 'people' | 'stores' | 'triageRecords'
 >;
 
 /** Who ran the command, where, and its words after `/ticket`. */
@@ -76,7 +76,12 @@ async function triage(deps: TriageCommandDeps, request: TriageRequest): Promise<
   if (word === 'off') {
     const cleared = await deps.stores.triageChannels.clear(channel);
     if (cleared.length === 0) return `${here} was not a triage channel: nothing changed.`;
-    return `${here} no longer triages ${deskList(cleared, deps.desks.peek())}. Their new tickets go to their own triage channel, or to the catch-all if one is set.`;
+    const lines = [
+      `${here} no longer triages ${deskList(cleared, deps.desks.peek())}. Their new tickets go to their own triage channel, or to the catch-all if one is set.`,
+    ];
+    if (!(await keptInSlack(deps, () => deps.triageRecords.forget(channel, cleared))))
+      lines.push(UNPIN_FAILED);
+    return lines.join('\n');
   }
   const catchAll = word === 'unrouted' || word === TRIAGE_CATCH_ALL;
   const desks = await deps.desks.list();
@@ -99,12 +104,39 @@ async function triage(deps: TriageCommandDeps, request: TriageRequest): Promise<
       ? `${here} already triages ${what}: nothing changed.`
       : `${here} now triages ${what}: a card for each new ticket is posted here.${before ? ` It took over from <#${before}>.` : ''}`,
   ];
+  if (before !== channel) {
+    const record = { desk: slug, deskName: desk?.name, setBy: request.userId };
+    if (!(await keptInSlack(deps, () => deps.triageRecords.remember(channel, record))))
+      lines.push(PIN_FAILED);
+    // The desk's record where it was no longer says so, so it cannot come back there.
+    if (before) await keptInSlack(deps, () => deps.triageRecords.forget(before, [slug]));
+  }
   if (conversation === 'public') {
     lines.push(
       ':warning: This channel is public: anyone in the workspace can read the cards, while a ticket’s text is meant for its requester and the agents. A private channel is safer; `/ticket triage off` here undoes this.',
     );
   }
   return lines.join('\n');
+}
+
+const PIN_FAILED =
+  ':warning: Slack did not let me pin this setting in the channel, so if the app’s store is ever lost it will not come back by itself: run this command again then.';
+const UNPIN_FAILED =
+  ':warning: Slack did not let me unpin this channel’s triage record: unpin it by hand, or the setting may come back if the app’s store is ever lost.';
+
+/**
+ * Keeps the setting's record in Slack (`tickets/triage-channel-records.ts`); false when Slack
+ * failed, which the person is told: the setting itself is made either way.
+ */
+async function keptInSlack(deps: TriageCommandDeps, keep: () => Promise<unknown>) {
+  try {
+    await keep();
+    return true;
+  } catch (error) {
+    if (!isSlackCallError(error)) throw error;
+    deps.logger.warn({ err: error }, 'triage channel record not kept in Slack');
+    return false;
+  }
 }
 
 /** Whether the app is in the channel, and if so whether the channel is public. */

@@ -26,12 +26,36 @@ interface Harness {
   stores: Stores;
   answers: string[];
   respond: RespondFn;
+  /** The records kept in Slack and unpinned there, as `remember <channel> <desk>` lines. */
+  records: string[];
 }
 
-function harness(options: { listDesks?: () => Promise<Desk[]> } = {}): Harness {
+// Slack failing a call (internal_error), in the Web API client's own error shape.
+const slackFailure = () =>
+  Object.assign(new Error('An API error occurred: internal_error'), {
+    code: 'slack_webapi_platform_error',
+    data: { ok: false, error: 'internal_error' },
+  });
+
+function harness(
+  options: { listDesks?: () => Promise<Desk[]>; recordsFail?: boolean } = {},
+): Harness {
   const stores = createMemoryStores();
   const answers: string[] = [];
+  const records: string[] = [];
+  const triageRecords = {
+    async remember(channel: string, record: { desk: string; setBy?: string }) {
+      if (options.recordsFail) throw slackFailure();
+      records.push(`remember ${channel} ${record.desk} by ${record.setBy}`);
+    },
+    async forget(channel: string, desks: readonly string[]) {
+      if (options.recordsFail) throw slackFailure();
+      records.push(`forget ${channel} ${desks.join(',')}`);
+      return [...desks];
+    },
+  };
   const deps = {
+    triageRecords,
     client: new WebClient('xoxb-test', {
       ...interactiveClientOptions,
       retryConfig: { retries: 1, factor: 1, minTimeout: 1, maxTimeout: 1 },
@@ -53,7 +77,7 @@ function harness(options: { listDesks?: () => Promise<Desk[]> } = {}): Harness {
   const respond = (async (message: { text?: string }) => {
     answers.push(message.text ?? '');
   }) as unknown as RespondFn;
-  return { deps, stores, answers, respond };
+  return { deps, stores, answers, respond, records };
 }
 
 const channelInfo = (channel: Record<string, unknown>) =>
@@ -104,6 +128,43 @@ describe('/ticket triage', () => {
     await h.stores.triageChannels.set('it', 'C0OLD');
     channelInfo({ is_member: true, is_private: true });
     expect(await run(h, 'triage it')).toContain('It took over from <#C0OLD>.');
+  });
+
+  it('pins the setting’s record in the channel, and unpins the desk’s record where it was', async () => {
+    const h = harness();
+    await h.stores.triageChannels.set('it', 'C0OLD');
+    channelInfo({ is_member: true, is_private: true });
+    await run(h, 'triage it');
+    expect(h.records).toEqual(['remember C0TRIAGE it by U0AGENT', 'forget C0OLD it']);
+  });
+
+  it('pins nothing again for a channel that already triages the desk', async () => {
+    const h = harness();
+    await h.stores.triageChannels.set('it', 'C0TRIAGE');
+    channelInfo({ is_member: true, is_private: true });
+    expect(await run(h, 'triage it')).toContain('already triages');
+    expect(h.records).toEqual([]);
+  });
+
+  it('makes the setting when Slack fails to pin its record, and says it will not survive a lost store', async () => {
+    const h = harness({ recordsFail: true });
+    channelInfo({ is_member: true, is_private: true });
+    const answer = await run(h, 'triage it');
+    expect(answer).toContain('now triages');
+    expect(answer).toContain('did not let me pin this setting');
+    expect(await h.stores.triageChannels.channelFor('it')).toBe('C0TRIAGE');
+  });
+
+  it('unpins the channel’s records with off, and says so when Slack fails to', async () => {
+    const h = harness();
+    await h.stores.triageChannels.set('it', 'C0TRIAGE');
+    await run(h, 'triage off');
+    expect(h.records).toEqual(['forget C0TRIAGE it']);
+    const failing = harness({ recordsFail: true });
+    await failing.stores.triageChannels.set('it', 'C0TRIAGE');
+    const answer = await run(failing, 'triage off');
+    expect(answer).toContain('no longer triages');
+    expect(answer).toContain('unpin it by hand');
   });
 
   it('makes the channel the catch-all with unrouted', async () => {
