@@ -5,12 +5,13 @@
  * parent's reply count, the app's own card updates, other bots) are ignored.
  */
 import type { SlackDeps } from '../../deps.ts';
-import type { AddMessagePayload } from '../../intents/add-message.ts';
+import type { AddMessagePayload, QueuedReply } from '../../intents/add-message.ts';
 import { messageBody, type PersonMessage, slackToPlain } from '../../tickets/message-text.ts';
 
 /** The parts of a message_changed event the edit needs. */
 export interface MessageChangedEvent {
   channel: string;
+  channel_type?: string | undefined;
   message?: Partial<PersonMessage> & { subtype?: string };
   previous_message?: Partial<PersonMessage>;
 }
@@ -39,12 +40,18 @@ export function editedBody(event: MessageChangedEvent): string | undefined {
   return body ? `${EDITED_PREFIX}${body}` : undefined;
 }
 
-/** Queues the edit as a ticket message when it is a person's edit in a linked thread. */
+/**
+ * Queues the edit as a ticket message when it is a person's edit in a linked thread. In a
+ * thread the links do not know that may be the app's (`appThread`: the app's bot user, when the
+ * caller found the thread may be), queued for its ticket to be found from the thread when it
+ * runs, as an unknown thread's reply is.
+ */
 export async function messageChanged(
   deps: Pick<SlackDeps, 'stores'>,
   event: MessageChangedEvent,
   key: string,
-  enqueue: (key: string, payload: AddMessagePayload) => Promise<void>,
+  enqueue: (key: string, payload: QueuedReply) => Promise<void>,
+  appThread?: { appUserId: string } | undefined,
 ): Promise<void> {
   const body = editedBody(event);
   const message = event.message;
@@ -53,7 +60,20 @@ export async function messageChanged(
   // ticket) is the parent of its own thread.
   const threadTs = message.thread_ts ?? message.ts;
   const ticketId = await deps.stores.links.ticketForThread(event.channel, threadTs);
-  if (!ticketId) return;
+  if (!ticketId) {
+    // Redis may have lost the link: the thread's own posts tell, and its writer is answered.
+    if (appThread && threadTs !== message.ts) {
+      const reply = {
+        userId: message.user,
+        body,
+        channel: event.channel,
+        threadTs,
+        ts: message.ts,
+      };
+      await enqueue(key, { ...reply, appUserId: appThread.appUserId });
+    }
+    return;
+  }
   const payload: AddMessagePayload = {
     ticketId,
     userId: message.user,

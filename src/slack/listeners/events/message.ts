@@ -14,6 +14,7 @@ import type { SlackDeps } from '../../deps.ts';
 import {
   type AddMessagePayload,
   addMessage,
+  type QueuedReply,
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
@@ -57,9 +58,18 @@ export function messageEvent(
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
       if (await takeTriageEdit(deps, event, key, context.botUserId)) return;
-      await messageChanged(deps, event, key, async (k, payload) => {
+      const edited = event.message as { parent_user_id?: unknown } | undefined;
+      const appUserId = context.botUserId;
+      const appThread = mayBeTicketThread(
+        { channel_type: event.channel_type, parent_user_id: edited?.parent_user_id },
+        appUserId,
+      )
+        ? { appUserId }
+        : undefined;
+      const enqueue = async (k: string, payload: QueuedReply) => {
         await enqueueIntent(deps, k, addMessage, payload);
-      });
+      };
+      await messageChanged(deps, event, key, enqueue, appThread);
       return;
     }
     if (subtype === 'message_deleted') {

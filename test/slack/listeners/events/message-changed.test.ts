@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { editedBody } from '../../../../src/slack/listeners/events/message-changed.ts';
+import type { QueuedReply } from '../../../../src/slack/intents/add-message.ts';
+import {
+  editedBody,
+  messageChanged,
+} from '../../../../src/slack/listeners/events/message-changed.ts';
+import { createMemoryStores } from '../../../../src/store/index.ts';
 
 const edit = (text: string, before = 'old words', extra: Record<string, unknown> = {}) => ({
   channel: 'C1',
@@ -29,5 +34,34 @@ describe('message edits', () => {
     expect(body).toBe(
       'edited: see the log\n\nFiles:\n- log.txt: https://acme.slack.com/files/U1/F1/log.txt',
     );
+  });
+
+  it('in a thread the links do not know, under the app’s post, is queued for its thread to be looked up', async () => {
+    const queued: QueuedReply[] = [];
+    const enqueue = async (_key: string, payload: QueuedReply) => {
+      queued.push(payload);
+    };
+    await messageChanged({ stores: createMemoryStores() }, edit('new words'), 'e1', enqueue, {
+      appUserId: 'U0BOT',
+    });
+    expect(queued).toEqual([
+      {
+        appUserId: 'U0BOT',
+        userId: 'U1',
+        body: 'edited: new words',
+        channel: 'C1',
+        threadTs: '1.1',
+        ts: '2.2',
+      },
+    ]);
+  });
+
+  it('in a thread the links do not know and that is no app’s, is left alone', async () => {
+    const queued: QueuedReply[] = [];
+    const enqueue = async (_key: string, payload: QueuedReply) => {
+      queued.push(payload);
+    };
+    await messageChanged({ stores: createMemoryStores() }, edit('new words'), 'e1', enqueue);
+    expect(queued).toEqual([]);
   });
 });
