@@ -32,7 +32,7 @@ export interface TriageChannelHealOptions {
 }
 
 /** What one check did. */
-export type HealOutcome = 'kept' | 'healed' | 'busy' | 'failed' | 'waiting';
+export type HealOutcome = 'kept' | 'healed' | 'busy' | 'failed' | 'waiting' | 'stopped';
 
 /** Notices an emptied store and brings the triage channels back; see the file comment. */
 export class TriageChannelHeal {
@@ -45,6 +45,8 @@ export class TriageChannelHeal {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #notBefore = 0;
+  // Ends a paced read at once when the app stops: shutdown never waits minutes on it.
+  readonly #stopping = new AbortController();
 
   constructor(options: TriageChannelHealOptions) {
     this.#records = options.records;
@@ -71,8 +73,9 @@ export class TriageChannelHeal {
     tick();
   }
 
-  /** Stops checking; waits for a check under way. */
+  /** Stops checking; a read under way stops at its next wait, giving the work back. */
   async stop(): Promise<void> {
+    this.#stopping.abort();
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#running;
@@ -80,6 +83,7 @@ export class TriageChannelHeal {
 
   /** Reads the sentinel, and heals when it is missing; Slack's and Redis's failures are told. */
   async check(): Promise<HealOutcome> {
+    if (this.#stopping.signal.aborted) return 'stopped';
     if (this.#now() < this.#notBefore) return 'waiting';
     const { claims } = this.#stores;
     if ((await claims.get(TRIAGE_KEPT_KEY))?.state === 'done') return 'kept';
@@ -95,7 +99,9 @@ export class TriageChannelHeal {
       );
       return 'healed';
     } catch (error) {
+      // Given back for the next check; if Redis fails here too, the lease lapses by itself.
       await claims.release(TRIAGE_KEPT_KEY, claim.token).catch(() => undefined);
+      if (this.#stopping.signal.aborted) return 'stopped';
       if (!isSlackCallError(error)) throw error;
       // Slack's Retry-After, else the next check: the sentinel stays missing until it is done.
       this.#notBefore = retryAtOf(error, this.#now()) ?? 0;
@@ -108,7 +114,7 @@ export class TriageChannelHeal {
   }
 
   async #heal(): Promise<number> {
-    const records = await this.#records.readAll();
+    const records = await this.#records.readAll(this.#stopping.signal);
     const newest = new Map<string, TriageChannelRecord>();
     for (const record of records) {
       const kept = newest.get(record.desk);

@@ -63,7 +63,7 @@ export class TriageChannelRecords implements TriageRecords {
     this.#paceMs = options.paceMs ?? 3_000;
     this.#maxWaits = options.maxRateLimitWaits ?? 3;
     this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? ((ms) => realSleep(ms, undefined, { keepsAlive: false }));
+    this.#sleep = options.sleep ?? ((ms, signal) => realSleep(ms, signal, { keepsAlive: false }));
   }
 
   /** Posts and pins the record of `desk` in `channel`, set now (by `setBy`, when a person). */
@@ -92,20 +92,23 @@ export class TriageChannelRecords implements TriageRecords {
     return unpinned;
   }
 
-  /** Every record pinned in the private channels the app is in, paced; see the file comment. */
-  async readAll(): Promise<TriageChannelRecord[]> {
+  /**
+   * Every record pinned in the private channels the app is in, paced; see the file comment.
+   * `signal` ends the waits at once (the app is stopping).
+   */
+  async readAll(signal?: AbortSignal): Promise<TriageChannelRecord[]> {
     const found: TriageChannelRecord[] = [];
-    for (const channel of await this.#privateChannels()) {
-      found.push(...(await this.#recordsIn(channel, true)));
+    for (const channel of await this.#privateChannels(signal)) {
+      found.push(...(await this.#recordsIn(channel, signal ?? true)));
     }
     return found;
   }
 
-  async #privateChannels(): Promise<string[]> {
+  async #privateChannels(signal: AbortSignal | undefined): Promise<string[]> {
     const channels: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.#paced(() =>
+      const page = await this.#paced(signal, () =>
         this.#client.users.conversations({
           types: 'private_channel',
           exclude_archived: true,
@@ -121,8 +124,11 @@ export class TriageChannelRecords implements TriageRecords {
 
   // The app's pinned records in one channel. Their metadata is read from the history, where
   // Slack documents it (`include_all_metadata`), when the pins' listing leaves it out.
-  async #recordsIn(channel: string, paced: boolean): Promise<TriageChannelRecord[]> {
-    const call = <T>(fn: () => Promise<T>) => (paced ? this.#paced(fn) : this.#limited(fn));
+  // `paced` is false for one channel (a command), else the read-back's signal (or true).
+  async #recordsIn(channel: string, paced: AbortSignal | boolean): Promise<TriageChannelRecord[]> {
+    const signal = typeof paced === 'boolean' ? undefined : paced;
+    const call = <T>(fn: () => Promise<T>) =>
+      paced === false ? this.#limited(fn) : this.#paced(signal, fn);
     const appUserId = await this.#appUser();
     const listed = await call(() => this.#client.pins.list({ channel }));
     const records: TriageChannelRecord[] = [];
@@ -166,20 +172,20 @@ export class TriageChannelRecords implements TriageRecords {
   }
 
   // One call after the pace's wait.
-  async #paced<T>(fn: () => Promise<T>): Promise<T> {
-    await this.#sleep(this.#paceMs);
-    return this.#limited(fn);
+  async #paced<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    await this.#sleep(this.#paceMs, signal);
+    return this.#limited(fn, signal);
   }
 
   // One call, tried again after each 429's Retry-After, a few times at most.
-  async #limited<T>(fn: () => Promise<T>): Promise<T> {
+  async #limited<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let waits = 0; ; waits++) {
       try {
         return await fn();
       } catch (error) {
         const retryAt = slackRetryAt(error, this.#now());
         if (retryAt === undefined || waits >= this.#maxWaits) throw error;
-        await this.#sleep(Math.max(0, retryAt - this.#now()));
+        await this.#sleep(Math.max(0, retryAt - this.#now()), signal);
       }
     }
   }

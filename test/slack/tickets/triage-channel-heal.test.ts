@@ -17,7 +17,9 @@ function rateLimited(retryAfterSec: number) {
 }
 
 function setup(
-  found: TriageChannelRecord[] | (() => Promise<TriageChannelRecord[]>),
+  found:
+    | TriageChannelRecord[]
+    | ((signal: AbortSignal | undefined) => Promise<TriageChannelRecord[]>),
   stores = createMemoryStores(),
 ) {
   let now = 1_000_000;
@@ -26,9 +28,9 @@ function setup(
   const reported: unknown[] = [];
   const heal = new TriageChannelHeal({
     records: {
-      async readAll() {
+      async readAll(signal) {
         reads.push(now);
-        return typeof found === 'function' ? found() : found;
+        return typeof found === 'function' ? found(signal) : found;
       },
       async remember(channel, record) {
         pinned.push(`${record.desk} ${channel}`);
@@ -119,6 +121,20 @@ describe('bringing triage channels back after the store was emptied', () => {
       throw new TypeError('a bug');
     });
     await expect(heal.check()).rejects.toThrow('a bug');
+    expect((await stores.claims.claim(TRIAGE_KEPT_KEY, 1_000)).state).toBe('claimed');
+  });
+
+  it('stops a read under way when the app stops, and gives the work back', async () => {
+    const { heal, stores } = setup(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    );
+    const checking = heal.check();
+    await new Promise((resolve) => setImmediate(resolve));
+    await heal.stop();
+    expect(await checking).toBe('stopped');
     expect((await stores.claims.claim(TRIAGE_KEPT_KEY, 1_000)).state).toBe('claimed');
   });
 });
