@@ -10,7 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { Stores } from '../../store/types.ts';
-import { isSlackCallError, retryAtOf } from '../outbox/transient-errors.ts';
+import { isSlackCallError, isTransient, retryAtOf } from '../outbox/transient-errors.ts';
 import type { TriageChannelRecord, TriageChannelRecords } from './triage-channel-records.ts';
 
 /** The sentinel's key in the claims store. */
@@ -18,6 +18,8 @@ export const TRIAGE_KEPT_KEY = 'triage-channels-kept';
 const KEPT_TTL_MS = 10 * 365 * 86_400_000;
 // Long enough for a paced read of a few hundred channels; a crashed healer's lease lapses.
 const HEAL_LEASE_MS = 30 * 60_000;
+// After Slack refused for good (a scope missing): asked again this much later, not each minute.
+const REFUSED_WAIT_MS = 60 * 60_000;
 
 /** Options of the heal. */
 export interface TriageChannelHealOptions {
@@ -103,11 +105,16 @@ export class TriageChannelHeal {
       await claims.release(TRIAGE_KEPT_KEY, claim.token).catch(() => undefined);
       if (this.#stopping.signal.aborted) return 'stopped';
       if (!isSlackCallError(error)) throw error;
-      // Slack's Retry-After, else the next check: the sentinel stays missing until it is done.
-      this.#notBefore = retryAtOf(error, this.#now()) ?? 0;
+      // Slack's Retry-After, else the next check (an hour after a refusal such as a missing
+      // scope): the sentinel stays missing until it is done.
+      const refused = !isTransient(error);
+      this.#notBefore =
+        retryAtOf(error, this.#now()) ?? (refused ? this.#now() + REFUSED_WAIT_MS : 0);
       this.#logger.warn(
         { err: error },
-        'triage channels not read back from Slack after the store was emptied; trying again later',
+        refused
+          ? 'triage channels not read back from Slack: it refused (npm run doctor names a missing scope); trying again in an hour'
+          : 'triage channels not read back from Slack after the store was emptied; trying again later',
       );
       return 'failed';
     }

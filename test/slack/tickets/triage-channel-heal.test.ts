@@ -137,4 +137,22 @@ describe('bringing triage channels back after the store was emptied', () => {
     expect(await checking).toBe('stopped');
     expect((await stores.claims.claim(TRIAGE_KEPT_KEY, 1_000)).state).toBe('claimed');
   });
+
+  it('asks Slack again only an hour later after it refused for good, as for a missing scope', async () => {
+    let calls = 0;
+    const { heal, advance } = setup(async () => {
+      calls++;
+      if (calls === 1)
+        throw Object.assign(new Error('An API error occurred: missing_scope'), {
+          code: 'slack_webapi_platform_error',
+          data: { ok: false, error: 'missing_scope' },
+        });
+      return [];
+    });
+    expect(await heal.check()).toBe('failed');
+    advance(59 * 60_000);
+    expect(await heal.check()).toBe('waiting');
+    advance(60_000);
+    expect(await heal.check()).toBe('healed');
+  });
 });

@@ -139,4 +139,26 @@ describe('triage channels’ records in Slack', () => {
       data: { error: 'no_permission' },
     });
   });
+
+  it('passes Slack’s failure to pin the posted record on', async () => {
+    nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: true, ts: '200.1' });
+    nock(SLACK).post('/api/pins.add').times(2).reply(500, 'down');
+    await expect(records().remember('G0TRIAGE', { desk: 'it' })).rejects.toMatchObject({
+      code: 'slack_webapi_http_error',
+    });
+  });
+
+  it('waits out a 429 on who the app is, and passes a 500 on reading a record’s metadata on', async () => {
+    const waits: number[] = [];
+    nock(SLACK).post('/api/auth.test').reply(429, {}, { 'Retry-After': '3' });
+    slackKnowsTheApp();
+    nock(SLACK)
+      .post('/api/pins.list')
+      .reply(200, { ok: true, items: [pinned('10.1')] });
+    nock(SLACK).post('/api/conversations.history').times(2).reply(500, 'down');
+    await expect(records(waits).forget('G0ONE', ['it'])).rejects.toMatchObject({
+      code: 'slack_webapi_http_error',
+    });
+    expect(waits).toContain(3_000);
+  });
 });
