@@ -6,9 +6,9 @@
  *
  * A lookup also says whether the app posted in the thread at all, so a reply there that names no
  * ticket is answered rather than dropped. A thread found to hold no ticket is remembered for a
- * while (with that answer), and lookups of one thread share one call, so chatter in the threads the app hears (its direct messages) costs one Slack call
- * per thread and not one per message. The memory is this process's: a replica that has not
- * looked yet looks once itself.
+ * while (with that answer), and lookups of one thread share one call, so chatter in the threads
+ * the app hears (its direct messages) costs one Slack call per thread and not one per message.
+ * The memory is this process's: a replica that has not looked yet looks once itself.
  */
 import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../../servicedesk/index.ts';
@@ -33,8 +33,6 @@ export interface ThreadLookup {
   /** Whether any message of the thread is the app's (a card, a notice, a mirrored message). */
   appPosted: boolean;
 }
-
-const NOTHING: ThreadLookup = { ticketId: undefined, appPosted: false };
 
 /** Finds a thread's ticket from the app's posts in it; see the file comment. */
 export class ThreadTicketFinder {
@@ -101,7 +99,6 @@ export class ThreadTicketFinder {
       // A conversation the app cannot read is no thread it can carry a ticket's talk in.
       if (!(isConversationUnavailable(error) || slackError(error) === 'thread_not_found'))
         throw error;
-      return NOTHING;
     }
     return { ticketId: triage ? undefined : found, appPosted };
   }
