@@ -3,8 +3,8 @@
  * note on the ticket, written as that agent; the requester never sees it. Keyed by the Slack
  * event, so Slack's retries and other replicas add it once; queued in the outbox, so a platform
  * outage loses nothing. Someone who is not an agent is told privately that the thread is the
- * agents' and nothing is written. A reply in a triage channel's thread the links do not know is
- * queued without its ticket: the thread's parent (the triage card) names it when it runs; when
+ * agents' and nothing is written. A reply under the app's post in a thread the links do not
+ * know (outside a DM, whatever channels the store lists as triage) is queued without its ticket: the thread's parent (the triage card) names it when it runs; when
  * the parent is no triage card (an ordinary ticket's card whose link Redis lost), the reply goes
  * the ordinary way (`add-message.ts`).
  */

@@ -2,8 +2,9 @@
  * Replies and edits in a triage thread (a triage card's thread, the agents' room): queued as an
  * internal note by their writer, never as a public message, whichever way the links know the
  * thread. Only the store is asked here, so the ack never waits on Slack; a thread under an app
- * post in a triage channel that the links do not know is queued for its card to be read when
- * the note runs. Everything else is left to the ordinary thread handling.
+ * post outside a DM that the links do not know (whatever the store lists as triage channels:
+ * an emptied Redis lost those too) is queued for its card to be read when the note runs.
+ * Everything else is left to the ordinary thread handling.
  */
 import type { SlackDeps } from '../../deps.ts';
 import { addTriageNote, type TriageNotePayload } from '../../intents/add-triage-note.ts';
