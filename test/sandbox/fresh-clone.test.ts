@@ -63,6 +63,24 @@ describe.skipIf(!isCheckout)('a fresh clone with nothing beside it', () => {
       remove();
     }
   }, 40_000);
+
+  it('stops npm run slack-double at start with the same one line, exiting 1', async () => {
+    const { clone, remove } = cloneAlone();
+    try {
+      rmSync(join(clone, 'vendor', 'slack', 'slack-api-specs.trimmed.json'));
+      const ran = spawnSync(process.execPath, ['tools/slack-double/cli.ts', '--port', '0'], {
+        cwd: clone,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(ran.status).toBe(1);
+      expect(ran.stderr).toMatch(
+        /^slack-double: the Slack double cannot start: it needs Slack's Web API description at .*git checkout -- vendor\/slack/,
+      );
+    } finally {
+      remove();
+    }
+  }, 40_000);
 });
 
 if (!hasChromium) {
