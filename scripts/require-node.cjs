@@ -2,8 +2,10 @@
  * Runs before every npm script that runs TypeScript: Node runs our `.ts` sources by type
  * stripping, which an older Node refuses with ERR_UNKNOWN_FILE_EXTENSION, a message that names
  * neither the cause nor the fix. CommonJS and old syntax on purpose: it must itself run on the
- * old Node it turns away. `npm ci` is guarded by `engine-strict` in .npmrc instead, against the
- * same range, because npm runs a preinstall script only once the dependencies are installed.
+ * old Node it turns away. It is also the project's `preinstall`, so `npm ci` on an old Node
+ * ends with this advice rather than only npm's EBADENGINE range: npm runs a root preinstall once
+ * the dependencies are in node_modules, so .npmrc sets engine-strict=false (strict, npm would
+ * stop before any script and say only the range).
  */
 'use strict';
 
@@ -31,8 +33,15 @@ function nodeCanRun(version) {
   return ACCEPTED.some((a) => (major === a[0] && minor >= a[1]) || (a[2] && major > a[0]));
 }
 
-/** The npm command a person typed, from npm's own note of the script it runs. */
-function typedCommand(lifecycleEvent) {
+/** npm's own install scripts: the person typed `npm ci` or `npm install`, not a script. */
+const INSTALL_EVENTS = ['preinstall', 'install', 'postinstall'];
+
+/**
+ * The npm command a person typed, from npm's own note of the script it runs (and, for an
+ * install script, of the command: `ci` or `install`).
+ */
+function typedCommand(lifecycleEvent, npmCommand) {
+  if (INSTALL_EVENTS.indexOf(lifecycleEvent) !== -1) return `npm ${npmCommand || 'ci'}`;
   if (!lifecycleEvent) return 'npm start';
   if (lifecycleEvent === 'start' || lifecycleEvent === 'test') return `npm ${lifecycleEvent}`;
   return `npm run ${lifecycleEvent}`;
@@ -45,7 +54,18 @@ function typedCommand(lifecycleEvent) {
 function nodeVersionProblem(version, where) {
   if (nodeCanRun(version)) return undefined;
   const w = where || {};
-  const command = typedCommand(w.lifecycleEvent);
+  const command = typedCommand(w.lifecycleEvent, w.npmCommand);
+  const installing = INSTALL_EVENTS.indexOf(w.lifecycleEvent) !== -1;
+  // Every npm command needs the new Node, the install first: `npx -p node@24` lasts one command.
+  const once = installing
+    ? [
+        `  - just this once, from npm:      npx -y -p node@24 -- ${command}`,
+        '    then every npm command the same way, e.g. npx -y -p node@24 -- npm run sandbox',
+      ]
+    : [
+        '  - just this once, from npm:      npx -y -p node@24 -- npm ci',
+        `                                   npx -y -p node@24 -- ${command}`,
+      ];
   const platform = `${w.platform === 'win32' ? 'win' : w.platform || 'linux'}-${w.arch || 'x64'}`;
   const home = '~/.cache/servicedesk-slack/node24';
   return [
@@ -54,7 +74,7 @@ function nodeVersionProblem(version, where) {
     '',
     'Get Node 24 in one of these ways, then run the command again:',
     '  - with nvm, which reads .nvmrc:  nvm install && nvm use',
-    `  - just this once, from npm:      npx -y -p node@24 -- ${command}`,
+    ...once,
     '  - from npm, as .ci/run does:',
     `      npm install --prefix ${home} node-${platform}@24`,
     `      export PATH=${home}/node_modules/node-${platform}/bin:$PATH`,
@@ -67,6 +87,7 @@ module.exports = { NODE_RANGE, nodeCanRun, nodeVersionProblem };
 if (require.main === module) {
   const problem = nodeVersionProblem(process.versions.node, {
     lifecycleEvent: process.env.npm_lifecycle_event,
+    npmCommand: process.env.npm_command,
     execPath: process.execPath,
     platform: process.platform,
     arch: process.arch,

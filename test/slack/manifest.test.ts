@@ -3,13 +3,13 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BOT_EVENTS, BOT_SCOPES, COMMAND, SHORTCUTS } from '../../src/slack/ids.ts';
+import { MANIFEST_SCHEMA_PATH } from '../../tools/slack-double/slack-files.ts';
 
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
-const schemaPath = new URL('../../../shared/slack/manifest.schema.1.0.0.json', import.meta.url);
 
 describe('manifest.yml', () => {
   it('validates against the Slack app manifest schema', () => {
-    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
+    const schema = JSON.parse(readFileSync(MANIFEST_SCHEMA_PATH, 'utf8'));
     delete schema.$schema;
     // strict: false because Slack's schema uses a non-standard "regex" keyword.
     const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(

@@ -7,6 +7,7 @@
  */
 import { createLogger } from '../../src/logger.ts';
 import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
+import { ApiDescriptionMissingError } from '../slack-double/errors.ts';
 import { SandboxConfigError } from './errors.ts';
 import { startSandbox } from './sandbox.ts';
 
@@ -42,6 +43,11 @@ async function run(): Promise<void> {
       logger,
     });
   } catch (error) {
+    // A piece of the repository is missing: say which and how to restore it, in one line.
+    if (error instanceof ApiDescriptionMissingError) {
+      console.error(`sandbox: ${error.message}`);
+      process.exit(1);
+    }
     if (!isPortInUse(error)) throw error;
     console.error(
       portInUseLine(error, listenPort, 'set PORT to a free one (PORT=3001 npm run sandbox)'),

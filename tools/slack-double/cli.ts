@@ -9,6 +9,7 @@ import { readManifestScopes } from '../../src/ops/manifest-scopes.ts';
 import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { CONSOLE_HELP, type ConsoleCommand, parseConsoleLine } from './console-commands.ts';
 import { defaultIds } from './default-workspace.ts';
+import { ApiDescriptionMissingError } from './errors.ts';
 import { type SlackDouble, startSlackDouble } from './slack-double-server.ts';
 import { SlackDriver } from './slack-driver.ts';
 
@@ -98,6 +99,10 @@ async function run(): Promise<void> {
       oauthScopes: await readManifestScopes(),
     });
   } catch (error) {
+    if (error instanceof ApiDescriptionMissingError) {
+      console.error(`slack-double: ${error.message}`);
+      process.exit(1);
+    }
     if (!isPortInUse(error)) throw error;
     console.error(
       `slack-double: ${portInUseLine(error, opts.port, 'pass --port with a free one (--port 0 picks any)')}`,

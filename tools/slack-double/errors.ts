@@ -198,14 +198,29 @@ export class SocketAckTimeoutError extends SlackDoubleError {
   }
 }
 
-/** Slack's Web API description (`../shared/slack/slack-api-specs.trimmed.json`) is not there. */
+/**
+ * Slack's Web API description (`vendor/slack/slack-api-specs.trimmed.json`) is missing or not
+ * one: the double refuses to start rather than answer every call with 500.
+ */
 export class ApiDescriptionMissingError extends SlackDoubleError {
+  /** The file the double tried to read. */
+  readonly path: string;
+
   constructor(path: string, cause: unknown) {
+    const why =
+      typeof cause === 'string'
+        ? cause
+        : (cause as NodeJS.ErrnoException)?.code === 'ENOENT'
+          ? 'it is not there'
+          : `it cannot be read: ${(cause as Error)?.message ?? String(cause)}`;
     super(
       SLACK_DOUBLE_ERROR_CODES.apiDescriptionMissing,
-      `the Slack double needs Slack's Web API description at ${path} (../shared beside the checkout)`,
+      `the Slack double cannot start: it needs Slack's Web API description at ${path}, and ${why}. ` +
+        'It is part of the repository (vendor/slack/): restore it with `git checkout -- vendor/slack`, ' +
+        'or make it again with scripts/trim-slack-api-specs.ts as vendor/slack/README.md says.',
       { cause },
     );
+    this.path = path;
   }
 }
 

@@ -14,7 +14,13 @@ import {
   type ResponseUrlEffect,
 } from './response-url.ts';
 import { SocketModeServer } from './socket-mode.ts';
-import { argumentProblem, type ContractProblem, methodProblem } from './web-api/api-description.ts';
+import {
+  argumentProblem,
+  type ContractProblem,
+  methodProblem,
+  readWebApiDescription,
+  type WebApiDescription,
+} from './web-api/api-description.ts';
 import { type ApiArgs, type ApiResponse, fail } from './web-api/args.ts';
 import { webApiMethods } from './web-api/method-table.ts';
 import { Workspace } from './workspace.ts';
@@ -47,6 +53,12 @@ export interface SlackDoubleOptions {
    * refusal the app swallowed; true by default, so the test that sent it fails.
    */
   throwOnViolations?: boolean;
+  /**
+   * Slack's Web API description the double checks calls against; the vendored
+   * `vendor/slack/slack-api-specs.trimmed.json` by default. Read at start: when it is missing,
+   * `startSlackDouble` rejects with `ApiDescriptionMissingError` and nothing listens.
+   */
+  apiDescriptionPath?: string;
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -154,6 +166,7 @@ export class SlackDouble {
   readonly socketMode: SocketModeServer;
   readonly #oauthScopes: readonly string[] | undefined;
   readonly #throwOnViolations: boolean;
+  readonly #description: WebApiDescription;
   readonly #server: Server;
   readonly #maxResponseUrlUses: number;
   readonly #bodyLimit: number;
@@ -171,15 +184,19 @@ export class SlackDouble {
     bodyLimit: number,
     socket: { appToken: string; oauthScopes: readonly string[] | undefined },
     throwOnViolations: boolean,
+    description: WebApiDescription,
   ) {
     this.workspace = workspace;
     this.#throwOnViolations = throwOnViolations;
+    this.#description = description;
     this.socketMode = new SocketModeServer({ workspace, appToken: socket.appToken });
     this.#oauthScopes = socket.oauthScopes;
     this.#maxResponseUrlUses = maxResponseUrlUses;
     this.#bodyLimit = bodyLimit;
     this.#server = createServer((req, res) => {
-      this.#handle(req, res).catch(() => {
+      this.#handle(req, res).catch((error: unknown) => {
+        // A fault in the double itself: answered as Slack's 500, and printed so the run says why.
+        console.error(`slack-double: answering ${req.method} ${req.url} failed:`, error);
         if (!res.headersSent) send(res, 500, { ok: false, error: 'internal_error' });
         else res.destroy();
       });
@@ -188,6 +205,8 @@ export class SlackDouble {
 
   /** Starts a double; `startSlackDouble` is the usual way in. */
   static async start(options: SlackDoubleOptions = {}): Promise<SlackDouble> {
+    // First, before anything listens: without Slack's description every call would fail.
+    const description = readWebApiDescription(options.apiDescriptionPath);
     const seed: WorkspaceSeed = { ...defaultWorkspaceSeed(), ...options.seed };
     if (options.botToken !== undefined) seed.botToken = options.botToken;
     const workspace = new Workspace(seed, {
@@ -200,6 +219,7 @@ export class SlackDouble {
       options.bodyLimitBytes ?? 5 * 1024 * 1024,
       { appToken: options.appToken ?? 'xapp-1-test-token', oauthScopes: options.oauthScopes },
       options.throwOnViolations ?? true,
+      description,
     );
     const server = double.#server;
     const host = options.host ?? '127.0.0.1';
@@ -450,12 +470,12 @@ export class SlackDouble {
     // Slack's own description (`web-api/api-description.ts`): a method it does not have, then
     // the token, then the arguments (an unknown one, which Slack ignores, is refused so that
     // the app's mistake shows).
-    const unknownMethod = methodProblem(method);
+    const unknownMethod = methodProblem(this.#description, method);
     if (unknownMethod) return refuse(unknownMethod);
     const implementation = webApiMethods.get(method);
     // The one method that takes the app-level token rather than the bot token.
     if (method === 'apps.connections.open') {
-      const problem = argumentProblem(method, args);
+      const problem = argumentProblem(this.#description, method, args);
       return problem ? refuse(problem) : plain(this.socketMode.open(token));
     }
     if (!implementation) {
@@ -464,7 +484,7 @@ export class SlackDouble {
     }
     if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
     if (token !== this.workspace.botToken) return plain({ ok: false, error: 'invalid_auth' });
-    const argumentsWrong = argumentProblem(method, args);
+    const argumentsWrong = argumentProblem(this.#description, method, args);
     if (argumentsWrong) return refuse(argumentsWrong);
     const scopes: Record<string, string> = this.#oauthScopes
       ? { 'x-oauth-scopes': this.#oauthScopes.join(',') }

@@ -1,11 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContractViolationError } from '../../../tools/slack-double/errors.ts';
 import {
-  defaultIds,
-  type SlackDouble,
-  startSlackDouble,
-} from '../../../tools/slack-double/index.ts';
-import { webApiDescription } from '../../../tools/slack-double/web-api/api-description.ts';
+  ApiDescriptionMissingError,
+  ContractViolationError,
+} from '../../../tools/slack-double/errors.ts';
+import { defaultIds, SlackDouble, startSlackDouble } from '../../../tools/slack-double/index.ts';
+import { readWebApiDescription } from '../../../tools/slack-double/web-api/api-description.ts';
 import { callApi } from '../call-api.ts';
 
 const ids = defaultIds;
@@ -23,8 +25,9 @@ describe('Slack’s Web API description in the double', () => {
   });
 
   it('reads every method Slack describes, with its required arguments and docs', () => {
-    const postMessage = webApiDescription().get('chat.postMessage');
-    expect(webApiDescription().size).toBeGreaterThan(170);
+    const description = readWebApiDescription();
+    const postMessage = description.get('chat.postMessage');
+    expect(description.size).toBeGreaterThan(170);
     expect([...(postMessage?.required ?? [])]).toEqual(['channel', 'token']);
     expect(postMessage?.docs).toBe('https://api.slack.com/methods/chat.postMessage');
   });
@@ -84,5 +87,38 @@ describe('Slack’s Web API description in the double', () => {
   it('accepts the team_id Bolt’s client adds to every call', async () => {
     const answer = await callApi(double, 'users.info', { user: ids.alice, team_id: ids.team });
     expect(answer.ok).toBe(true);
+  });
+});
+
+describe('a Slack double without Slack’s Web API description', () => {
+  /** Starts a double on `path`, and the error it stops with (a double that started is closed). */
+  const startOn = async (path: string) => {
+    const started = await startSlackDouble({ apiDescriptionPath: path }).catch(
+      (error: unknown) => error,
+    );
+    if (started instanceof SlackDouble) await started.close();
+    return started;
+  };
+
+  it('stops at start naming the missing file and how to restore it, rather than answering 500', async () => {
+    const missing = join(tmpdir(), 'no-such-dir', 'slack-api-specs.trimmed.json');
+    const error = await startOn(missing);
+    expect(error).toBeInstanceOf(ApiDescriptionMissingError);
+    expect((error as ApiDescriptionMissingError).code).toBe('api_description_missing');
+    expect((error as Error).message).toContain(`${missing}, and it is not there`);
+    expect((error as Error).message).toContain('git checkout -- vendor/slack');
+  });
+
+  it('stops at start when the file lists no Web API method', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slack-api-description-'));
+    try {
+      const empty = join(dir, 'slack-api-specs.trimmed.json');
+      writeFileSync(empty, '{"web_api":{"methods":{}}}');
+      const error = await startOn(empty);
+      expect(error).toBeInstanceOf(ApiDescriptionMissingError);
+      expect((error as Error).message).toContain('no methods in it');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,17 +2,13 @@
  * Slack's own description of its Web API (slack-api-specs, trimmed to each method's arguments,
  * the required ones and its docs link), so the double refuses a call the description says
  * Slack does not know: a method it does not have, a required argument left out, an argument
- * no method of that name takes. The file lives beside the checkout, in `../shared/slack/`,
- * as the manifest's schema does.
+ * no method of that name takes. The file is vendored in the repository (`vendor/slack/`), and
+ * the double reads it when it starts, so a missing one stops it there rather than failing
+ * every call.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ApiDescriptionMissingError } from '../errors.ts';
-
-/** Where Slack's Web API description is read from: `../shared` beside the project root. */
-export const API_DESCRIPTION_PATH = fileURLToPath(
-  new URL('../../../../shared/slack/slack-api-specs.trimmed.json', import.meta.url),
-);
+import { API_DESCRIPTION_PATH } from '../slack-files.ts';
 
 /** One Web API method as Slack describes it. */
 export interface MethodDescription {
@@ -68,9 +64,15 @@ interface DescriptionFile {
   };
 }
 
-let loaded: ReadonlyMap<string, MethodDescription> | undefined;
+/** Every method Slack has, by name. */
+export type WebApiDescription = ReadonlyMap<string, MethodDescription>;
 
-function load(path: string): ReadonlyMap<string, MethodDescription> {
+/**
+ * Reads Slack's Web API description (the vendored one unless told): every method Slack has.
+ * Throws `ApiDescriptionMissingError`, naming the file and how to restore it, when it is
+ * missing, unreadable or lists no method.
+ */
+export function readWebApiDescription(path: string = API_DESCRIPTION_PATH): WebApiDescription {
   let file: DescriptionFile;
   try {
     file = JSON.parse(readFileSync(path, 'utf8')) as DescriptionFile;
@@ -94,12 +96,6 @@ function load(path: string): ReadonlyMap<string, MethodDescription> {
   return methods;
 }
 
-/** Every method Slack has, read once from `API_DESCRIPTION_PATH`. */
-export function webApiDescription(): ReadonlyMap<string, MethodDescription> {
-  loaded ??= load(API_DESCRIPTION_PATH);
-  return loaded;
-}
-
 /** What is wrong with a call by Slack's description: Slack's error and a detail message. */
 export interface ContractProblem {
   error: 'unknown_method' | 'invalid_arguments' | 'unknown_argument';
@@ -107,8 +103,11 @@ export interface ContractProblem {
 }
 
 /** `unknown_method` for a method Slack's description does not have. */
-export function methodProblem(method: string): ContractProblem | undefined {
-  if (webApiDescription().has(method)) return undefined;
+export function methodProblem(
+  description: WebApiDescription,
+  method: string,
+): ContractProblem | undefined {
+  if (description.has(method)) return undefined;
   return { error: 'unknown_method', message: `[ERROR] Slack's Web API has no method ${method}` };
 }
 
@@ -122,11 +121,12 @@ function present(value: unknown): boolean {
  * method does not take.
  */
 export function argumentProblem(
+  description: WebApiDescription,
   method: string,
   args: Readonly<Record<string, unknown>>,
 ): ContractProblem | undefined {
-  const described = webApiDescription().get(method);
-  if (!described) return methodProblem(method);
+  const described = description.get(method);
+  if (!described) return methodProblem(description, method);
   for (const name of described.required) {
     if (name !== 'token' && !present(args[name])) {
       return {
