@@ -52,6 +52,8 @@ export interface RuntimeParts {
   submitWaitMs?: number;
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
+  /** How long a triage channel's privacy is kept (default 2 min; tests shorten it). */
+  triagePrivacyMs?: number;
   /** How long a readiness check may take. */
   readinessTimeoutMs?: number;
   /** How soon a failed Slack auth.test is tried again by readiness (default 30 s). */
@@ -220,6 +222,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     peopleMetrics: appMetrics,
     ...(parts.worker ? { worker: parts.worker } : {}),
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
+    ...(parts.triagePrivacyMs !== undefined ? { triagePrivacyMs: parts.triagePrivacyMs } : {}),
     mirror,
   });
   // The worker posts through the Slack app's poster: built after it, as it needs the app.

@@ -7,6 +7,7 @@
  * recording it.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
 import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import { PostDeferredError } from '../../mirror/errors.ts';
 import type {
@@ -37,6 +38,7 @@ import {
 } from '../posting/post-metadata.ts';
 import { isConversationUnavailable, permalinkOf, sendDm } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
+import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 import type { RequesterNotices } from './requester-notices.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
@@ -47,6 +49,8 @@ const NAME_TTL_MS = 60 * 60_000;
 const NAMES_KEPT = 500;
 // A triage channel's recent messages searched for a card posted before a crash: minutes ago.
 const TRIAGE_SEARCH_LIMIT = 200;
+// When a triage channel's privacy could not be read (Slack failed, no Retry-After): ask again.
+const PRIVACY_RETRY_MS = 30_000;
 
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
@@ -73,6 +77,13 @@ export interface SlackMirrorPosterOptions {
   personAsked?: (ticketId: string) => Promise<boolean>;
   /** Keeps the requester's "resolved" notices, whose Reopen goes once the ticket reopens. */
   notices?: RequesterNotices | undefined;
+  /**
+   * Whether a triage channel is private: a card or a post in a triage thread goes only to one
+   * Slack says is (unset: every triage channel is taken as private, as the tests of posting do).
+   */
+  triagePrivacy?: Pick<TriageChannelPrivacy, 'privacy'> | undefined;
+  /** Where a withheld triage post is said (error level for a public channel). */
+  logger?: Pick<Logger, 'error' | 'warn'> | undefined;
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -101,6 +112,8 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
   readonly #notices: RequesterNotices | undefined;
   readonly #personAsked: SlackMirrorPosterOptions['personAsked'];
+  readonly #triagePrivacy: SlackMirrorPosterOptions['triagePrivacy'];
+  readonly #logger: SlackMirrorPosterOptions['logger'];
   readonly #names = new Map<string, { at: number; person: Promise<SlackPerson | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
@@ -111,6 +124,37 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#dashboardUrl = options.dashboardUrl;
     this.#notices = options.notices;
     this.#personAsked = options.personAsked;
+    this.#triagePrivacy = options.triagePrivacy;
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Whether a triage channel may take a card or a post now: only when Slack says it is private.
+   * A public one (or one the app left) takes nothing, said at error level each time; when Slack
+   * cannot say, nothing is posted and the post waits (`PostDeferredError`), so it is made once
+   * Slack can say the channel is private: nothing is lost.
+   */
+  async #triageMayTake(channel: string, ticketId: string, what: 'card' | 'post'): Promise<boolean> {
+    if (!this.#triagePrivacy) return true;
+    let privacy: Awaited<ReturnType<TriageChannelPrivacy['privacy']>>;
+    try {
+      privacy = await this.#triagePrivacy.privacy(channel);
+    } catch (error) {
+      const retryAt = slackRetryAt(error, Date.now()) ?? Date.now() + PRIVACY_RETRY_MS;
+      this.#logger?.warn(
+        { err: error, channel, ticket_id: ticketId, retry_at: new Date(retryAt).toISOString() },
+        `could not tell whether the triage channel is private; the ${what} waits`,
+      );
+      throw new PostDeferredError(retryAt, { cause: error });
+    }
+    if (privacy === 'private') return true;
+    if (privacy === 'public') {
+      this.#logger?.error(
+        { channel, ticket_id: ticketId },
+        `triage channel is public: the ${what} was not posted there (only a private channel may be a triage channel)`,
+      );
+    }
+    return false;
   }
 
   messageParts(ticketId: string, message: Message): number {
@@ -252,6 +296,7 @@ export class SlackMirrorPoster implements MirrorPoster {
     ticket: Ticket,
     filedFrom?: Thread,
   ): Promise<{ ts: string } | 'gone'> {
+    if (!(await this.#triageMayTake(channel, ticket.id, 'card'))) return 'gone';
     const email = ticket.requester_email?.toLowerCase();
     const person = email ? await this.#slackPerson(email) : undefined;
     // A direct message's link opens for its person alone: only a channel's is worth showing.
@@ -325,6 +370,11 @@ export class SlackMirrorPoster implements MirrorPoster {
     itemId: string,
     part?: PostPart,
   ): Promise<PostOutcome> {
+    // A triage thread in a channel made public takes no more: the thread is unlinked, and what
+    // it would have shown stays on the platform.
+    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticketId, 'post'))) {
+      return 'gone';
+    }
     try {
       await this.#client.chat.postMessage({
         channel: thread.channel,
