@@ -333,7 +333,7 @@ describe('writing from a triage thread', () => {
       channelId: agentsPrivate,
       messageTs: cardTs,
     });
-    await eventually(
+    const view = await eventually(
       () =>
         stack.double.workspace
           .modalStack(bob)
@@ -341,13 +341,26 @@ describe('writing from a triage thread', () => {
       5_000,
       'the reply modal',
     );
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
   });
 
   it('a member who leaves the triage channel loses the right at once: their reply is not sent, their click refused', async () => {
-    const view = stack.double.workspace
-      .modalStack(bob)
-      .find((v) => v.callback_id === VIEWS.replyToRequester);
-    if (!view) throw new Error('the reply modal of the test before is not open');
+    // Bob opens the reply form while a member, then leaves the channel.
+    const before = stack.double.workspace.modalStack(bob).length;
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    const view = await eventually(
+      () =>
+        stack.double.workspace.modalStack(bob).length > before
+          ? stack.double.workspace.modalStack(bob).at(-1)
+          : undefined,
+      5_000,
+      'the reply modal',
+    );
     await stack.driver.userLeaves({ userId: bob, channelId: agentsPrivate });
 
     const submitted = await stack.driver.viewSubmission({
