@@ -279,6 +279,9 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
+    // A triage card shows no more of its ticket once its channel is not private; when Slack
+    // cannot say, this refresh fails (only logged) and the next one tries again.
+    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticket.id, 'card'))) return;
     this.#cards.request(thread, ticket);
   }
 

@@ -15,6 +15,7 @@ import {
   type SlackDouble,
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
+import { eventually } from '../../support/eventually.ts';
 
 const ids = defaultIds;
 
@@ -108,6 +109,21 @@ describe('Slack mirror poster: only private triage channels', () => {
       'disk is failing',
     );
     expect(logged.map((l) => l.level)).toEqual(['error']);
+  });
+
+  it('refreshes a triage card while its channel is private, and not once it is made public', async () => {
+    const posted = await poster.postTriageCard(ids.agentsPrivate, ticket);
+    if (posted === 'gone') throw new Error('posted expected');
+    const thread = { channel: ids.agentsPrivate, threadTs: posted.ts, triage: true };
+    await poster.refreshCard(thread, { ...ticket, status: 'open' });
+    await eventually(() => double.callsTo('chat.update').length === 1, 2_000, 'the refresh');
+    double.workspace.setPrivate(ids.agentsPrivate, false);
+    await poster.refreshCard(thread, { ...ticket, status: 'resolved', title: 'Secret title' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(double.callsTo('chat.update')).toHaveLength(1);
+    expect(JSON.stringify(double.workspace.messages(ids.agentsPrivate))).not.toContain(
+      'Secret title',
+    );
   });
 
   it('still posts in a public channel’s ordinary (non-triage) thread', async () => {
