@@ -383,6 +383,29 @@ describe('writing from a triage thread', () => {
       'the refusal',
     );
     expect(messagesOf().some((m) => m.body === 'Sent after leaving the channel')).toBe(false);
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
+  });
+
+  it('a person who joins the triage channel gets the right at once, as Slack announces the join', async () => {
+    // The app read the channel's members before (Bob was in, then left): only the event tells.
+    await stack.driver.userJoins({ userId: bob, channelId: agentsPrivate });
+    const before = stack.double.workspace.modalStack(bob).length;
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    const view = await eventually(
+      () =>
+        stack.double.workspace.modalStack(bob).length > before
+          ? stack.double.workspace.modalStack(bob).at(-1)
+          : undefined,
+      5_000,
+      'the reply modal',
+    );
+    expect(view.callback_id).toBe(VIEWS.replyToRequester);
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
   });
 
   // Last: it closes the ticket.

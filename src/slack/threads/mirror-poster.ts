@@ -28,6 +28,7 @@ import {
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
 import type { DeskFieldsOf } from '../deps.ts';
+import { isTransient } from '../outbox/transient-errors.ts';
 import {
   type PostPart,
   postMetadata,
@@ -131,8 +132,9 @@ export class SlackMirrorPoster implements MirrorPoster {
   /**
    * Whether a triage channel may take a card or a post now: only when Slack says it is private.
    * A public one (or one the app left) takes nothing, said at error level each time; when Slack
-   * cannot say, nothing is posted and the post waits (`PostDeferredError`), so it is made once
-   * Slack can say the channel is private: nothing is lost.
+   * cannot say for now (a 429, a 5xx, no answer), nothing is posted and the post waits
+   * (`PostDeferredError`), so it is made once Slack can say the channel is private: nothing is
+   * lost. When Slack refuses for good (a missing scope), nothing is posted, at error level.
    */
   async #triageMayTake(channel: string, ticketId: string, what: 'card' | 'post'): Promise<boolean> {
     if (!this.#triagePrivacy) return true;
@@ -140,6 +142,15 @@ export class SlackMirrorPoster implements MirrorPoster {
     try {
       privacy = await this.#triagePrivacy.privacy(channel);
     } catch (error) {
+      if (!isTransient(error)) {
+        // Slack will not say, now or later (a missing scope): nothing goes there, and the
+        // requester's threads are not held up waiting for an answer that will not come.
+        this.#logger?.error(
+          { err: error, channel, ticket_id: ticketId },
+          `Slack will not say whether the triage channel is private; the ${what} was not posted there`,
+        );
+        return false;
+      }
       const retryAt = slackRetryAt(error, Date.now()) ?? Date.now() + PRIVACY_RETRY_MS;
       this.#logger?.warn(
         { err: error, channel, ticket_id: ticketId, retry_at: new Date(retryAt).toISOString() },

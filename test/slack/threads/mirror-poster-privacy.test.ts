@@ -145,6 +145,13 @@ describe('Slack mirror poster: only private triage channels', () => {
     expect(await poster.postTriageCard(ids.agentsPrivate, ticket)).not.toBe('gone');
   });
 
+  it('posts no card when Slack refuses to say for good (a missing scope), at error level, holding nothing up', async () => {
+    double.failNext('conversations.info', 'missing_scope');
+    expect(await poster.postTriageCard(ids.agentsPrivate, ticket)).toBe('gone');
+    expect(cardsIn(ids.agentsPrivate)).toEqual([]);
+    expect(logged.map((l) => l.level)).toEqual(['error']);
+  });
+
   it('posts no note while Slack answers 500 to conversations.info, asking to come back soon', async () => {
     const posted = await poster.postTriageCard(ids.agentsPrivate, ticket);
     if (posted === 'gone') throw new Error('posted expected');
