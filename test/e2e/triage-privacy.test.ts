@@ -163,3 +163,26 @@ describe('triage channels are private', () => {
     expect(cardsIn(agentsPrivate, filed.ticketId)).toHaveLength(1);
   });
 });
+
+describe('triage channel membership events', () => {
+  let stack: Stack;
+  afterEach(async () => {
+    await stack?.close();
+  });
+
+  it('answers 200 to membership events of the wrong shape, and logs what it ignored', async () => {
+    stack = await startStack();
+    const events = [
+      { type: 'member_joined_channel', user: 42, channel: agentsPrivate },
+      { type: 'member_left_channel', user: alice, channel: { id: agentsPrivate } },
+    ];
+    const statuses = [];
+    for (const event of events) {
+      const delivery = await stack.driver.event(event as never, { simulateSlackRetries: false });
+      statuses.push(delivery.status);
+    }
+    expect(statuses).toEqual([200, 200]);
+    const ignored = stack.logs.filter((l) => l.includes('does not have the shape'));
+    expect(ignored.map((l) => JSON.parse(l).fields)).toEqual([['user'], ['channel']]);
+  });
+});
