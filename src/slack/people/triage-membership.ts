@@ -56,6 +56,7 @@ export class TriageMembership implements TriageMembers {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Whether the person is a member of a private triage channel of the ticket; see the file comment. */
   async isDeskAgent(userId: string, scope: AgentScope): Promise<boolean> {
     for (const channel of await this.#channelsOf(scope)) {
       if (!(await this.members(channel)).has(userId)) continue;
@@ -76,10 +77,12 @@ export class TriageMembership implements TriageMembers {
     return members;
   }
 
+  /** Adds a person to the kept members of a channel (`member_joined_channel`). */
   joined(channel: string, userId: string): void {
     this.#apply(channel, (members) => members.add(userId));
   }
 
+  /** Takes a person out of the kept members of a channel (`member_left_channel`). */
   left(channel: string, userId: string): void {
     this.#apply(channel, (members) => members.delete(userId));
   }

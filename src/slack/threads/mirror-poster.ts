@@ -136,7 +136,11 @@ export class SlackMirrorPoster implements MirrorPoster {
    * (`PostDeferredError`), so it is made once Slack can say the channel is private: nothing is
    * lost. When Slack refuses for good (a missing scope), nothing is posted, at error level.
    */
-  async #triageMayTake(channel: string, ticketId: string, what: 'card' | 'post'): Promise<boolean> {
+  async #triageMayTake(
+    channel: string,
+    ticketId: string,
+    what: 'card' | 'card update' | 'post',
+  ): Promise<boolean> {
     if (!this.#triagePrivacy) return true;
     let privacy: Awaited<ReturnType<TriageChannelPrivacy['privacy']>>;
     try {
@@ -292,7 +296,8 @@ export class SlackMirrorPoster implements MirrorPoster {
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
     // A triage card shows no more of its ticket once its channel is not private; when Slack
     // cannot say, this refresh fails (only logged) and the next one tries again.
-    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticket.id, 'card'))) return;
+    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticket.id, 'card update')))
+      return;
     this.#cards.request(thread, ticket);
   }
 

@@ -56,11 +56,6 @@ export class TriageChannelPrivacy {
     return privacy;
   }
 
-  /** Drops the kept answer, so the next use asks Slack. */
-  forget(channel: string): void {
-    this.#kept.delete(channel);
-  }
-
   async #ask(channel: string): Promise<ChannelPrivacy> {
     try {
       const info = await this.#client.conversations.info({ channel });
