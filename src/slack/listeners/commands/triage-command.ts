@@ -40,7 +40,7 @@ export function isTriageCommand(text: string): boolean {
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, text });
 
 const USAGE =
-  '`/ticket triage <desk>` makes this channel the triage channel of a desk: a card for each of its new tickets is posted here. ' +
+  '`/ticket triage <desk>` makes this private channel the triage channel of a desk: a card for each of its new tickets is posted here, and its members are the desk’s agents. ' +
   '`/ticket triage unrouted` makes it the catch-all, for tickets on no desk or on a desk with no triage channel of its own. ' +
   '`/ticket triage off` ends what this channel triages. Several desks may share one channel.';
 
