@@ -54,6 +54,8 @@ export interface RuntimeParts {
   healRecheckMs?: number;
   /** Wait between Slack calls while triage channels are read back (tests shorten it). */
   triageHealPaceMs?: number;
+  /** How long a triage channel's privacy is kept (default 2 min; tests shorten it). */
+  triagePrivacyMs?: number;
   /** How long a readiness check may take. */
   readinessTimeoutMs?: number;
   /** How soon a failed Slack auth.test is tried again by readiness (default 30 s). */
@@ -223,6 +225,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     ...(parts.worker ? { worker: parts.worker } : {}),
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(parts.triageHealPaceMs !== undefined ? { triageHealPaceMs: parts.triageHealPaceMs } : {}),
+    ...(parts.triagePrivacyMs !== undefined ? { triagePrivacyMs: parts.triagePrivacyMs } : {}),
     mirror,
   });
   // The worker posts through the Slack app's poster: built after it, as it needs the app.

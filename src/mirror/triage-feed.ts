@@ -393,7 +393,7 @@ export class TriageFeed {
     if (known) return;
     this.#logger.warn(
       { channel, retry_in_ms: this.#o.goneMs },
-      'triage channel takes no posts (the app was removed, or it was archived); its cards wait',
+      'triage channel takes no posts (the app was removed, it was archived, or it is not private); its cards wait',
     );
     this.#onChannelGone?.(channel);
   }

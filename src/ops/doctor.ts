@@ -609,8 +609,9 @@ function checkChannelDesks(
 
 /**
  * The triage channels: DESK_TRIAGE_CHANNELS's defaults and, with Redis, those agents set with
- * `/ticket triage`. Each is asked of Slack: a public one shows ticket texts to everyone, one the
- * app has left (or cannot see) gets no cards. Warnings only: tickets are still filed.
+ * `/ticket triage`. Each is asked of Slack: a public one fails the check (the app posts nothing
+ * there, as a triage channel carries every ticket's text and every internal note); one the app
+ * has left (or cannot see) gets no cards, a warning: tickets are still filed.
  */
 async function checkTriageChannels(
   env: Record<string, string | undefined>,
@@ -645,6 +646,7 @@ async function checkTriageChannels(
     };
   }
   const warnings: string[] = [];
+  const failures: string[] = [];
   const fixes = new Set<string>();
   const unknown = read.channels.filter(
     (c) => c.desk !== TRIAGE_CATCH_ALL && deskSlugs !== undefined && !deskSlugs.has(c.desk),
@@ -658,6 +660,7 @@ async function checkTriageChannels(
     for (const channel of new Set(read.channels.map((c) => c.channel))) {
       const found = await triageChannelState(apiUrl, env.SLACK_BOT_TOKEN, timeoutMs, channel);
       labels.set(channel, found.label);
+      if (found.failure) failures.push(found.failure);
       if (found.warning) warnings.push(found.warning);
       if (found.fix) fixes.add(found.fix);
     }
@@ -671,9 +674,10 @@ async function checkTriageChannels(
       return `${desk} -> ${labels.get(c.channel) ?? c.channel} (${origin})`;
     })
     .join(', ');
-  const summary = [listed, ...warnings, ...notes].join('; ');
-  if (warnings.length === 0) return { name, status: 'pass', summary };
-  return { name, status: 'warn', summary, fix: [...fixes].join('; ') };
+  const summary = [listed, ...failures, ...warnings, ...notes].join('; ');
+  if (failures.length === 0 && warnings.length === 0) return { name, status: 'pass', summary };
+  const status = failures.length > 0 ? 'fail' : 'warn';
+  return { name, status, summary, fix: [...fixes].join('; ') };
 }
 
 /** The triage channels in force, and why some may be missing from them. */
@@ -728,7 +732,7 @@ async function triageChannelState(
   token: string,
   timeoutMs: number,
   channel: string,
-): Promise<{ label: string; warning?: string; fix?: string }> {
+): Promise<{ label: string; failure?: string; warning?: string; fix?: string }> {
   let body: SlackAnswer['body'];
   try {
     ({ body } = await withTimeout(
@@ -769,18 +773,18 @@ async function triageChannelState(
       fix: 'set another triage channel with /ticket triage <desk> there',
     };
   }
+  if (info.is_private !== true) {
+    return {
+      label,
+      failure: `${label} is public: the app posts no card and no note there (anyone in the workspace could read them)`,
+      fix: 'use a private channel for triage (/ticket triage off there, or take it out of DESK_TRIAGE_CHANNELS; /ticket triage <desk> in the private one)',
+    };
+  }
   if (info.is_member !== true) {
     return {
       label,
       warning: `the app is no longer in ${label}: its cards cannot be posted`,
       fix: 'invite the app back (/invite @Service Desk), or run /ticket triage off there',
-    };
-  }
-  if (info.is_private !== true) {
-    return {
-      label,
-      warning: `${label} is public: anyone in the workspace can read ticket texts there`,
-      fix: 'use a private channel for triage (/ticket triage off there, /ticket triage <desk> in the private one)',
     };
   }
   return { label };

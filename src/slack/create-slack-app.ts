@@ -42,6 +42,7 @@ import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-defini
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { knownTicketStatus, type PeopleReadMetrics, PeopleReads } from './people/fair-share.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
+import { TriageMembership } from './people/triage-membership.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
 import { RequesterNotices } from './threads/requester-notices.ts';
@@ -52,6 +53,8 @@ import { ServiceCatalog } from './tickets/service-catalog.ts';
 import { TicketStatusMemo } from './tickets/ticket-status-memo.ts';
 import { TriageChannelHeal } from './tickets/triage-channel-heal.ts';
 import { TriageChannelRecords } from './tickets/triage-channel-records.ts';
+import { TriageChannelPrivacy } from './triage/channel-privacy.ts';
+import { logPublicTriageChannels } from './triage/public-triage-channels.ts';
 
 /** What the Slack app is built from. */
 export interface SlackAppOptions {
@@ -82,6 +85,8 @@ export interface SlackAppOptions {
   healRecheckMs?: number;
   /** Wait between Slack calls while triage channels are read back (tests shorten it). */
   triageHealPaceMs?: number;
+  /** How long a triage channel's privacy is kept (default 2 min; tests shorten it). */
+  triagePrivacyMs?: number;
   /** The mirror (platform → Slack), built by the runtime: told of writes from Slack. */
   mirror: Mirror;
   /**
@@ -165,10 +170,21 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
   // Built in dependency order: the mirror's poster, the intents' dependencies,
   // the worker that runs the intents, and last the listeners' dependencies around them.
+  // No card or note goes to a triage channel Slack does not call private (fail closed).
+  const triagePrivacy = new TriageChannelPrivacy({
+    client: background,
+    ...(options.triagePrivacyMs !== undefined ? { ttlMs: options.triagePrivacyMs } : {}),
+  });
+  const triageMembers = new TriageMembership({
+    client: background,
+    stores: options.stores,
+    privacy: triagePrivacy,
+  });
   const people = new PeopleDirectory({
     client: interactive,
     agentEmails: options.agentEmails,
     agentUsergroup: options.agentUsergroup,
+    deskAgents: triageMembers,
   });
   const statuses = new TicketStatusMemo();
   const deskFields = new DeskFieldCatalog({
@@ -193,6 +209,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     notices: new RequesterNotices(background, options.stores.claims),
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
+    triagePrivacy,
+    logger: logger.child({ component: 'triage-privacy' }),
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.
@@ -222,6 +240,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       stores: options.stores,
       relink: (ticketId, thread) => mirror.relinkThread(ticketId, thread),
     }),
+    triageMembers,
     deskFields,
   };
   const worker = new OutboxWorker({
@@ -289,6 +308,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       if (role !== 'web') {
         worker.start();
         triageHeal.start();
+        // Said at start, as whenever a post is withheld: a public triage channel gets nothing.
+        tasks.run('check-triage-channels', () =>
+          logPublicTriageChannels({ stores: options.stores, logger }, triagePrivacy),
+        );
       }
       return receiver.port ?? options.port;
     },

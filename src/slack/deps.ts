@@ -60,8 +60,30 @@ export interface Directory {
   person(userId: string): Promise<Person>;
   /** The person's email, or PersonWithoutEmailError: the platform cannot match them without it. */
   email(userId: string): Promise<string>;
-  /** Whether the person is an agent: listed in AGENT_EMAILS or a member of the agents group. */
-  isAgent(userId: string): Promise<boolean>;
+  /**
+   * Whether the person is an agent: listed in AGENT_EMAILS or a member of the agents group; on
+   * a ticket (`on`), also a member of a private triage channel of its desk (`TriageMembers`).
+   */
+  isAgent(userId: string, on?: AgentScope): Promise<boolean>;
+}
+
+/** The ticket an agent's right is asked on, and what is known of where it is. */
+export interface AgentScope {
+  ticketId: string;
+  /** The ticket's desk slug when read (null: on no desk); undefined when not read. */
+  deskId?: string | null | undefined;
+  /** The channel the click, reply or form came from, when any. */
+  channel?: string | undefined;
+}
+
+/** Triage channels' members, the desk agents (`people/triage-membership.ts`). */
+export interface TriageMembers {
+  /** Whether the person is a member of a private triage channel of the ticket's desk. */
+  isDeskAgent(userId: string, scope: AgentScope): Promise<boolean>;
+  /** Someone joined a channel (`member_joined_channel`). */
+  joined(channel: string, userId: string): void;
+  /** Someone left a channel (`member_left_channel`): they lose the right at once. */
+  left(channel: string, userId: string): void;
 }
 
 /** The platform's desks, kept for a while (`tickets/desk-catalog.ts`). */
@@ -242,6 +264,8 @@ export interface SlackDeps {
   triageThreads: TriageThreads;
   /** Triage channels' pinned records in Slack, read back after Redis came back empty. */
   triageRecords: TriageRecords;
+  /** Triage channels' members: kept current from Slack's membership events. */
+  triageMembers: TriageMembers;
 }
 
 /**

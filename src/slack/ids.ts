@@ -112,6 +112,8 @@ export const BOT_EVENTS = [
   'message.mpim',
   'reaction_added',
   'app_home_opened',
+  'member_joined_channel',
+  'member_left_channel',
 ] as const;
 
 /** OAuth bot scopes the app needs, each for a reason given beside it. */
@@ -120,7 +122,8 @@ export const BOT_SCOPES = {
   'channels:read':
     'whether the app is a member of a public channel, so a card goes only where its thread is heard',
   'groups:history': 'thread replies in private channels',
-  'groups:read': 'whether the app is a member of a private channel',
+  'groups:read':
+    'whether a triage channel is private and the app is in it; who its members (its desk agents) are',
   'chat:write': 'ticket cards and thread replies',
   'chat:write.public': 'ticket cards in public channels the app was not invited to',
   commands: 'the /ticket command and the shortcuts',

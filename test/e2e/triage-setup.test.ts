@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { type Replica, type Stack, startStack } from '../support/stack.ts';
 
-const { agent, alice, agentsPrivate, itHelp } = defaultIds;
+const { agent, alice, agentsPrivate, bot, hrPrivate, itHelp } = defaultIds;
 
 describe('/ticket triage', () => {
   let stack: Stack;
@@ -52,23 +52,28 @@ describe('/ticket triage', () => {
     expect(stack.double.workspace.messages(itHelp).map((m) => m.text)).not.toContain(answer);
   });
 
-  it('sets a public channel with a warning that anyone can read its cards', async () => {
+  it('refuses a public channel privately, saying why and to use a private one, and changes nothing', async () => {
+    const before = await app.stores.triageChannels.all();
     const answer = await command(agent, itHelp, 'triage hr');
-    expect(answer).toContain('now triages *People* (`hr`)');
-    expect(answer).toContain('This channel is public');
-    expect(await app.stores.triageChannels.channelFor('hr')).toBe(itHelp);
+    expect(answer).toContain(`<#${itHelp}> is public`);
+    expect(answer).toContain('internal note');
+    expect(answer).toContain('Use a private channel');
+    expect(answer).toContain('`/ticket triage hr` there');
+    expect(answer).toContain('Nothing changed');
+    expect(await app.stores.triageChannels.all()).toEqual(before);
+    expect(await app.stores.triageChannels.channelFor('hr')).toBeUndefined();
   });
 
   it('off ends what the channel triages, and its desks go to the catch-all', async () => {
-    await command(agent, itHelp, 'triage unrouted');
+    // The people's private channel, with the app and an agent in it, takes tickets on no desk.
+    stack.double.workspace.addMember(hrPrivate, bot);
+    stack.double.workspace.addMember(hrPrivate, agent);
+    await command(agent, hrPrivate, 'triage unrouted');
     const answer = await command(agent, agentsPrivate, 'triage off');
     expect(answer).toContain(`<#${agentsPrivate}> no longer triages *IT Support*`);
-    expect(await app.stores.triageChannels.channelFor('it')).toBe(itHelp);
+    expect(await app.stores.triageChannels.channelFor('it')).toBe(hrPrivate);
     expect(
       (await app.stores.triageChannels.all()).map(({ desk, channel }) => [desk, channel]),
-    ).toEqual([
-      ['*', itHelp],
-      ['hr', itHelp],
-    ]);
+    ).toEqual([['*', hrPrivate]]);
   });
 });

@@ -45,8 +45,8 @@ describe('writing from a triage thread', () => {
       metadata: triageCardMetadata(ticketId),
     } as never);
     cardTs = card.ts;
-    // Bob joins the agents' channel: a colleague who is not an agent.
-    stack.double.workspace.addMember(agentsPrivate, bob);
+    // Bob joins the agents' channel: not in AGENT_EMAILS, a member of IT's triage channel.
+    await stack.driver.userJoins({ userId: bob, channelId: agentsPrivate });
   });
   afterAll(async () => {
     await stack.close();
@@ -102,24 +102,25 @@ describe('writing from a triage thread', () => {
     expect(edited.internal).toBe(true);
   });
 
-  it('a non-agent’s reply is refused privately in the thread, and nothing is written', async () => {
-    const before = messagesOf().length;
+  it('a member of the private triage channel who is not in AGENT_EMAILS writes an internal note by them', async () => {
     await stack.driver.userPosts({
       userId: bob,
       channelId: agentsPrivate,
       threadTs: cardTs,
-      text: 'I have the same VPN problem',
+      text: 'I saw this VPN error on the 3rd floor too',
     });
-    const told = await eventually(
-      () =>
-        stack.double.workspace
-          .ephemerals({ channel: agentsPrivate, user: bob })
-          .find((e) => e.text.includes("agents' room")),
+    const note = await eventually(
+      () => messagesOf().find((m) => m.body === 'I saw this VPN error on the 3rd floor too'),
       5_000,
-      'the private refusal',
+      'the member’s internal note',
     );
-    expect(JSON.stringify(told.blocks)).toContain('I have the same VPN problem');
-    expect(messagesOf()).toHaveLength(before);
+    expect(note.internal).toBe(true);
+    expect(note.author.email).toBe('bob@acme.example');
+    expect(
+      stack.double.workspace
+        .ephemerals({ channel: agentsPrivate, user: bob })
+        .filter((e) => e.text.includes("agents' room")),
+    ).toEqual([]);
   });
 
   it('Reply to requester adds a public message by the agent, which the mirror brings to the requester', async () => {
@@ -158,8 +159,9 @@ describe('writing from a triage thread', () => {
   });
 
   it('a non-agent clicking Reply to requester is refused privately and no modal opens', async () => {
+    // Alice is neither an agent nor in the triage channel (a crafted click).
     await stack.driver.blockAction({
-      userId: bob,
+      userId: alice,
       actionId: 'reply_to_requester',
       channelId: agentsPrivate,
       messageTs: cardTs,
@@ -167,12 +169,12 @@ describe('writing from a triage thread', () => {
     await eventually(
       () =>
         stack.double.workspace
-          .ephemerals({ channel: agentsPrivate, user: bob })
+          .ephemerals({ channel: agentsPrivate, user: alice })
           .some((e) => e.text.includes('Only service-desk agents can answer')),
       5_000,
       'the refusal',
     );
-    expect(stack.double.workspace.modalStack(bob)).toEqual([]);
+    expect(stack.double.workspace.modalStack(alice)).toEqual([]);
   });
 
   it('Send to requester on the agent’s own message in the triage thread adds it as a public message', async () => {
@@ -229,7 +231,8 @@ describe('writing from a triage thread', () => {
       5_000,
       'the refusal',
     );
-    expect(messagesOf().some((m) => m.body === 'Any news?')).toBe(false);
+    // Bob's words are his note (he is in the triage channel), never a public message.
+    expect(messagesOf().some((m) => m.body === 'Any news?' && !m.internal)).toBe(false);
   });
 
   /** Opens the reply modal as the agent from the card; returns the open view. */
@@ -321,6 +324,88 @@ describe('writing from a triage thread', () => {
     expect(blocks).toContain('reply_to_requester');
     expect(blocks).toContain(`<@${alice}>`);
     expect(card.metadata?.event_type).toBe('triage_card');
+  });
+
+  it('a member of the triage channel may use its card’s buttons: Reply to requester opens for them', async () => {
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    const view = await eventually(
+      () =>
+        stack.double.workspace
+          .modalStack(bob)
+          .find((v) => v.callback_id === VIEWS.replyToRequester),
+      5_000,
+      'the reply modal',
+    );
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
+  });
+
+  it('a member who leaves the triage channel loses the right at once: their reply is not sent, their click refused', async () => {
+    // Bob opens the reply form while a member, then leaves the channel.
+    const before = stack.double.workspace.modalStack(bob).length;
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    const view = await eventually(
+      () =>
+        stack.double.workspace.modalStack(bob).length > before
+          ? stack.double.workspace.modalStack(bob).at(-1)
+          : undefined,
+      5_000,
+      'the reply modal',
+    );
+    await stack.driver.userLeaves({ userId: bob, channelId: agentsPrivate });
+
+    const submitted = await stack.driver.viewSubmission({
+      viewId: view.id,
+      values: { [REPLY_FIELDS.text.action]: 'Sent after leaving the channel' },
+    });
+    expect(submitted.responseAction).toBe('update');
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'assign_to_me',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ channel: agentsPrivate, user: bob })
+          .some((e) => e.text.includes('Only service-desk agents')),
+      5_000,
+      'the refusal',
+    );
+    expect(messagesOf().some((m) => m.body === 'Sent after leaving the channel')).toBe(false);
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
+  });
+
+  it('a person who joins the triage channel gets the right at once, as Slack announces the join', async () => {
+    // The app read the channel's members before (Bob was in, then left): only the event tells.
+    await stack.driver.userJoins({ userId: bob, channelId: agentsPrivate });
+    const before = stack.double.workspace.modalStack(bob).length;
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    const view = await eventually(
+      () =>
+        stack.double.workspace.modalStack(bob).length > before
+          ? stack.double.workspace.modalStack(bob).at(-1)
+          : undefined,
+      5_000,
+      'the reply modal',
+    );
+    expect(view.callback_id).toBe(VIEWS.replyToRequester);
+    await stack.driver.viewClosed({ viewId: view.id, userId: bob });
   });
 
   // Last: it closes the ticket.

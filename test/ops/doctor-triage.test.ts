@@ -63,7 +63,7 @@ describe('npm run doctor: triage channels', () => {
     expect(check.summary).toContain('no REDIS_URL');
   });
 
-  it('lists what agents set in Slack, and warns about a public channel and ones the app left', async () => {
+  it('lists what agents set in Slack, fails on a public channel, and warns about ones the app left', async () => {
     const key = `${prefix}a:`;
     const { triageChannels } = createRedisStores({ redis, prefix: key });
     await triageChannels.set('it', agentsPrivate);
@@ -75,13 +75,44 @@ describe('npm run doctor: triage channels', () => {
       timeoutMs: 3_000,
     });
     const check = triageCheck(report);
-    expect(check.status).toBe('warn');
+    expect(check.status).toBe('fail');
+    expect(report.ok).toBe(false);
     expect(check.summary).toContain(`it -> #it-agents (${agentsPrivate}) (set in Slack)`);
-    expect(check.summary).toContain(`#it-help (${itHelp}) is public`);
-    expect(check.summary).toContain(`the app is no longer in #general (${general})`);
+    expect(check.summary).toContain(
+      `#it-help (${itHelp}) is public: the app posts no card and no note there`,
+    );
     expect(check.summary).toContain(`the app cannot see ${hrPrivate}`);
     expect(check.fix).toContain('/invite @Service Desk');
     expect(check.fix).toContain('private channel');
+  });
+
+  it('fails on a public channel named in DESK_TRIAGE_CHANNELS, saying to take it out', async () => {
+    const report = await runDoctor({
+      env: env({ DESK_TRIAGE_CHANNELS: `it=${agentsPrivate},hr=${itHelp}` }),
+      timeoutMs: 3_000,
+    });
+    const check = triageCheck(report);
+    expect(check.status).toBe('fail');
+    expect(report.ok).toBe(false);
+    expect(check.summary).toContain(`hr -> #it-help (${itHelp}) (DESK_TRIAGE_CHANNELS)`);
+    expect(check.summary).toContain(`#it-help (${itHelp}) is public`);
+    expect(check.fix).toContain('DESK_TRIAGE_CHANNELS');
+  });
+
+  it('fails on a triage channel made public since it was set', async () => {
+    const key = `${prefix}c:`;
+    await createRedisStores({ redis, prefix: key }).triageChannels.set('it', agentsPrivate);
+    double.workspace.setPrivate(agentsPrivate, false);
+    try {
+      const report = await runDoctor({
+        env: env({ REDIS_URL, REDIS_KEY_PREFIX: key }),
+        timeoutMs: 3_000,
+      });
+      expect(triageCheck(report).status).toBe('fail');
+      expect(triageCheck(report).summary).toContain(`#it-agents (${agentsPrivate}) is public`);
+    } finally {
+      double.workspace.setPrivate(agentsPrivate, true);
+    }
   });
 
   it('passes when every triage channel is private and has the app', async () => {
@@ -101,7 +132,8 @@ describe('npm run doctor: triage channels', () => {
       env: env({ REDIS_URL, REDIS_KEY_PREFIX: key, DESK_TRIAGE_CHANNELS: `hr=${general}` }),
       timeoutMs: 3_000,
     });
-    expect(triageCheck(report).status).toBe('warn');
+    // #general is public: the default in force fails the check until it is turned off.
+    expect(triageCheck(report).status).toBe('fail');
     expect(triageCheck(after)).toMatchObject({ status: 'pass' });
     expect(triageCheck(after).summary).toBe(`it -> #it-agents (${agentsPrivate}) (set in Slack)`);
   });

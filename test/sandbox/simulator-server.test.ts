@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RunningSandbox,
   SANDBOX_REQUEST_CHANNEL,
+  SANDBOX_TRIAGE_CHANNEL,
   startSandbox,
 } from '../../tools/sandbox/sandbox.ts';
 import type { SimulatorSnapshot } from '../../tools/sandbox/simulator-state.ts';
@@ -119,5 +120,25 @@ describe('the simulator server', () => {
     const response = await fetch(ticket.url);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(`<h1>${ticket.id}:`);
+  });
+  // Last: Bob stays in #it-triage.
+  it('tells the app when /invite adds someone to a channel, as Slack does: a triage channel’s new member is its desk’s agent at once', async () => {
+    const members = sandbox.slack.deps.triageMembers;
+    const scope = { ticketId: 'IT-999', channel: SANDBOX_TRIAGE_CHANNEL };
+    // The app has read the channel's members (Sam and the app) before Bob is invited.
+    expect(await members.isDeskAgent(defaultIds.bob, scope)).toBe(false);
+    const response = await act({
+      type: 'command',
+      as: defaultIds.agent,
+      channel: SANDBOX_TRIAGE_CHANNEL,
+      command: '/invite',
+      text: '@bob',
+    });
+    expect(await response.json()).toMatchObject({ ok: true });
+    await eventually(
+      () => members.isDeskAgent(defaultIds.bob, scope),
+      5_000,
+      'Bob counted as the IT desk’s agent',
+    );
   });
 });

@@ -344,6 +344,36 @@ describe('the Slack driver', () => {
         item: { type: 'message', channel: ids.itHelp, ts: posted.ts },
       });
     });
+
+    it('delivers a join and a leave of a channel the bot is in as member_joined_channel and member_left_channel', async () => {
+      await driver.userJoins({ userId: ids.bob, channelId: ids.agentsPrivate });
+      expect(double.workspace.isMember(ids.agentsPrivate, ids.bob)).toBe(true);
+      await driver.userLeaves({ userId: ids.bob, channelId: ids.agentsPrivate });
+      expect(double.workspace.isMember(ids.agentsPrivate, ids.bob)).toBe(false);
+      const events = app.requests.map(
+        (request) => (JSON.parse(request.rawBody) as { event: Record<string, unknown> }).event,
+      );
+      expect(events).toMatchObject([
+        {
+          type: 'member_joined_channel',
+          user: ids.bob,
+          channel: ids.agentsPrivate,
+          channel_type: 'G',
+        },
+        {
+          type: 'member_left_channel',
+          user: ids.bob,
+          channel: ids.agentsPrivate,
+          channel_type: 'G',
+        },
+      ]);
+    });
+
+    it('delivers no membership event for a channel the bot is not in', async () => {
+      expect(await driver.userJoins({ userId: ids.bob, channelId: ids.general })).toBeUndefined();
+      expect(double.workspace.isMember(ids.general, ids.bob)).toBe(true);
+      expect(app.requests).toEqual([]);
+    });
   });
 
   describe('interactivity', () => {

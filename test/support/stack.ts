@@ -124,6 +124,10 @@ export interface StackOptions {
   changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'>;
   /** CHANNEL_DESKS (default: #it-help files to ROUTED_DESK). */
   channelDesks?: string;
+  /** DESK_TRIAGE_CHANNELS (default: none). */
+  deskTriageChannels?: string;
+  /** How long a triage channel's privacy is kept (default the app's 2 min). */
+  triagePrivacyMs?: number;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -189,6 +193,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       AGENT_EMAILS: 'sam.rivera@acme.example',
       CHANNEL_DESKS: options.channelDesks ?? `${defaultIds.itHelp}=${ROUTED_DESK}`,
+      ...(options.deskTriageChannels ? { DESK_TRIAGE_CHANNELS: options.deskTriageChannels } : {}),
       ...(options.embedded ? {} : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }),
       APP_ROLE: role,
       PORT: '0',
@@ -222,6 +227,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       healRecheckMs: 100,
       // Triage channels read back at once after a test empties the store.
       triageHealPaceMs: 0,
+      ...(options.triagePrivacyMs !== undefined
+        ? { triagePrivacyMs: options.triagePrivacyMs }
+        : {}),
     });
     const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.

@@ -362,9 +362,11 @@ export class SimulatorActions {
 
   /**
    * Slack's own /invite (no app hears the command): adds the person or app named to the
-   * channel, and the channel shows that they joined.
+   * channel, and the channel shows that they joined. An app that subscribes to
+   * `member_joined_channel` is told, as Slack tells it (a triage channel's new member is its
+   * desk's agent at once).
    */
-  #invite(userId: string, channelId: string, text: string): ActionResult {
+  async #invite(userId: string, channelId: string, text: string): Promise<ActionResult> {
     const workspace = this.#o.double.workspace;
     const channel = workspace.conversation(channelId);
     if (!channel || channel.isIm || channel.isMpim) {
@@ -382,9 +384,18 @@ export class SimulatorActions {
           : `Say whom to invite, e.g. /invite @${this.#o.profile.name}.`,
       };
     }
-    if (!workspace.addMember(channelId, invitee.id)) {
+    if (workspace.isMember(channelId, invitee.id)) {
       return { ok: false, error: `${invitee.label} is already in #${channel.name}.` };
     }
+    if (this.#o.profile.botEvents.includes('member_joined_channel')) {
+      try {
+        await this.#o.driver.userJoins({ userId: invitee.id, channelId });
+      } catch (error) {
+        // Joined all the same; the app reads the channel's members again within minutes.
+        if (!(error instanceof SlackDoubleError)) throw error;
+      }
+    }
+    workspace.addMember(channelId, invitee.id);
     workspace.postMessage(channelId, {
       user: invitee.id,
       subtype: 'channel_join',

@@ -444,6 +444,52 @@ export class SlackDriver {
   }
 
   /**
+   * A user joins a channel (or is invited to it): stored, and delivered as
+   * `member_joined_channel` to a bot in the channel, as Slack does.
+   */
+  async userJoins(
+    input: { userId: string; channelId: string },
+    options: EventOptions = {},
+  ): Promise<EventDelivery | undefined> {
+    this.#requireUser(input.userId);
+    const conversation = this.#conversation(input.channelId);
+    if (!this.#workspace.addMember(conversation.id, input.userId)) return undefined;
+    return this.#membershipEvent('member_joined_channel', input, conversation, options);
+  }
+
+  /**
+   * A user leaves a channel (or is removed from it): stored, and delivered as
+   * `member_left_channel` to a bot in the channel, as Slack does.
+   */
+  async userLeaves(
+    input: { userId: string; channelId: string },
+    options: EventOptions = {},
+  ): Promise<EventDelivery | undefined> {
+    const conversation = this.#memberConversation(input.userId, input.channelId);
+    this.#workspace.removeMember(conversation.id, input.userId);
+    return this.#membershipEvent('member_left_channel', input, conversation, options);
+  }
+
+  async #membershipEvent(
+    type: 'member_joined_channel' | 'member_left_channel',
+    input: { userId: string },
+    conversation: Conversation,
+    options: EventOptions,
+  ): Promise<EventDelivery | undefined> {
+    if (!this.#botIsIn(conversation)) return undefined;
+    // Slack's channel_type here: C for a public channel, G for a private one.
+    const event: JsonObject = {
+      type,
+      user: input.userId,
+      channel: conversation.id,
+      channel_type: conversation.isPrivate ? 'G' : 'C',
+      team: this.#workspace.team.id,
+      event_ts: this.#workspace.nextTs(),
+    };
+    return this.event(event, options);
+  }
+
+  /**
    * A user opens the app's Home or Messages tab: delivered as `app_home_opened` with their DM
    * with the app and, once published, their Home view. Slack sends it only to an app that
    * subscribes to the event; the caller decides that from the manifest.

@@ -331,6 +331,29 @@ export class Workspace {
     return true;
   }
 
+  /**
+   * Takes a user out of a channel, as leaving it or Slack's /remove does; false when there is
+   * no such channel or they were not in it.
+   */
+  removeMember(channelId: string, userId: string): boolean {
+    const conversation = this.#conversations.get(channelId);
+    const at = conversation?.members.indexOf(userId) ?? -1;
+    if (!conversation || at < 0) return false;
+    conversation.members.splice(at, 1);
+    return true;
+  }
+
+  /**
+   * Makes a channel public or private, as a workspace admin's "Change to a public channel"
+   * does; false when there is no such channel, or it is a DM or a group DM.
+   */
+  setPrivate(channelId: string, isPrivate: boolean): boolean {
+    const conversation = this.#conversations.get(channelId);
+    if (!conversation || conversation.isIm || conversation.isMpim) return false;
+    conversation.isPrivate = isPrivate;
+    return true;
+  }
+
   /** The DM between the bot and the user, made on first use; its `D...` id never changes. */
   openIm(userId: string): string {
     const id = `D${userId.replace(/^[UW]/, '')}`;

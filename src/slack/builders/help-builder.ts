@@ -25,7 +25,7 @@ export function buildHelp(emoji: string): SlackMessage {
     '• `/ticket channel auto` in a channel I am in makes every new message there a ticket on the channel’s desk, answered in its thread; `/ticket channel off` stops it; `/ticket channel` says which it is.',
     '',
     '*Triage channels* (for service-desk agents)',
-    '• `/ticket triage it` in a channel I am in makes it the triage channel of the `it` desk: a card for each new ticket there, with *Assign to me*, *Update* and *Reply to requester*. Several desks may share one channel.',
+    '• `/ticket triage it` in a private channel I am in makes it the triage channel of the `it` desk: a card for each new ticket there, with *Assign to me*, *Update* and *Reply to requester*; its members are the desk’s agents. Several desks may share one channel.',
     '• `/ticket triage unrouted` makes it the catch-all, for tickets on no desk or on a desk with no triage channel of its own; `/ticket triage off` ends what the channel triages.',
     '• A private channel is best: ticket texts are meant for their requester and the agents.',
   ];

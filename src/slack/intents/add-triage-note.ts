@@ -63,8 +63,11 @@ function addTriageNoteRunner(deps: IntentDeps): IntentRunner<TriageNotePayload> 
         const { ticketId: _none, appUserId, ...reply } = payload;
         return ordinary.run({ ...reply, appUserId }, entry);
       }
-      // Checked when it runs: the agents group may have changed since the reply was queued.
-      if (!(await deps.people.isAgent(payload.userId)))
+      // Checked when it runs: the agents group, or the triage channel's members, may have
+      // changed since the reply was queued. A member of the (private) channel the reply was
+      // written in reads its notes there, so may write them.
+      const on = { ticketId, channel: payload.channel };
+      if (!(await deps.people.isAgent(payload.userId, on)))
         throw new ChangeRefusedError(ticketId, 'agents_only');
       const email = await deps.people.email(payload.userId);
       const message = await deps.serviceDesk.addMessage(

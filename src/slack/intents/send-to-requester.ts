@@ -52,7 +52,8 @@ export const sendToRequester = defineIntent<SendToRequesterPayload>({
 function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPayload> {
   return {
     async run(payload, entry): Promise<JsonValue> {
-      if (!(await deps.people.isAgent(payload.userId)))
+      const on = { ticketId: payload.ticketId, channel: payload.channel };
+      if (!(await deps.people.isAgent(payload.userId, on)))
         throw new ChangeRefusedError(payload.ticketId, 'agents_only');
       refuseIfKnownClosed(payload.ticketId, await lastKnownStatus(deps, payload.ticketId));
       const email = await deps.people.email(payload.userId);

@@ -142,7 +142,12 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
   return {
     async run(payload) {
       const ticket = await currentTicket(payload.ticketId);
-      const actor = await actorOf(deps, payload.actorUserId);
+      // A member of a private triage channel of the ticket's desk is its agent too.
+      const actor = await actorOf(deps, payload.actorUserId, {
+        ticketId: ticket.id,
+        deskId: ticket.desk_id ?? null,
+        channel: payload.card?.kind === 'triage' ? payload.card.channel : undefined,
+      });
       const decision = decideChange(ticket, actor, await changeRequest(payload));
       if (decision.outcome === 'refused') {
         throw new ChangeRefusedError(ticket.id, decision.reason);

@@ -4,7 +4,7 @@
  * command would otherwise cost a users.info call against Slack's own rate limits.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Directory, Person } from '../deps.ts';
+import type { AgentScope, Directory, Person, TriageMembers } from '../deps.ts';
 import { PersonWithoutEmailError } from '../errors.ts';
 
 /** A Slack person as the app needs them. */
@@ -15,6 +15,8 @@ export interface PeopleDirectoryOptions {
   client: WebClient;
   agentEmails: ReadonlySet<string>;
   agentUsergroup?: string | undefined;
+  /** Members of private triage channels, agents of their desk's tickets (none when unset). */
+  deskAgents?: Pick<TriageMembers, 'isDeskAgent'> | undefined;
   ttlMs?: number;
   now?: () => number;
 }
@@ -24,6 +26,7 @@ export class PeopleDirectory implements Directory {
   readonly #client: WebClient;
   readonly #agentEmails: ReadonlySet<string>;
   readonly #agentUsergroup: string | undefined;
+  readonly #deskAgents: PeopleDirectoryOptions['deskAgents'];
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #people = new Map<string, { at: number; person: Promise<Person> }>();
@@ -33,6 +36,7 @@ export class PeopleDirectory implements Directory {
     this.#client = options.client;
     this.#agentEmails = options.agentEmails;
     this.#agentUsergroup = options.agentUsergroup;
+    this.#deskAgents = options.deskAgents;
     this.#ttlMs = options.ttlMs ?? 5 * 60_000;
     this.#now = options.now ?? Date.now;
   }
@@ -55,12 +59,17 @@ export class PeopleDirectory implements Directory {
     return email;
   }
 
-  /** Whether the person is an agent: listed in AGENT_EMAILS or a member of the agents group. */
-  async isAgent(userId: string): Promise<boolean> {
+  /**
+   * Whether the person is an agent: listed in AGENT_EMAILS or a member of the agents group, or
+   * on a ticket (`on`) a member of a private triage channel of its desk.
+   */
+  async isAgent(userId: string, on?: AgentScope): Promise<boolean> {
     const person = await this.person(userId);
     if (person.email && this.#agentEmails.has(person.email.toLowerCase())) return true;
-    if (!this.#agentUsergroup) return false;
-    return (await this.#groupMembers()).has(userId);
+    if (this.#agentUsergroup && (await this.#groupMembers()).has(userId)) return true;
+    return on !== undefined && this.#deskAgents !== undefined
+      ? this.#deskAgents.isDeskAgent(userId, on)
+      : false;
   }
 
   async #fetch(userId: string): Promise<Person> {

@@ -14,7 +14,7 @@ import {
   type UpdateTicketInput,
 } from '../../servicedesk/index.ts';
 import type { CardAudience } from '../builders/card-actions-builder.ts';
-import type { IntentDeps, SlackDeps } from '../deps.ts';
+import type { AgentScope, IntentDeps, SlackDeps } from '../deps.ts';
 import type { RefusalReason } from '../errors.ts';
 import type { PeopleRequest, PersonRead } from './fair-share.ts';
 
@@ -78,10 +78,14 @@ export interface Actor {
   isAgent: boolean;
 }
 
-/** Looks the person up: email and agent standing. */
-export async function actorOf(deps: Pick<IntentDeps, 'people'>, userId: string): Promise<Actor> {
+/** Looks the person up: email and agent standing (on the ticket `on`, when given). */
+export async function actorOf(
+  deps: Pick<IntentDeps, 'people'>,
+  userId: string,
+  on?: AgentScope,
+): Promise<Actor> {
   const person = await deps.people.person(userId);
-  return { userId, email: person.email, isAgent: await deps.people.isAgent(userId) };
+  return { userId, email: person.email, isAgent: await deps.people.isAgent(userId, on) };
 }
 
 /** Whether the person is the ticket's requester (matched by email, as the platform does). */

@@ -7,6 +7,7 @@
  * recording it.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
 import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import { PostDeferredError } from '../../mirror/errors.ts';
 import type {
@@ -27,6 +28,7 @@ import {
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
 import type { DeskFieldsOf } from '../deps.ts';
+import { isTransient } from '../outbox/transient-errors.ts';
 import {
   type PostPart,
   postMetadata,
@@ -37,6 +39,7 @@ import {
 } from '../posting/post-metadata.ts';
 import { isConversationUnavailable, permalinkOf, sendDm } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
+import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 import type { RequesterNotices } from './requester-notices.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
@@ -47,6 +50,8 @@ const NAME_TTL_MS = 60 * 60_000;
 const NAMES_KEPT = 500;
 // A triage channel's recent messages searched for a card posted before a crash: minutes ago.
 const TRIAGE_SEARCH_LIMIT = 200;
+// When a triage channel's privacy could not be read (Slack failed, no Retry-After): ask again.
+const PRIVACY_RETRY_MS = 30_000;
 
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
@@ -73,6 +78,13 @@ export interface SlackMirrorPosterOptions {
   personAsked?: (ticketId: string) => Promise<boolean>;
   /** Keeps the requester's "resolved" notices, whose Reopen goes once the ticket reopens. */
   notices?: RequesterNotices | undefined;
+  /**
+   * Whether a triage channel is private: a card or a post in a triage thread goes only to one
+   * Slack says is (unset: every triage channel is taken as private, as the tests of posting do).
+   */
+  triagePrivacy?: Pick<TriageChannelPrivacy, 'privacy'> | undefined;
+  /** Where a withheld triage post is said (error level for a public channel). */
+  logger?: Pick<Logger, 'error' | 'warn'> | undefined;
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -101,6 +113,8 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #onStatus: SlackMirrorPosterOptions['onStatus'];
   readonly #notices: RequesterNotices | undefined;
   readonly #personAsked: SlackMirrorPosterOptions['personAsked'];
+  readonly #triagePrivacy: SlackMirrorPosterOptions['triagePrivacy'];
+  readonly #logger: SlackMirrorPosterOptions['logger'];
   readonly #names = new Map<string, { at: number; person: Promise<SlackPerson | undefined> }>();
 
   constructor(options: SlackMirrorPosterOptions) {
@@ -111,6 +125,51 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#dashboardUrl = options.dashboardUrl;
     this.#notices = options.notices;
     this.#personAsked = options.personAsked;
+    this.#triagePrivacy = options.triagePrivacy;
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Whether a triage channel may take a card or a post now: only when Slack says it is private.
+   * A public one (or one the app left) takes nothing, said at error level each time; when Slack
+   * cannot say for now (a 429, a 5xx, no answer), nothing is posted and the post waits
+   * (`PostDeferredError`), so it is made once Slack can say the channel is private: nothing is
+   * lost. When Slack refuses for good (a missing scope), nothing is posted, at error level.
+   */
+  async #triageMayTake(
+    channel: string,
+    ticketId: string,
+    what: 'card' | 'card update' | 'post',
+  ): Promise<boolean> {
+    if (!this.#triagePrivacy) return true;
+    let privacy: Awaited<ReturnType<TriageChannelPrivacy['privacy']>>;
+    try {
+      privacy = await this.#triagePrivacy.privacy(channel);
+    } catch (error) {
+      if (!isTransient(error)) {
+        // Slack will not say, now or later (a missing scope): nothing goes there, and the
+        // requester's threads are not held up waiting for an answer that will not come.
+        this.#logger?.error(
+          { err: error, channel, ticket_id: ticketId },
+          `Slack will not say whether the triage channel is private; the ${what} was not posted there`,
+        );
+        return false;
+      }
+      const retryAt = slackRetryAt(error, Date.now()) ?? Date.now() + PRIVACY_RETRY_MS;
+      this.#logger?.warn(
+        { err: error, channel, ticket_id: ticketId, retry_at: new Date(retryAt).toISOString() },
+        `could not tell whether the triage channel is private; the ${what} waits`,
+      );
+      throw new PostDeferredError(retryAt, { cause: error });
+    }
+    if (privacy === 'private') return true;
+    if (privacy === 'public') {
+      this.#logger?.error(
+        { channel, ticket_id: ticketId },
+        `triage channel is public: the ${what} was not posted there (only a private channel may be a triage channel)`,
+      );
+    }
+    return false;
   }
 
   messageParts(ticketId: string, message: Message): number {
@@ -235,6 +294,10 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   async refreshCard(thread: Thread, ticket: Ticket): Promise<void> {
+    // A triage card shows no more of its ticket once its channel is not private; when Slack
+    // cannot say, this refresh fails (only logged) and the next one tries again.
+    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticket.id, 'card update')))
+      return;
     this.#cards.request(thread, ticket);
   }
 
@@ -252,6 +315,7 @@ export class SlackMirrorPoster implements MirrorPoster {
     ticket: Ticket,
     filedFrom?: Thread,
   ): Promise<{ ts: string } | 'gone'> {
+    if (!(await this.#triageMayTake(channel, ticket.id, 'card'))) return 'gone';
     const email = ticket.requester_email?.toLowerCase();
     const person = email ? await this.#slackPerson(email) : undefined;
     // A direct message's link opens for its person alone: only a channel's is worth showing.
@@ -325,6 +389,11 @@ export class SlackMirrorPoster implements MirrorPoster {
     itemId: string,
     part?: PostPart,
   ): Promise<PostOutcome> {
+    // A triage thread in a channel made public takes no more: the thread is unlinked, and what
+    // it would have shown stays on the platform.
+    if (thread.triage && !(await this.#triageMayTake(thread.channel, ticketId, 'post'))) {
+      return 'gone';
+    }
     try {
       await this.#client.chat.postMessage({
         channel: thread.channel,

@@ -31,7 +31,7 @@ export interface ThreadReply {
  * every replica (one Redis read, no platform request). Undefined when neither knows it fresh.
  */
 export async function lastKnownStatus(
-  deps: IntentDeps,
+  deps: Pick<IntentDeps, 'logger' | 'mirror' | 'statuses'>,
   ticketId: string,
 ): Promise<KnownTicket | undefined> {
   const known = deps.statuses.get(ticketId);

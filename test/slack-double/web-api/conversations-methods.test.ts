@@ -127,4 +127,28 @@ describe('conversations.* in the Slack double', () => {
     const answer = await callApi(double, 'conversations.info', { channel: ids.hrPrivate });
     expect(answer.error).toBe('channel_not_found');
   });
+
+  it('describes a private channel made public as public', async () => {
+    double.workspace.setPrivate(ids.agentsPrivate, false);
+    const answer = await callApi(double, 'conversations.info', { channel: ids.agentsPrivate });
+    expect(answer.channel).toMatchObject({ is_private: false, is_channel: true });
+  });
+
+  it('lists a channel’s members page by page, and hides a private channel the bot is not in', async () => {
+    const first = await callApi(double, 'conversations.members', {
+      channel: ids.itHelp,
+      limit: 2,
+    });
+    const cursor = (first.response_metadata as { next_cursor: string }).next_cursor;
+    const rest = await callApi(double, 'conversations.members', {
+      channel: ids.itHelp,
+      limit: 100,
+      cursor,
+    });
+    const all = [...(first.members as string[]), ...(rest.members as string[])];
+    expect(all).toEqual(double.workspace.conversation(ids.itHelp)?.members);
+    expect(cursor).not.toBe('');
+    const hidden = await callApi(double, 'conversations.members', { channel: ids.hrPrivate });
+    expect(hidden.error).toBe('channel_not_found');
+  });
 });

@@ -1,4 +1,4 @@
-/** `conversations.*`: history, threads, DMs and channel lookups. */
+/** `conversations.*`: history, threads, DMs, channel lookups and members. */
 import { compareTs, type SlackMessage, type Workspace } from '../workspace.ts';
 import {
   type ApiArgs,
@@ -110,10 +110,19 @@ const info: ApiMethod = (workspace, args) => {
   return ok({ channel: conversationObject(workspace, access.conversation, withCount) });
 };
 
+const members: ApiMethod = (workspace, args) => {
+  const access = accessChannel(workspace, stringArg(args, 'channel'), 'info');
+  if ('failure' in access) return access.failure;
+  const paged = paginate(access.conversation.members, args);
+  if ('failure' in paged) return paged.failure;
+  return ok({ members: paged.page, response_metadata: { next_cursor: paged.nextCursor } });
+};
+
 /** The `conversations.*` methods the double implements. */
 export const conversationsMethods: Record<string, ApiMethod> = {
   'conversations.history': history,
   'conversations.replies': replies,
   'conversations.open': open,
   'conversations.info': info,
+  'conversations.members': members,
 };

@@ -18,7 +18,7 @@ export function assignToMe(deps: ButtonDeps) {
     const ticketId = clickedTicketId(body);
     if (!ticketId) return;
     // Checked here and again when the intent runs: a crafted click never reaches the platform.
-    if (!(await deps.people.isAgent(body.user.id))) {
+    if (!(await deps.people.isAgent(body.user.id, { ticketId, channel: body.channel?.id }))) {
       await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }

@@ -35,7 +35,7 @@ export function openUpdateModal(deps: ListenerDeps) {
     await ack();
     const ticketId = clickedTicketId(body);
     if (!ticketId) return;
-    if (!(await deps.people.isAgent(body.user.id))) {
+    if (!(await deps.people.isAgent(body.user.id, { ticketId, channel: body.channel?.id }))) {
       await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }

@@ -29,7 +29,7 @@ export function replyToRequester(deps: ButtonDeps) {
       responseUrl: body.response_url,
     };
     // Checked here and again when the reply is sent: a crafted click never reaches the platform.
-    if (!(await deps.people.isAgent(body.user.id))) {
+    if (!(await deps.people.isAgent(body.user.id, { ticketId, channel: place.channel }))) {
       const ask = { userId: body.user.id, ticketId, action: clickOf(body).actionId };
       if (await isFirstRefusal(deps.stores.claims, ask))
         await tellPrivately(deps.client, person, buildSendRefusal('agents_only'));

@@ -4,7 +4,8 @@
  * its own), or stops being one. Answered privately through the command's response_url, after
  * the ack: whether the person is an agent, the desks and the channel are all asked of Slack or
  * the platform, and any of them may be slow. Setting a channel twice is harmless, so a retry
- * of the command needs no claim.
+ * of the command needs no claim. A public channel is refused: a triage channel carries every
+ * ticket's text and every internal note, so only a private one the app is in may be one.
  */
 import type { RespondFn } from '@slack/bolt';
 import { isServiceDeskError } from '../../../servicedesk/index.ts';
@@ -12,6 +13,7 @@ import { StoreError, TRIAGE_CATCH_ALL } from '../../../store/index.ts';
 import { escapeMrkdwn } from '../../builders/mrkdwn.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { isSlackCallError, isSlackRateLimited } from '../../outbox/transient-errors.ts';
+import { type ChannelPrivacy, privacyOf } from '../../triage/channel-privacy.ts';
 
 /** What the triage subcommand uses of the app's parts. */
 export type TriageCommandDeps = Pick<
@@ -38,7 +40,7 @@ export function isTriageCommand(text: string): boolean {
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, text });
 
 const USAGE =
-  '`/ticket triage <desk>` makes this channel the triage channel of a desk: a card for each of its new tickets is posted here. ' +
+  '`/ticket triage <desk>` makes this private channel the triage channel of a desk: a card for each of its new tickets is posted here, and its members are the desk’s agents. ' +
   '`/ticket triage unrouted` makes it the catch-all, for tickets on no desk or on a desk with no triage channel of its own. ' +
   '`/ticket triage off` ends what this channel triages. Several desks may share one channel.';
 
@@ -91,6 +93,10 @@ async function triage(deps: TriageCommandDeps, request: TriageRequest): Promise<
     return `:warning: The service desk has no desk \`${escapeMrkdwn(argument)}\`. Its desks: ${known.join(', ') || 'none'}. Or \`unrouted\` for tickets on no desk.`;
   }
   const conversation = await conversationOf(deps, channel);
+  if (conversation === 'public') {
+    // Every ticket's text and every internal note is posted in a triage channel.
+    return `:no_entry: ${here} is public: anyone in the workspace could read every ticket's text and every internal note posted in a triage channel, so it cannot be one. Use a private channel: create one (or pick one) for the desk's agents, invite me with \`/invite @Service Desk\`, and run \`/ticket triage ${escapeMrkdwn(desk?.slug ?? 'unrouted')}\` there. Nothing changed.`;
+  }
   if (conversation === 'absent') {
     return `:warning: I am not a member of ${here}, so I could not post its cards. Invite me with \`/invite @Service Desk\`, then run the command again. Nothing changed.`;
   }
@@ -110,11 +116,6 @@ async function triage(deps: TriageCommandDeps, request: TriageRequest): Promise<
       lines.push(PIN_FAILED);
     // The desk's record where it was no longer says so, so it cannot come back there.
     if (before) await keptInSlack(deps, () => deps.triageRecords.forget(before, [slug]));
-  }
-  if (conversation === 'public') {
-    lines.push(
-      ':warning: This channel is public: anyone in the workspace can read the cards, while a ticket’s text is meant for its requester and the agents. A private channel is safer; `/ticket triage off` here undoes this.',
-    );
   }
   return lines.join('\n');
 }
@@ -139,16 +140,11 @@ async function keptInSlack(deps: TriageCommandDeps, keep: () => Promise<unknown>
   }
 }
 
-/** Whether the app is in the channel, and if so whether the channel is public. */
-async function conversationOf(
-  deps: TriageCommandDeps,
-  channel: string,
-): Promise<'absent' | 'public' | 'private'> {
+/** Whether the channel is public, or private and the app in it (`absent` otherwise). */
+async function conversationOf(deps: TriageCommandDeps, channel: string): Promise<ChannelPrivacy> {
   try {
     const info = await deps.client.conversations.info({ channel });
-    const found = info.channel as { is_member?: boolean; is_private?: boolean } | undefined;
-    if (found?.is_member !== true) return 'absent';
-    return found.is_private === true ? 'private' : 'public';
+    return privacyOf(info.channel);
   } catch (error) {
     // A private channel the app is not in does not exist to it.
     if ((error as { data?: { error?: string } }).data?.error === 'channel_not_found')

@@ -54,6 +54,12 @@ export const appHomeOpenedShape = z.looseObject({
   channel: z.string().optional(),
 });
 
+/** A `member_joined_channel` or `member_left_channel` event: who, and which channel. */
+export const channelMemberShape = z.looseObject({
+  user: z.string(),
+  channel: z.string(),
+});
+
 /** A `message` event as checked: what its listener may read. */
 export type CheckedMessageEvent = z.infer<typeof messageEventShape>;
 

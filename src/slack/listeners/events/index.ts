@@ -4,17 +4,28 @@ import type { SlackDeps } from '../../deps.ts';
 import { appHomeOpened } from './app-home-opened.ts';
 import {
   appHomeOpenedShape,
+  channelMemberShape,
   checkShape,
   messageEventShape,
   reactionAddedShape,
   whenShaped,
 } from './event-shapes.ts';
+import { memberJoinedChannel } from './member-joined-channel.ts';
+import { memberLeftChannel } from './member-left-channel.ts';
 import { messageEvent } from './message.ts';
 import { reactionAdded } from './reaction-added.ts';
 
-/** Registers message (with edits), reaction_added and app_home_opened. */
+/** Registers message (with edits), reaction_added, app_home_opened and channel membership. */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
   app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), reactionAdded(deps));
   app.event('app_home_opened', checkShape(appHomeOpenedShape, deps.logger), appHomeOpened(deps));
+  app.event(
+    'member_joined_channel',
+    whenShaped(channelMemberShape, deps.logger, memberJoinedChannel(deps)),
+  );
+  app.event(
+    'member_left_channel',
+    whenShaped(channelMemberShape, deps.logger, memberLeftChannel(deps)),
+  );
 }

@@ -64,7 +64,6 @@ export function sendToRequesterShortcut(deps: ListenerDeps) {
       'send-to-requester',
       async () => {
         try {
-          if (!(await deps.people.isAgent(userId))) return tell(buildSendRefusal('agents_only'));
           if (message.user !== userId) return tell(buildSendRefusal('not_own_message'));
           if (!threadTs || threadTs === message.ts)
             return tell(buildSendRefusal('not_triage_thread'));
@@ -74,6 +73,9 @@ export function sendToRequesterShortcut(deps: ListenerDeps) {
             context.botUserId,
           );
           if (!ticketId) return tell(buildSendRefusal('not_triage_thread'));
+          // An agent, or a member of the triage channel's desk (checked once the ticket is known).
+          if (!(await deps.people.isAgent(userId, { ticketId, channel })))
+            return tell(buildSendRefusal('agents_only'));
           if (!body) return tell(buildSendRefusal('empty'));
           const payload: SendToRequesterPayload = {
             ticketId,

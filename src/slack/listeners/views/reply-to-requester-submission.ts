@@ -56,7 +56,12 @@ export function replyToRequesterSubmission(deps: ListenerDeps) {
       return;
     }
     const userId = body.user.id;
-    if (!(await deps.people.isAgent(userId))) {
+    if (
+      !(await deps.people.isAgent(userId, {
+        ticketId: metadata.ticketId,
+        channel: metadata.channel,
+      }))
+    ) {
       await ack({
         response_action: 'update',
         view: buildStatusModal('Not sent', buildSendRefusal('agents_only').text ?? ''),

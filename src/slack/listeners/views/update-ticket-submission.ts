@@ -36,7 +36,11 @@ export function updateTicketSubmission(deps: ListenerDeps) {
       return;
     }
     const userId = body.user.id;
-    if (!(await deps.people.isAgent(userId))) {
+    const on = {
+      ticketId: metadata.ticketId,
+      channel: metadata.card?.kind === 'triage' ? metadata.card.channel : undefined,
+    };
+    if (!(await deps.people.isAgent(userId, on))) {
       await ack({
         response_action: 'update',
         view: buildStatusModal('Not changed', buildRefusal('agents_only', metadata.ticketId).text),

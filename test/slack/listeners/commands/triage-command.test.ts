@@ -114,13 +114,23 @@ describe('/ticket triage', () => {
     expect(await h.stores.triageChannels.channelFor('it')).toBe('C0TRIAGE');
   });
 
-  it('sets a public channel, warning that anyone can read its cards', async () => {
+  it('refuses a public channel, saying why and to run it in a private one, changing nothing', async () => {
     const h = harness();
     channelInfo({ is_member: true, is_private: false });
     const answer = await run(h, 'triage it');
-    expect(answer).toContain('now triages');
-    expect(answer).toContain('This channel is public');
-    expect(await h.stores.triageChannels.channelFor('it')).toBe('C0TRIAGE');
+    expect(answer).toContain('<#C0TRIAGE> is public');
+    expect(answer).toContain('Use a private channel');
+    expect(answer).toContain('run `/ticket triage it` there. Nothing changed.');
+    expect(await h.stores.triageChannels.all()).toEqual([]);
+  });
+
+  it('refuses a public channel the app is not in as public, not by asking to be invited', async () => {
+    const h = harness();
+    channelInfo({ is_member: false, is_private: false });
+    const answer = await run(h, 'triage unrouted');
+    expect(answer).toContain('is public');
+    expect(answer).toContain('`/ticket triage unrouted` there');
+    expect(await h.stores.triageChannels.all()).toEqual([]);
   });
 
   it('says which channel the desk left for this one', async () => {
@@ -193,7 +203,7 @@ describe('/ticket triage', () => {
 
   it('asks to be invited to a channel the app is not in, changing nothing', async () => {
     const h = harness();
-    channelInfo({ is_member: false, is_private: false });
+    channelInfo({ is_member: false, is_private: true });
     expect(await run(h, 'triage it')).toContain('Invite me with `/invite @Service Desk`');
     expect(await h.stores.triageChannels.all()).toEqual([]);
   });
