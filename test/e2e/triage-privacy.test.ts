@@ -157,7 +157,12 @@ describe('triage channels are private', () => {
     // Not posted inside Slack's Retry-After: nothing went there before Slack could say.
     const posted = stack.double
       .callsTo('chat.postMessage')
-      .find((call) => call.args.channel === agentsPrivate && call.response.ok === true);
+      .find(
+        (call) =>
+          call.args.channel === agentsPrivate &&
+          call.response.ok === true &&
+          String(call.args.metadata).includes('"triage_card"'),
+      );
     expect((posted?.at ?? 0) - (infos[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_900);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(cardsIn(agentsPrivate, filed.ticketId)).toHaveLength(1);
