@@ -297,8 +297,10 @@ export class MirrorWorker {
       return;
     }
     await this.#stores.mirror.saveState(ticketId, state);
-    // Read as of this look, the change would count as seen: hinted again just after it.
-    await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, 'change');
+    // Read as of this look, the change would count as seen: hinted again just after it, as
+    // announced as it was.
+    const scope = previous.announcedAt > previous.lastPolledAt ? 'announced' : 'change';
+    await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, scope);
     await this.#stores.schedule.reschedule(claim, changeAt);
   }
 

@@ -639,7 +639,7 @@ describe('mirror worker', () => {
     await t.catchUp(id);
     const gated = workerWith(
       t,
-      gate((priority: string) => (priority === 'routine' ? t.clock.now + 60_000 : undefined)),
+      gate((priority: string) => (priority === 'hinted' ? undefined : t.clock.now + 60_000)),
     );
     // Past the quarter hour a write waits for its answer: a look at it is routine again.
     t.advance(16 * 60_000);
@@ -665,7 +665,7 @@ describe('mirror worker', () => {
     t.advance(600_000);
     t.model.updateTicket(TENANT, id, { status: 'in_progress' }, SAM);
     // What the webhook route does with `ticket.updated`.
-    await t.mirror.hints.hint(id);
+    await t.mirror.hints.hint(id, { announced: true });
     t.advance(1_000);
     t.platform.calls.length = 0;
     await gated.runOnce();
@@ -686,7 +686,7 @@ describe('mirror worker', () => {
     );
     t.advance(600_000);
     t.model.updateTicket(TENANT, id, { status: 'in_progress' }, SAM);
-    await t.mirror.hints.hint(id);
+    await t.mirror.hints.hint(id, { announced: true });
     t.advance(1_000);
     t.platform.calls.length = 0;
     await gated.runOnce();
@@ -702,7 +702,7 @@ describe('mirror worker', () => {
     await t.catchUp(id);
     const gated = workerWith(
       t,
-      gate((priority: string) => (priority === 'routine' ? t.clock.now + 60_000 : undefined)),
+      gate((priority: string) => (priority === 'hinted' ? undefined : t.clock.now + 60_000)),
     );
     t.advance(600_000);
     t.model.updateTicket(TENANT, id, { status: 'in_progress' });

@@ -67,22 +67,30 @@ describe('adaptive poll planner', () => {
     expect(planner.messagesAwaited(state({ hintedAt: NOW - 500 }), NOW)).toBe(false);
   });
 
-  it('ranks what a person waits for above the read of a status a write moved, and that above a routine look', () => {
+  it('ranks what a person waits for above a hinted change, and a hinted change above a routine look', () => {
     const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
     expect(planner.priority(firstLook, NOW)).toBe('awaited');
     expect(planner.priority(state({ messageHintedAt: NOW - 500 }), NOW)).toBe('awaited');
+    expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('hinted');
+    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('hinted');
     expect(planner.priority({ ...firstLook, status: 'resolved' }, NOW)).toBe('hinted');
+    expect(planner.priority(state({ hintedAt: NOW - 500, messageHintedAt: NOW - 400 }), NOW)).toBe(
+      'hinted',
+    );
     expect(planner.priority(state(), NOW)).toBe('routine');
     expect(planner.priority(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe('routine');
   });
 
-  it('ranks a look a hinted change asked for (a status the platform’s webhook announced) as a hinted message’s, with or without a message', () => {
+  it('ranks a look at a change the platform’s webhook announced (a status, priority or assignee) as a hinted message’s, with or without a message', () => {
+    const announced = { hintedAt: NOW - 500, announcedAt: NOW - 500 };
     const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
-    expect(planner.priority(state({ hintedAt: NOW - 500 }), NOW)).toBe('awaited');
-    expect(planner.priority({ ...firstLook, hintedAt: NOW - 500 }, NOW)).toBe('awaited');
-    expect(planner.priority(state({ hintedAt: NOW - 500, messageHintedAt: NOW - 400 }), NOW)).toBe(
+    expect(planner.priority(state(announced), NOW)).toBe('awaited');
+    expect(planner.priority({ ...firstLook, ...announced }, NOW)).toBe('awaited');
+    expect(planner.priority(state({ ...announced, messageHintedAt: NOW - 400 }), NOW)).toBe(
       'awaited',
     );
+    expect(planner.kind(state(announced), NOW)).toBe('activity');
+    expect(planner.priority(state({ ...announced, lastPolledAt: NOW - 100 }), NOW)).toBe('routine');
   });
 
   it('leaves an awaited answer to the platform’s hints while they arrive, looking only every half hour', () => {
