@@ -146,11 +146,14 @@ export class BudgetPacer {
    * at the hour's pace: its read of the activity may need a fetch or a Get ticket after it,
    * which must find room (else the look is made again from the start, and its first request is
    * spent for nothing), and the change feed's scans, the net under lost hints, keep the rest.
+   * While people are pressed it goes as a hinted one: the hour cannot hold what everyone waits
+   * for, and a change read later often shares its request with the ticket's next message.
    */
-  async roomAt(priority: LookPriority): Promise<number | undefined> {
+  async roomAt(asked: LookPriority): Promise<number | undefined> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     const now = this.#o.now();
     if (usage.blockedUntil !== undefined) return usage.blockedUntil;
+    const priority = asked === 'awaited' && usage.peoplePressed ? 'hinted' : asked;
     const headroom = this.#o.routineHeadroom * HEADROOM_SHARE[priority];
     const limits: [count: number, limit: number, spanMs: number][] = [];
     for (const [window, spanMs] of [

@@ -203,6 +203,21 @@ describe('budget pacer', () => {
     expect(await pacer.admits('awaited')).toBe(true);
   });
 
+  it('keeps a look a hinted change asked for with the hinted ones while people are pressed', async () => {
+    const { clock, stores, pacer } = setUp();
+    // People's 430 of the hour, past twice their reserve, press them; the poller's last five
+    // minutes are past three times the hour's pace that then leaves it.
+    for (let minute = 0; minute < 55; minute++) {
+      await take(stores, 8, 'interactive');
+      clock.now += 60_000;
+    }
+    await fiveMinutesOf(stores, clock, 100);
+    await take(stores, 15, 'interactive');
+    expect((await stores.budget.usage(300_000)).peoplePressed).toBe(true);
+    expect(await pacer.admits('hinted')).toBe(false);
+    expect(await pacer.admits('awaited')).toBe(false);
+  });
+
   it('lets routine polls use the hour people left unspent, but not the room kept for them', async () => {
     const { clock, stores, pacer } = setUp();
     // People spent 50 and the poller 700: 750 in all, past the 720 a reserve of the total
