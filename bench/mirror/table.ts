@@ -61,6 +61,13 @@ const SETS: Record<string, Row[]> = {
       ALL,
     ),
     ...rowsOf('5,000 / 50', ['--tickets', '5000', '--hot', '50'], ['push', 'filter']),
+    // Issue 26: a status change announced by the platform's webhook reaches the cards within
+    // 10 s (the status p95 column) at 4,000 linked with 2,000 unlinked beside them.
+    ...rowsOf(
+      '4,000 / 60 + 2,000 unlinked',
+      ['--tickets', '4000', '--hot', '60', '--unlinked', '2000'],
+      ['push', 'filter'],
+    ),
     ...rowsOf(
       '2,000 / 100 + 5,000 unlinked, 4 desks',
       ['--tickets', '2000', '--hot', '100', '--unlinked', '5000', '--desks', '4'],

@@ -69,6 +69,12 @@ export interface BudgetPacerOptions {
 }
 
 const HOUR_MS = 3_600_000;
+// The share of the routine headroom each rank leaves below the budget's limits.
+const HEADROOM_SHARE: Readonly<Record<LookPriority, number>> = {
+  routine: 1,
+  hinted: 1 / 2,
+  awaited: 1 / 10,
+};
 
 /** Reads the shared budget now and then and says how hard the poller must save. */
 export class BudgetPacer {
@@ -120,7 +126,7 @@ export class BudgetPacer {
    * wait for (the first look after a write from Slack, a look a message hint asked for) and
    * the change feed's scans still find room. The budget stays the hard limit for all.
    */
-  async admits(priority: Exclude<LookPriority, 'awaited'>): Promise<boolean> {
+  async admits(priority: LookPriority): Promise<boolean> {
     return (await this.roomAt(priority)) === undefined;
   }
 
@@ -134,12 +140,21 @@ export class BudgetPacer {
    * and leave the rest of it to nothing, so that people who write later in the hour and the
    * tickets then in conversation find it full. The stretch would spread them, but not once it
    * is at its most.
+   *
+   * An awaited look that reads the activity (a change announced) goes up to a tenth of the
+   * routine headroom below the budget's limits (8 of the hour's 1,000 at the defaults), and not
+   * at the hour's pace: its read of the activity may need a fetch or a Get ticket after it,
+   * which must find room (else the look is made again from the start, and its first request is
+   * spent for nothing), and the change feed's scans, the net under lost hints, keep the rest.
+   * While people are pressed it goes as a hinted one: the hour cannot hold what everyone waits
+   * for, and a change read later often shares its request with the ticket's next message.
    */
-  async roomAt(priority: Exclude<LookPriority, 'awaited'>): Promise<number | undefined> {
+  async roomAt(asked: LookPriority): Promise<number | undefined> {
     const usage = await this.#budget.usage(this.#o.recentMs);
     const now = this.#o.now();
     if (usage.blockedUntil !== undefined) return usage.blockedUntil;
-    const headroom = priority === 'routine' ? this.#o.routineHeadroom : this.#o.routineHeadroom / 2;
+    const priority = asked === 'awaited' && usage.peoplePressed ? 'hinted' : asked;
+    const headroom = this.#o.routineHeadroom * HEADROOM_SHARE[priority];
     const limits: [count: number, limit: number, spanMs: number][] = [];
     for (const [window, spanMs] of [
       ['minute', 60_000],
@@ -149,9 +164,11 @@ export class BudgetPacer {
       limits.push([usage.background[window], level.own, spanMs]);
       limits.push([usage[window], level.total, spanMs]);
     }
-    const burst = priority === 'routine' ? this.#o.routineBurst : this.#o.hintedBurst;
-    const paced = this.#room(usage) * burst * (this.#o.recentMs / HOUR_MS);
-    limits.push([usage.background.recent, paced, this.#o.recentMs]);
+    if (priority !== 'awaited') {
+      const burst = priority === 'routine' ? this.#o.routineBurst : this.#o.hintedBurst;
+      const paced = this.#room(usage) * burst * (this.#o.recentMs / HOUR_MS);
+      limits.push([usage.background.recent, paced, this.#o.recentMs]);
+    }
     let at: number | undefined;
     for (const [count, limit, spanMs] of limits) {
       if (count < limit) continue;

@@ -85,10 +85,10 @@ const MESSAGE_PAGE = 100;
 const MAX_PAGES = 10;
 // A look the budget turns away waits at least this long before it is claimed again (with up
 // to half as much again of jitter, so replicas spread)...
-const MIN_ROOM_WAIT_MS = 30_000;
+const MIN_ROOM_WAIT_MS = { awaited: 5_000, hinted: 30_000, routine: 30_000 } as const;
 // ...and at most this long: a hint or a write from Slack may still bring it forward. A look
 // someone waits on (a change made from Slack, a hint) asks again sooner than a routine one.
-const MAX_ROOM_WAIT_MS = { hinted: 120_000, routine: 600_000 } as const;
+const MAX_ROOM_WAIT_MS = { awaited: 120_000, hinted: 120_000, routine: 600_000 } as const;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
 
 function timeOf(iso: string | null | undefined): number {
@@ -228,13 +228,20 @@ export class MirrorWorker {
         await this.#stores.schedule.reschedule(claim, vouchedUntil);
         return;
       }
-      const roomAt =
-        priority !== 'awaited' && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
+      // An awaited look that reads the messages alone is one request the budget alone holds
+      // back; one that reads the activity (a change announced) asks the pacer for room for
+      // what may follow the read.
+      const gated =
+        priority !== 'awaited' ||
+        this.#planner.kind(previous, this.#o.now(), this.#pace()) === 'activity';
+      const roomAt = gated && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
       if (roomAt !== undefined) {
         // Not claimed again before the budget can take it: no churn of claims put back.
         const now = this.#o.now();
-        const most = MAX_ROOM_WAIT_MS[priority === 'routine' ? 'routine' : 'hinted'];
-        const wait = Math.min(most, Math.max(MIN_ROOM_WAIT_MS, roomAt - now));
+        const wait = Math.min(
+          MAX_ROOM_WAIT_MS[priority],
+          Math.max(MIN_ROOM_WAIT_MS[priority], roomAt - now),
+        );
         const later = now + Math.round(wait * (1 + this.#o.random() / 2));
         if (this.#planner.messagesAwaited(previous, now)) {
           await this.#messagesFirst(claim, previous, threads, later);
@@ -290,8 +297,10 @@ export class MirrorWorker {
       return;
     }
     await this.#stores.mirror.saveState(ticketId, state);
-    // Read as of this look, the change would count as seen: hinted again just after it.
-    await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, 'change');
+    // Read as of this look, the change would count as seen: hinted again just after it, as
+    // announced as it was.
+    const scope = previous.announcedAt > previous.lastPolledAt ? 'announced' : 'change';
+    await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, scope);
     await this.#stores.schedule.reschedule(claim, changeAt);
   }
 

@@ -49,15 +49,21 @@ export class TicketHints {
    * Schedules a look at the ticket when a thread follows it; a ticket nobody follows costs
    * nothing more. `messageOnly`: the hint says a message was added and nothing else (the
    * platform sends a hint of its own for any other change), so reading the messages is enough.
+   * `announced`: the platform's webhook announced a change other than a message (a status,
+   * priority or assignee), which people wait for as for a message: its look ranks with one.
    */
-  async hint(ticketId: string, options: { messageOnly?: boolean } = {}): Promise<HintOutcome> {
+  async hint(
+    ticketId: string,
+    options: { messageOnly?: boolean; announced?: boolean } = {},
+  ): Promise<HintOutcome> {
     const threads = await this.#stores.links.threadsForTicket(ticketId);
     if (threads.length === 0) return 'unlinked';
     const now = this.#now();
     const state = await this.#stores.mirror.state(ticketId);
     // Recorded so the planner knows which request the look needs (a message hint: the messages
     // alone; any other: the activity) and how much the look matters.
-    await this.#stores.mirror.noteHint(ticketId, now, options.messageOnly ? 'message' : 'change');
+    const scope = options.messageOnly ? 'message' : options.announced ? 'announced' : 'change';
+    await this.#stores.mirror.noteHint(ticketId, now, scope);
     // The first message hint just after a write from Slack is, most likely, for that write: the
     // look waits for the answer's hint (or the first look after the write) to read both at once.
     if (options.messageOnly && state && (await this.#ownWrite(ticketId, state, now))) {

@@ -76,8 +76,11 @@ export function webhookHandler(
           if (seen.state !== 'claimed') return answer(res, 'duplicate');
           if (type === 'ticket.created') options.triage?.created(ticketId);
           if (type === 'ticket.updated') options.triage?.updated(ticketId);
+          // A change other than a message is announced news, looked at as a message is.
+          const messageOnly = type === 'ticket.message_added';
           const outcome = await options.hints.hint(ticketId, {
-            messageOnly: type === 'ticket.message_added',
+            messageOnly,
+            announced: !messageOnly,
           });
           options.logger.debug({ ticket_id: ticketId, type, outcome }, 'platform webhook');
           return answer(res, outcome);

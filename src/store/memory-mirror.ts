@@ -15,6 +15,7 @@ interface TicketMemory {
   slackWriteAt: number;
   hintedAt: number;
   messageHintedAt: number;
+  announcedAt: number;
   posts: Map<string, Post>;
   own: Map<string, number>;
   /** When everything kept for the ticket lapses (set by `forget`). */
@@ -32,7 +33,9 @@ export class MemoryMirrorStore implements MirrorStore {
 
   async state(ticketId: string): Promise<MirrorRecord | undefined> {
     const memory = this.#live(ticketId);
-    const noted = memory && memory.slackWriteAt + memory.hintedAt + memory.messageHintedAt > 0;
+    const noted =
+      memory &&
+      memory.slackWriteAt + memory.hintedAt + memory.messageHintedAt + memory.announcedAt > 0;
     if (!memory || (!memory.state && !noted)) return undefined;
     const base = memory.state ?? emptyMirrorRecord();
     return {
@@ -40,6 +43,7 @@ export class MemoryMirrorStore implements MirrorStore {
       slackWriteAt: memory.slackWriteAt,
       hintedAt: memory.hintedAt,
       messageHintedAt: memory.messageHintedAt,
+      announcedAt: memory.announcedAt,
     };
   }
 
@@ -61,6 +65,7 @@ export class MemoryMirrorStore implements MirrorStore {
       slackWriteAt: 0,
       hintedAt: 0,
       messageHintedAt: 0,
+      announcedAt: 0,
     };
   }
 
@@ -69,6 +74,7 @@ export class MemoryMirrorStore implements MirrorStore {
     const memory = this.#memory(ticketId);
     if (scope === 'message') memory.messageHintedAt = Math.max(memory.messageHintedAt, at);
     else memory.hintedAt = Math.max(memory.hintedAt, at);
+    if (scope === 'announced') memory.announcedAt = Math.max(memory.announcedAt, at);
   }
 
   async keepTicket(ticketId: string, ticket: string): Promise<void> {
@@ -148,6 +154,7 @@ export class MemoryMirrorStore implements MirrorStore {
         slackWriteAt: 0,
         hintedAt: 0,
         messageHintedAt: 0,
+        announcedAt: 0,
         posts: new Map(),
         own: new Map(),
         expiresAt: undefined,

@@ -21,5 +21,6 @@ export function emptyMirrorRecord(): MirrorRecord {
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,
+    announcedAt: 0,
   };
 }

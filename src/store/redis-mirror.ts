@@ -49,7 +49,8 @@ redis.call('HSET', KEYS[1], 'ticket', ARGV[1])
 return 1
 `;
 
-// KEYS state; ARGV at, field (slackWriteAt, hintedAt or messageHintedAt): a later time wins.
+// KEYS state; ARGV at, field (slackWriteAt, hintedAt, messageHintedAt or announcedAt): a later
+// time wins.
 const NOTE_TIME = `
 local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[2]))
 if not cur or tonumber(ARGV[1]) > cur then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]) end
@@ -135,6 +136,7 @@ export class RedisMirrorStore implements MirrorStore {
       slackWriteAt: number('slackWriteAt'),
       hintedAt: number('hintedAt'),
       messageHintedAt: number('messageHintedAt'),
+      announcedAt: number('announcedAt'),
     };
   }
 
@@ -167,6 +169,9 @@ export class RedisMirrorStore implements MirrorStore {
   async noteHint(ticketId: string, atMs: number, scope: HintScope = 'change'): Promise<void> {
     const field = scope === 'message' ? 'messageHintedAt' : 'hintedAt';
     await this.#raiseTime('mirror.noteHint', ticketId, atMs, field);
+    // Raised after hintedAt: a look between the two reads the change as any hinted one.
+    if (scope === 'announced')
+      await this.#raiseTime('mirror.noteHint', ticketId, atMs, 'announcedAt');
   }
 
   async #raiseTime(op: string, ticketId: string, atMs: number, field: string): Promise<void> {

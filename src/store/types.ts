@@ -382,10 +382,19 @@ export interface MirrorRecord {
    * `noteHint(..., 'message')`), ms: the messages alone tell what changed.
    */
   messageHintedAt: number;
+  /**
+   * The last time the platform's webhook announced a change other than a message (set by
+   * `noteHint(..., 'announced')`, which sets `hintedAt` too), ms: news people wait for, as a
+   * message is.
+   */
+  announcedAt: number;
 }
 
-/** What a hint says changed: anything, or a message was added and nothing else. */
-export type HintScope = 'change' | 'message';
+/**
+ * What a hint says changed: anything, a message was added and nothing else, or (`announced`)
+ * the platform's webhook announced a change other than a message.
+ */
+export type HintScope = 'change' | 'message' | 'announced';
 
 /** The answer to a claim on one post: post it, someone else is, or it is posted. */
 export type PostClaimOutcome =
@@ -407,7 +416,7 @@ export interface MirrorStore {
   state(ticketId: string): Promise<MirrorRecord | undefined>;
   /**
    * Saves the state. Cursors and times only move forward (a late, slow poller cannot move them
-   * back); `slackWriteAt`, `hintedAt` and `messageHintedAt` are left to `noteSlackWrite` and
+   * back); `slackWriteAt`, `hintedAt`, `messageHintedAt` and `announcedAt` are left to `noteSlackWrite` and
    * `noteHint`.
    */
   saveState(ticketId: string, state: MirrorRecord): Promise<void>;

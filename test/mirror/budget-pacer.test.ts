@@ -182,6 +182,42 @@ describe('budget pacer', () => {
     expect(await pacer.admits('hinted')).toBe(false);
   });
 
+  it('lets a look a hinted change asked for go past the hinted level, to a tenth of the routine headroom below the background’s share', async () => {
+    const { clock, stores, pacer } = setUp();
+    for (let step = 0; step < 10; step++) {
+      await take(stores, 75, 'background');
+      clock.now += 5 * 60_000;
+    }
+    await take(stores, 35, 'background');
+    expect(await pacer.admits('hinted')).toBe(false);
+    expect(await pacer.admits('awaited')).toBe(true);
+    // 792 of the 800: what its read of the activity may need next keeps its room.
+    await take(stores, 7, 'background');
+    expect(await pacer.admits('awaited')).toBe(false);
+  });
+
+  it('does not keep a look a hinted change asked for to the hour’s pace', async () => {
+    const { clock, stores, pacer } = setUp();
+    await fiveMinutesOf(stores, clock, 200);
+    expect(await pacer.admits('hinted')).toBe(false);
+    expect(await pacer.admits('awaited')).toBe(true);
+  });
+
+  it('keeps a look a hinted change asked for with the hinted ones while people are pressed', async () => {
+    const { clock, stores, pacer } = setUp();
+    // People's 430 of the hour, past twice their reserve, press them; the poller's last five
+    // minutes are past three times the hour's pace that then leaves it.
+    for (let minute = 0; minute < 55; minute++) {
+      await take(stores, 8, 'interactive');
+      clock.now += 60_000;
+    }
+    await fiveMinutesOf(stores, clock, 100);
+    await take(stores, 15, 'interactive');
+    expect((await stores.budget.usage(300_000)).peoplePressed).toBe(true);
+    expect(await pacer.admits('hinted')).toBe(false);
+    expect(await pacer.admits('awaited')).toBe(false);
+  });
+
   it('lets routine polls use the hour people left unspent, but not the room kept for them', async () => {
     const { clock, stores, pacer } = setUp();
     // People spent 50 and the poller 700: 750 in all, past the 720 a reserve of the total

@@ -653,6 +653,49 @@ describe('mirror worker', () => {
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
   });
 
+  it('reads a status change the platform’s webhook announced at once while the pacer turns hinted looks away, as a hinted message is read', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    // The hour is full to the hinted level: only what people wait for goes.
+    const gated = workerWith(
+      t,
+      gate((priority: string) => (priority === 'awaited' ? undefined : t.clock.now + 60_000)),
+    );
+    t.advance(600_000);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' }, SAM);
+    // What the webhook route does with `ticket.updated`.
+    await t.mirror.hints.hint(id, { announced: true });
+    t.advance(1_000);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls.map((c) => c.operation)).toContain('listActivity');
+    expect(t.poster.posts.at(-1)).toMatchObject({
+      kind: 'change',
+      activity: { to: 'in_progress' },
+    });
+  });
+
+  it('puts a look at an announced change back for a few seconds, not half a minute, when even its room is taken', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const gated = workerWith(
+      t,
+      gate(() => t.clock.now + 1_000),
+    );
+    t.advance(600_000);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' }, SAM);
+    await t.mirror.hints.hint(id, { announced: true });
+    t.advance(1_000);
+    t.platform.calls.length = 0;
+    await gated.runOnce();
+    expect(t.platform.calls).toEqual([]);
+    const due = (await t.stores.schedule.dueAt(id)) as number;
+    expect(due - t.clock.now).toBeGreaterThanOrEqual(5_000);
+    expect(due - t.clock.now).toBeLessThan(30_000);
+  });
+
   it('reads the activity soon after a change made from Slack, past the gate that turns routine looks away', async () => {
     const t = setUp();
     const id = await t.fileTicket();

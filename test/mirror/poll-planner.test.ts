@@ -81,6 +81,18 @@ describe('adaptive poll planner', () => {
     expect(planner.priority(state({ hintedAt: NOW - 2 * MINUTE }), NOW)).toBe('routine');
   });
 
+  it('ranks a look at a change the platform’s webhook announced (a status, priority or assignee) as a hinted message’s, with or without a message', () => {
+    const announced = { hintedAt: NOW - 500, announcedAt: NOW - 500 };
+    const firstLook = state({ slackWriteAt: NOW - 2_000, lastAnswerAt: NOW - HOUR });
+    expect(planner.priority(state(announced), NOW)).toBe('awaited');
+    expect(planner.priority({ ...firstLook, ...announced }, NOW)).toBe('awaited');
+    expect(planner.priority(state({ ...announced, messageHintedAt: NOW - 400 }), NOW)).toBe(
+      'awaited',
+    );
+    expect(planner.kind(state(announced), NOW)).toBe('activity');
+    expect(planner.priority(state({ ...announced, lastPolledAt: NOW - 100 }), NOW)).toBe('routine');
+  });
+
   it('leaves an awaited answer to the platform’s hints while they arrive, looking only every half hour', () => {
     const waiting = { slackWriteAt: NOW - 2_000, lastActivityAt: NOW - 2_000, lastAnswerAt: 0 };
     expect(waitOf(state(waiting))).toBe(10_000);

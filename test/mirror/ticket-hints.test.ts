@@ -50,6 +50,14 @@ describe('ticket hints', () => {
     });
   });
 
+  it('records a change the platform’s webhook announced as announced and as a hinted change', async () => {
+    const { stores, hints } = setUp();
+    await stores.links.link('IT-1', THREAD);
+    await hints.hint('IT-1', { announced: true });
+    expect(await stores.mirror.state('IT-1')).toMatchObject({ announcedAt: T0, hintedAt: T0 });
+    expect(await stores.schedule.dueAt('IT-1')).toBe(T0 + 1_000);
+  });
+
   it('takes the first message hint just after a write from Slack for the write’s own, and leaves its look where it was', async () => {
     const { clock, stores, hints } = setUp();
     await stores.links.link('IT-1', THREAD);

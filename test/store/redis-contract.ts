@@ -34,6 +34,7 @@ function mirrorState(now: number): MirrorRecord {
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,
+    announcedAt: 0,
   };
 }
 

@@ -22,6 +22,7 @@ function state(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,
+    announcedAt: 0,
     ...overrides,
   };
 }
@@ -108,6 +109,17 @@ export function describeMirrorContract(backend: StoresBackend): void {
       expect(await mirror.state('IT-1')).toMatchObject({
         messageHintedAt: 1_700_000_007_000,
         hintedAt: 1_700_000_005_000,
+      });
+    });
+
+    it('records a change the platform’s webhook announced as a hinted change, and apart', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.noteHint('IT-1', 1_700_000_007_000, 'announced');
+      await mirror.noteHint('IT-1', 1_700_000_008_000);
+      expect(await mirror.state('IT-1')).toMatchObject({
+        announcedAt: 1_700_000_007_000,
+        hintedAt: 1_700_000_008_000,
+        messageHintedAt: 0,
       });
     });
 
