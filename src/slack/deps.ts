@@ -7,7 +7,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
+import type { Asset, CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
@@ -96,8 +96,11 @@ export interface Catalog {
   within(waitMs: number): Promise<CatalogRead | 'loading'>;
 }
 
-/** What a person asked for that reads the platform. */
-export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update';
+/**
+ * What a person asked for that reads the platform: the create form's lists (`form`), the
+ * request form's catalog (`catalog`).
+ */
+export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update' | 'form' | 'catalog';
 
 /** Something read earlier, and when. */
 export interface KeptValue<T> {
@@ -135,6 +138,13 @@ export interface Reads {
     request: PeopleRequest,
     seen?: (ticket: Ticket) => void,
   ): Promise<PersonRead<Ticket[]>>;
+  /** The devices assigned to an email, for a form `userId` opened (kept for minutes). */
+  devices(userId: string, email: string): Promise<PersonRead<Asset[]>>;
+  /** One read from the person's share, for a shared list no copy of which is kept. */
+  share(
+    userId: string,
+    request: PeopleRequest,
+  ): Promise<{ granted: true } | { granted: false; reason: BusyReason; retryAt: number }>;
   /** Counts an answer given from what was known. */
   answeredFromKnown(request: PeopleRequest): void;
 }

@@ -109,6 +109,63 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
   });
 });
 
+describe('the create form’s reads in a person’s fair share, at the platform’s budget', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
+    for (const [email, n] of [
+      ['alice@acme.example', 1],
+      ['bob@acme.example', 2],
+    ] as const) {
+      stack.emulator.model.addAsset('acme', {
+        id: `ast_fair_${n}`,
+        name: `Fair-share laptop ${n}`,
+        type: 'laptop',
+        serial_number: `SN-FAIR-${n}`,
+        assigned_to_email: email,
+      });
+    }
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('answers another person’s lookups with their cards after one person opens the form 120 times', async () => {
+    const bobs = Array.from({ length: 8 }, (_, i) =>
+      stack.emulator.model.createTicket('acme', {
+        title: `Bob’s card ${i}`,
+        requester_email: 'bob@acme.example',
+      }),
+    );
+    const updates = stack.double.callsTo('views.update').length;
+    for (let i = 0; i < 120; i++) {
+      const opened = await stack.driver.slashCommand({
+        userId: alice,
+        channelId: itHelp,
+        text: `printer ${i} broken`,
+      });
+      expect(opened.status).toBe(200);
+    }
+    // Every form opened and was filled in: the person is never kept from filing.
+    await eventually(
+      () => stack.double.callsTo('views.update').length - updates >= 120,
+      30_000,
+      'the 120 forms filled in',
+    );
+    const form = JSON.stringify(stack.double.workspace.modalStack(alice).at(-1)?.blocks);
+    expect(form).toContain('Fair-share laptop 1');
+    expect(stack.platformRequests.filter((op) => op === 'listAssets')).toHaveLength(1);
+    // As in the report: the other person's 8 lookups over the next 32 s (within their own share).
+    const answers: string[] = [];
+    for (const ticket of bobs) {
+      const asked = Date.now();
+      answers.push(await lookup(stack, bob, ticket.id));
+      await new Promise((r) => setTimeout(r, Math.max(0, asked + 4_000 - Date.now())));
+    }
+    expect(answers.filter((answer, i) => answer.includes(`Bob’s card ${i}`))).toHaveLength(8);
+  }, 120_000);
+});
+
 describe('lookups when the shared budget is spent', () => {
   let stack: Stack;
   beforeAll(async () => {

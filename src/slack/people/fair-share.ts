@@ -15,11 +15,18 @@
  * When the platform is not asked (their share, or the shared budget, or the platform's own
  * 429), the caller is handed why and when to try again, and what was read earlier, if anything,
  * with its time: words for the person, never silence.
+ *
+ * Every platform read a person's action causes is theirs to pay: lookups, their lists, App
+ * Home, the create form's devices (kept for minutes, in the same shared store: a person opening
+ * the form again and again is read once), and a shared list (desks, a desk's fields, the
+ * catalog) when no copy of it is kept (`share`).
  */
 import { z } from 'zod';
 import { BudgetExhaustedError } from '../../mirror/errors.ts';
 import type { Mirror } from '../../mirror/mirror.ts';
 import {
+  type Asset,
+  assetSchema,
   RateLimitError,
   type ServiceDeskClient,
   type Ticket,
@@ -65,10 +72,20 @@ export const DEFAULT_FAIR_SHARE: readonly FairShareBucket[] = [
   { capacity: 60, refillEveryMs: 60_000 },
 ];
 
+/** How long a person's devices answer the create form without asking the platform again. */
+export const DEVICES_FRESH_MS = 5 * 60_000;
+/** Most devices the create form lists (the platform's page). */
+const DEVICES_MAX = 100;
+
+/** A person's take for a read the caller makes itself: granted, or refused until `retryAt`. */
+export type ShareGrant =
+  | { granted: true }
+  | { granted: false; reason: BusyReason; retryAt: number };
+
 /** Options of `PeopleReads`. */
 export interface PeopleReadsOptions {
   store: FairShareStore;
-  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets'>;
+  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets' | 'iterateAssets'>;
   logger: ReadsLogger;
   metrics?: PeopleReadMetrics | undefined;
   /**
@@ -82,10 +99,13 @@ export interface PeopleReadsOptions {
   freshMs?: number;
   /** How long a read is kept to show, with its age, when the platform cannot be asked (15 min). */
   keptMs?: number;
+  /** How long a person's devices answer without asking again (`DEVICES_FRESH_MS`). */
+  devicesFreshMs?: number;
   now?: () => number;
 }
 
 const ticketListSchema = z.array(ticketSchema);
+const assetListSchema = z.array(assetSchema);
 
 /** Reads the platform for people, fairly and once for the same question. */
 export class PeopleReads implements Reads {
@@ -97,6 +117,7 @@ export class PeopleReads implements Reads {
   readonly #buckets: readonly FairShareBucket[];
   readonly #freshMs: number;
   readonly #keptMs: number;
+  readonly #devicesFreshMs: number;
   readonly #now: () => number;
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
@@ -109,6 +130,7 @@ export class PeopleReads implements Reads {
     this.#buckets = options.buckets ?? DEFAULT_FAIR_SHARE;
     this.#freshMs = options.freshMs ?? 10_000;
     this.#keptMs = options.keptMs ?? 15 * 60_000;
+    this.#devicesFreshMs = options.devicesFreshMs ?? DEVICES_FRESH_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -174,12 +196,49 @@ export class PeopleReads implements Reads {
     );
   }
 
+  /**
+   * The devices assigned to an email, for the create form opened by `userId` (who pays the read
+   * from their share, whoever the devices are for). Kept for minutes in the shared store, so a
+   * form opened again and again reads the platform once; past that, the kept list comes with
+   * the refusal when the platform cannot be asked.
+   */
+  devices(userId: string, email: string): Promise<PersonRead<Asset[]>> {
+    return this.#read(
+      userId,
+      `devices:${email.toLowerCase()}`,
+      'form',
+      async () => {
+        const assets: Asset[] = [];
+        for await (const asset of this.#serviceDesk.iterateAssets(
+          { assigned_to_email: email },
+          { maxItems: DEVICES_MAX, priority: 'interactive' },
+        )) {
+          assets.push(asset);
+        }
+        return assets;
+      },
+      (value) => assetListSchema.safeParse(value).data,
+      { servable: async () => true, shared: true, freshMs: this.#devicesFreshMs },
+    );
+  }
+
+  /**
+   * One read from the person's share for a read the caller makes itself: a shared list (desks,
+   * a desk's fields, the catalog) the person's action must fetch because no copy is kept.
+   */
+  async share(userId: string, request: PeopleRequest): Promise<ShareGrant> {
+    const grant = await this.#take(userId);
+    if (grant.granted) return grant;
+    this.#metrics?.countPeopleRefusal('fair_share', request);
+    return { granted: false, reason: 'fair_share', retryAt: grant.retryAt };
+  }
+
   /** Counts an answer given from what was known (a refusal's kept read, the status memo). */
   answeredFromKnown(request: PeopleRequest): void {
     this.#metrics?.countPeopleAnswer('known', request);
   }
 
-  async #read<T extends JsonValue | Ticket | Ticket[]>(
+  async #read<T extends JsonValue | Ticket | Ticket[] | Asset[]>(
     userId: string,
     key: string,
     request: PeopleRequest,
@@ -190,6 +249,8 @@ export class PeopleReads implements Reads {
       servable: 'never' | ((kept: KeptValue<T>) => Promise<boolean>);
       /** Whether the read is taken from the person's fair share. */
       shared: boolean;
+      /** How long a kept value answers without asking again (default `freshMs`). */
+      freshMs?: number;
     },
   ): Promise<PersonRead<T>> {
     const { servable } = how;
@@ -200,7 +261,7 @@ export class PeopleReads implements Reads {
     if (
       servable !== 'never' &&
       kept &&
-      this.#now() - kept.keptAt < this.#freshMs &&
+      this.#now() - kept.keptAt < (how.freshMs ?? this.#freshMs) &&
       (await servable(kept))
     ) {
       this.#metrics?.countPeopleAnswer('cache', request);

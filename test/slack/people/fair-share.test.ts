@@ -36,6 +36,16 @@ function setUp(
       iterateTickets: () => {
         throw new Error('not used');
       },
+      iterateAssets: async function* (query: { assigned_to_email: string }) {
+        calls.push(`assets:${query.assigned_to_email}`);
+        yield {
+          id: 'ast_1',
+          name: 'Laptop',
+          type: 'laptop',
+          serial_number: null,
+          assigned_to_email: query.assigned_to_email,
+        };
+      },
     } as never,
     logger: pino({ level: 'silent' }),
     ...(options.known ? { known: options.known } : {}),
@@ -150,5 +160,49 @@ describe('people’s reads', () => {
       });
     }
     expect(calls).toHaveLength(8);
+  });
+
+  it('keeps a person’s devices for 5 minutes: the form opened again reads the platform once', async () => {
+    const { reads, calls, advance } = setUp(async () => ticket());
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({
+      kind: 'read',
+      source: 'platform',
+      value: [{ id: 'ast_1' }],
+    });
+    advance(4 * 60_000);
+    expect(await reads.devices('U1', 'Alice@acme.example')).toMatchObject({ source: 'cache' });
+    advance(60_000);
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({ source: 'platform' });
+    expect(calls).toEqual(['assets:alice@acme.example', 'assets:alice@acme.example']);
+  });
+
+  it('takes the devices’ read from the share of the person who opened the form', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${200 + i}`, 'lookup');
+    const refused = await reads.devices('U1', 'bob@acme.example');
+    expect(refused).toMatchObject({ kind: 'busy', reason: 'fair_share', kept: undefined });
+    // Bob's own share is untouched: his form lists his devices.
+    expect(await reads.devices('U2', 'bob@acme.example')).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
+  });
+
+  it('hands the kept devices, with their time, when the person’s share is spent', async () => {
+    const { reads, advance } = setUp(async () => ticket());
+    await reads.devices('U1', 'alice@acme.example');
+    advance(6 * 60_000);
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${300 + i}`, 'lookup');
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({
+      kind: 'busy',
+      reason: 'fair_share',
+      kept: { value: [{ id: 'ast_1' }], keptAt: T0 },
+    });
+  });
+
+  it('grants a shared list’s read from the person’s share, and refuses it with when once spent', async () => {
+    const { reads } = setUp(async () => ticket());
+    for (let i = 0; i < 5; i++) expect(await reads.share('U1', 'form')).toEqual({ granted: true });
+    const refused = await reads.share('U1', 'form');
+    expect(refused).toMatchObject({ granted: false, reason: 'fair_share' });
+    if (!refused.granted) expect(refused.retryAt).toBeGreaterThan(T0);
   });
 });
