@@ -64,12 +64,21 @@ export interface Directory {
   isAgent(userId: string): Promise<boolean>;
 }
 
+/**
+ * Called before a shared list's read is started for a person's action: takes the read from
+ * their fair share, or throws `FairShareSpentError` (`people/fair-share.ts`, `payFrom`).
+ */
+export type Payer = () => Promise<void>;
+
 /** The platform's desks, kept for a while (`tickets/desk-catalog.ts`). */
 export interface Desks {
   /** The desks if a fresh copy is kept, without waiting. */
   peek(): Desk[] | undefined;
-  /** The desks, read again when the kept copy is stale. */
-  list(): Promise<Desk[]>;
+  /**
+   * The desks, read again when the kept copy is stale; `pay` is called before a read is started
+   * (never to join one), and may refuse it by throwing.
+   */
+  list(pay?: Payer): Promise<Desk[]>;
 }
 
 /** A desk's custom fields for a card, none when they cannot be read (`deskFieldsOf`). */
@@ -80,7 +89,7 @@ export interface DeskFields {
   /** The desk's kept fields (a stale copy too, refreshed behind it), without waiting. */
   peek(deskSlug: string): CustomField[] | undefined;
   /** The desk's fields: a kept copy at once, else one request shared by every caller. */
-  get(deskSlug: string): Promise<CustomField[]>;
+  get(deskSlug: string, pay?: Payer): Promise<CustomField[]>;
 }
 
 /** The service catalog as read: its items, or `absent` on a platform without one. */
@@ -91,7 +100,7 @@ export interface Catalog {
   /** The kept catalog (a stale copy too, refreshed behind it), without waiting. */
   peek(): CatalogRead | undefined;
   /** The catalog: the kept copy at once, else one request shared by every caller. */
-  get(): Promise<CatalogRead>;
+  get(pay?: Payer): Promise<CatalogRead>;
   /** The catalog if it can be had within `waitMs`, else `loading` (the load goes on). */
   within(waitMs: number): Promise<CatalogRead | 'loading'>;
 }
@@ -140,11 +149,8 @@ export interface Reads {
   ): Promise<PersonRead<Ticket[]>>;
   /** The devices assigned to an email, for a form `userId` opened (kept for minutes). */
   devices(userId: string, email: string): Promise<PersonRead<Asset[]>>;
-  /** One read from the person's share, for a shared list no copy of which is kept. */
-  share(
-    userId: string,
-    request: PeopleRequest,
-  ): Promise<{ granted: true } | { granted: false; reason: BusyReason; retryAt: number }>;
+  /** A payer taking a shared list's read from the person's share (see `Payer`). */
+  payer(userId: string, request: PeopleRequest): Payer;
   /** Counts an answer given from what was known. */
   answeredFromKnown(request: PeopleRequest): void;
 }

@@ -9,7 +9,7 @@ import { initialMirrorState } from '../../src/mirror/index.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { modalOpenedBy, type Stack, startStack } from '../support/stack.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;
 
@@ -62,6 +62,26 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
     expect(getTickets(stack).length - before).toBe(5);
 
     expect(await lookup(stack, bob, bobs.id)).toContain('Bob’s monitor');
+  });
+
+  it('opens the create form for a person whose share is spent, saying its lists wait and when, and files it', async () => {
+    // Alice's share was spent by her burst above; the form's reads are hers to pay too.
+    const before = stack.platformRequests.length;
+    const modal = await modalOpenedBy(stack, alice, async () => {
+      await stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: 'Scanner jams' });
+    });
+    const text = JSON.stringify(modal.blocks);
+    expect(text).toMatch(
+      /Desks or your devices could not be listed: you have asked the service desk for a lot in the last minute; try again in about \d+ (s|min)/,
+    );
+    expect(text).toContain('You can still file');
+    expect(stack.platformRequests.slice(before)).toEqual([]);
+    await stack.driver.viewSubmission({ viewId: modal.id, userId: alice, values: {} });
+    await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === 'Scanner jams'),
+      10_000,
+      'the ticket filed',
+    );
   });
 
   it('reads the same ticket once for lookups repeated within seconds, and checks each person’s access every time', async () => {

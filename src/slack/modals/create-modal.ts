@@ -14,9 +14,10 @@ import {
 } from '../builders/busy-builder.ts';
 import { buildCreateModal } from '../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { busyUntil } from '../people/fair-share.ts';
+import { FairShareSpentError } from '../errors.ts';
+import { busyOf } from '../people/fair-share.ts';
 import type { PrivateTarget } from '../posting/private-notice.ts';
-import { deskFieldsOf } from '../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../tickets/desk-fields.ts';
 import {
   type CreateModalMetadata,
   encodeModalMetadata,
@@ -125,22 +126,18 @@ interface FormList<T> {
   unlisted?: Unlisted;
 }
 
-/** Why a platform read did not answer, when it is the platform's or the budget's doing. */
+/** Why a read did not answer: the person's share, the budget or the platform's 429, or down. */
 function unlistedBy(error: unknown, now: number): Unlisted {
-  const retryAt = busyUntil(error, now);
-  return retryAt === undefined ? { reason: 'down' } : { reason: 'budget', retryAt };
+  return busyOf(error, now) ?? { reason: 'down' };
 }
 
 // The desks: the kept copy, else one read paid from the opener's share.
 async function formDesks(deps: CreateModalDeps, userId: string): Promise<FormList<Desk>> {
-  if (!deps.desks.peek()) {
-    const grant = await deps.reads.share(userId, 'form');
-    if (!grant.granted) return { value: [], unlisted: grant };
-  }
   try {
-    return { value: await deps.desks.list() };
+    return { value: await deps.desks.list(deps.reads.payer(userId, 'form')) };
   } catch (error) {
-    deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
+    if (!(error instanceof FairShareSpentError))
+      deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
     const cached = deps.desks.peek();
     return cached
       ? { value: cached }
@@ -154,12 +151,10 @@ async function formFields(
   userId: string,
   deskSlug: string | undefined,
 ): Promise<FormList<CustomField>> {
-  if (deskSlug && deps.deskFields && !deps.deskFields.peek(deskSlug)) {
-    const grant = await deps.reads.share(userId, 'form');
-    // The platform names a required field the form lacks when it is submitted.
-    if (!grant.granted) return { value: [], unlisted: grant };
-  }
-  return { value: await deskFieldsOf(deps, deskSlug) };
+  const { fields, refused } = await deskFieldsFor(deps, { userId, request: 'form' }, deskSlug);
+  return refused
+    ? { value: fields, unlisted: { reason: 'fair_share', ...refused } }
+    : { value: fields };
 }
 
 /** The requester's devices for the form, or what to say instead. */

@@ -19,7 +19,7 @@
  * Every platform read a person's action causes is theirs to pay: lookups, their lists, App
  * Home, the create form's devices (kept for minutes, in the same shared store: a person opening
  * the form again and again is read once), and a shared list (desks, a desk's fields, the
- * catalog) when no copy of it is kept (`share`).
+ * catalog) when no copy of it is kept (`payer`).
  */
 import { z } from 'zod';
 import { BudgetExhaustedError } from '../../mirror/errors.ts';
@@ -39,11 +39,13 @@ import { DONE_STATUSES } from '../builders/ticket-labels.ts';
 import type {
   KeptValue,
   KnownTicket,
+  Payer,
   PeopleRequest,
   PersonRead,
   Reads,
   StatusMemo,
 } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 
 /** What a person asked for that reads the platform, and what it gives. */
 export type { KeptValue, PeopleRequest, PersonRead };
@@ -223,14 +225,16 @@ export class PeopleReads implements Reads {
   }
 
   /**
-   * One read from the person's share for a read the caller makes itself: a shared list (desks,
-   * a desk's fields, the catalog) the person's action must fetch because no copy is kept.
+   * A payer for a shared list's read (desks, a desk's fields, the catalog) the person's action
+   * starts: one read from their share, or `FairShareSpentError` with when it has room again.
    */
-  async share(userId: string, request: PeopleRequest): Promise<ShareGrant> {
-    const grant = await this.#take(userId);
-    if (grant.granted) return grant;
-    this.#metrics?.countPeopleRefusal('fair_share', request);
-    return { granted: false, reason: 'fair_share', retryAt: grant.retryAt };
+  payer(userId: string, request: PeopleRequest): Payer {
+    return async () => {
+      const grant = await this.#take(userId);
+      if (grant.granted) return;
+      this.#metrics?.countPeopleRefusal('fair_share', request);
+      throw new FairShareSpentError(userId, grant.retryAt);
+    };
   }
 
   /** Counts an answer given from what was known (a refusal's kept read, the status memo). */
@@ -267,26 +271,41 @@ export class PeopleReads implements Reads {
       this.#metrics?.countPeopleAnswer('cache', request);
       return { kind: 'read', value: kept.value, source: 'cache' };
     }
-    const grant: Awaited<ReturnType<FairShareStore['take']>> = how.shared
-      ? await this.#take(userId)
-      : { granted: true };
-    if (!grant.granted) {
-      this.#metrics?.countPeopleRefusal('fair_share', request);
-      return { kind: 'busy', reason: 'fair_share', retryAt: grant.retryAt, kept: await recalled() };
-    }
     const started = this.#now();
-    try {
-      const value = await this.#once(key, fetch);
-      this.#metrics?.countPeopleAnswer('platform', request);
-      return { kind: 'read', value, source: 'platform' };
-    } catch (error) {
-      const busy = busyUntil(error, this.#now());
-      if (busy === undefined) throw error;
-      if (error instanceof BudgetExhaustedError) {
-        this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
+    // The share is taken inside the one read for everyone asking at once: joining a read already
+    // on its way costs nothing, only the one who started it pays. A read someone else started
+    // and could not pay for is started again, paid from this person's share.
+    const paid = async () => {
+      if (how.shared) {
+        const grant = await this.#take(userId);
+        if (!grant.granted) throw new FairShareSpentError(userId, grant.retryAt);
       }
-      this.#metrics?.countPeopleRefusal('budget', request);
-      return { kind: 'busy', reason: 'budget', retryAt: busy, kept: await recalled() };
+      return fetch();
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const value = await this.#once(key, paid);
+        this.#metrics?.countPeopleAnswer('platform', request);
+        return { kind: 'read', value, source: 'platform' };
+      } catch (error) {
+        if (error instanceof FairShareSpentError) {
+          if (error.userId !== userId && attempt < 3) continue;
+          this.#metrics?.countPeopleRefusal('fair_share', request);
+          return {
+            kind: 'busy',
+            reason: 'fair_share',
+            retryAt: error.retryAt,
+            kept: await recalled(),
+          };
+        }
+        const busy = busyUntil(error, this.#now());
+        if (busy === undefined) throw error;
+        if (error instanceof BudgetExhaustedError) {
+          this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
+        }
+        this.#metrics?.countPeopleRefusal('budget', request);
+        return { kind: 'busy', reason: 'budget', retryAt: busy, kept: await recalled() };
+      }
     }
   }
 
@@ -348,10 +367,11 @@ export class PeopleReads implements Reads {
 }
 
 /**
- * When the platform can be asked again, if the error says it cannot be asked now: the shared
- * budget had no room, or the platform itself answered 429.
+ * When the platform can be asked again, if the error says it cannot be asked now: the person's
+ * share or the shared budget had no room, or the platform itself answered 429.
  */
 export function busyUntil(error: unknown, now: number): number | undefined {
+  if (error instanceof FairShareSpentError) return Math.max(error.retryAt, now + 1_000);
   if (error instanceof BudgetExhaustedError) return Math.max(error.retryAt, now + 1_000);
   if (error instanceof RateLimitError) return now + Math.max(1_000, error.retryAfterMs ?? 60_000);
   return undefined;
@@ -381,4 +401,14 @@ export async function knownTicketStatus(
   }
   if (memo && (!mirrored || memo.at >= mirrored.at)) return memo;
   return mirrored;
+}
+
+/** Why the platform was not asked and until when, if the error says it cannot be asked now. */
+export function busyOf(
+  error: unknown,
+  now: number,
+): { reason: BusyReason; retryAt: number } | undefined {
+  const retryAt = busyUntil(error, now);
+  if (retryAt === undefined) return undefined;
+  return { reason: error instanceof FairShareSpentError ? 'fair_share' : 'budget', retryAt };
 }

@@ -4,6 +4,7 @@ import type { Ticket } from '../../../src/contract/schemas.ts';
 import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
 import { RateLimitError } from '../../../src/servicedesk/index.ts';
 import type { KnownTicket } from '../../../src/slack/deps.ts';
+import { FairShareSpentError } from '../../../src/slack/errors.ts';
 import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
@@ -198,11 +199,39 @@ describe('people’s reads', () => {
     });
   });
 
-  it('grants a shared list’s read from the person’s share, and refuses it with when once spent', async () => {
+  it('pays a shared list’s read from the person’s share, and refuses it with when once spent', async () => {
     const { reads } = setUp(async () => ticket());
-    for (let i = 0; i < 5; i++) expect(await reads.share('U1', 'form')).toEqual({ granted: true });
-    const refused = await reads.share('U1', 'form');
-    expect(refused).toMatchObject({ granted: false, reason: 'fair_share' });
-    if (!refused.granted) expect(refused.retryAt).toBeGreaterThan(T0);
+    const pay = reads.payer('U1', 'form');
+    for (let i = 0; i < 5; i++) await pay();
+    const refused = await pay().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(FairShareSpentError);
+    expect((refused as FairShareSpentError).retryAt).toBeGreaterThan(T0);
+    // Another person's share is their own.
+    await expect(reads.payer('U2', 'form')()).resolves.toBeUndefined();
+  });
+
+  it('lets people asking at the same moment join one read, paid once by whoever started it', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    // U1's share is spent; U2 starts the read, U1 joins it at no cost.
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${400 + i}`, 'lookup');
+    const [u2, u1] = await Promise.all([
+      reads.devices('U2', 'carol@acme.example'),
+      reads.devices('U1', 'carol@acme.example'),
+    ]);
+    expect(u2).toMatchObject({ kind: 'read' });
+    expect(u1).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
+  });
+
+  it('starts its own read, from its own share, when the read it joined could not be paid', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${500 + i}`, 'lookup');
+    const [u1, u2] = await Promise.all([
+      reads.devices('U1', 'dave@acme.example'),
+      reads.devices('U2', 'dave@acme.example'),
+    ]);
+    expect(u1).toMatchObject({ kind: 'busy', reason: 'fair_share' });
+    expect(u2).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
   });
 });
