@@ -713,6 +713,15 @@ describe('signed requests the app does not handle', () => {
         body: submission({ ...state({ value: {} }), callback_id: callbackId }),
       },
     ]),
+    {
+      name: 'a submission whose view has no id',
+      body: submission({ ...createView, id: undefined }),
+    },
+    {
+      name: 'a submission whose user has no id',
+      body: form({ type: 'view_submission', user: { team_id: team.id }, team, view: createView }),
+    },
+    { name: 'a click whose user id is a number', body: click(markResolved, { user: { id: 5 } }) },
     { name: 'a submission whose input value is a number', body: submission(state({ value: 5 })) },
     {
       name: 'a submission whose input value is an array',
