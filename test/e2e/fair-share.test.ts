@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialMirrorState } from '../../src/mirror/index.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
+import { DEFAULT_FAIR_SHARE } from '../../src/slack/people/fair-share.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
@@ -25,6 +26,11 @@ async function lookup(stack: Stack, userId: string, text: string): Promise<strin
 }
 
 const getTickets = (stack: Stack) => stack.platformRequests.filter((op) => op === 'getTicket');
+
+/** Spends what is left of the person's own fair share, as a burst of their requests would. */
+async function spendShare(stack: Stack, userId: string): Promise<void> {
+  while ((await stack.app.stores.fairShare.take(userId, DEFAULT_FAIR_SHARE)).granted);
+}
 
 async function metricsText(stack: Stack): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${stack.app.port}/metrics`);
@@ -65,7 +71,8 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
   });
 
   it('opens the create form for a person whose share is spent, saying its lists wait and when, and files it', async () => {
-    // Alice's share was spent by her burst above; the form's reads are hers to pay too.
+    // The form's reads are Alice's to pay too.
+    await spendShare(stack, alice);
     const before = stack.platformRequests.length;
     const modal = await modalOpenedBy(stack, alice, async () => {
       await stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: 'Scanner jams' });
@@ -82,6 +89,36 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
       10_000,
       'the ticket filed',
     );
+  });
+
+  it('names a ticket’s thread to a person whose share is spent without reading the platform for its title', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Taken thread',
+      requester_email: 'alice@acme.example',
+    });
+    const posted = await stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      ...buildTicketCard(ticket),
+    });
+    const ts = posted.ts ?? '?';
+    await stack.app.stores.links.link(ticket.id, { channel: itHelp, threadTs: ts });
+    await spendShare(stack, alice);
+    const before = getTickets(stack).length;
+    await stack.driver.messageShortcut({
+      callbackId: 'create_ticket_from_message',
+      userId: alice,
+      channelId: itHelp,
+      messageTs: ts,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: alice })
+          .find((e) => e.text.includes(ticket.id) && !e.text.includes('Taken thread')),
+      5_000,
+      'the private notice naming the ticket',
+    );
+    expect(getTickets(stack).length).toBe(before);
   });
 
   it('reads the same ticket once for lookups repeated within seconds, and checks each person’s access every time', async () => {
