@@ -1,10 +1,12 @@
 /**
- * The report behind the fair share (issue 17), reproduced at the platform's own budget (100 a
- * minute, 1,000 an hour): one person sends `/ticket IT-n` 2.5 times a second for 60 s, another
- * looks a ticket up every 10 s, first over distinct tickets, then over five repeated ones. Prints
- * what was spent and how each person was answered, one JSON line per case:
+ * The reports behind the fair share (issues 17 and 26), reproduced at the platform's own budget
+ * (100 a minute, 1,000 an hour). Lookups: one person sends `/ticket IT-n` 2.5 times a second for
+ * 60 s, another looks a ticket up every 10 s, first over distinct tickets, then over five
+ * repeated ones. Form openings: one person opens the create form 120 times (`/ticket printer n
+ * broken`, 4 a second), then another person looks a ticket up 8 times, every 4 s. Prints what
+ * was spent and how each person was answered, one JSON line per case:
  *
- *   npm run bench:fair-share [-- --seconds 60]
+ *   npm run bench:fair-share [-- --seconds 60] [-- --cases distinct,repeated,form]
  *
  * The whole stack is the end-to-end tests' one (the emulator, the Slack double, Redis at
  * REDIS_URL and the real app over HTTP), so the figures are the app's own.
@@ -14,8 +16,14 @@ import { type Stack, startStack } from '../test/support/stack.ts';
 import { defaultIds } from '../tools/slack-double/index.ts';
 
 const { alice, bob, itHelp } = defaultIds;
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    cases: { type: 'string', default: 'distinct,repeated,form' },
+  },
+});
 const SECONDS = Number(values.seconds);
+const CASES = new Set(values.cases.split(','));
 
 type Answer = 'fresh' | 'known' | 'fair_share' | 'busy' | 'none';
 
@@ -86,13 +94,105 @@ async function run(stack: Stack, label: string, aliceTickets: number) {
   return result;
 }
 
-const stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
-try {
-  const distinct = await run(stack, 'Distinct', Math.ceil(SECONDS * 2.5));
-  const repeated = await run(stack, 'Repeated', 5);
-  const unanswered = [distinct, repeated].reduce((n, r) => n + r.alice.none + r.bob.none, 0);
-  if (unanswered > 0) console.error(`${unanswered} lookups got no answer`);
-  process.exitCode = unanswered > 0 ? 1 : 0;
-} finally {
-  await stack.close();
+const OPENINGS = 120;
+const LOOKUPS = 8;
+
+/**
+ * One person opens the create form 120 times, 4 a second; then another person looks a ticket
+ * up every 4 s. Counts the List assets calls the openings made, the forms filled in, and the
+ * other person's lookups answered with their ticket's card.
+ */
+async function formBurst(stack: Stack) {
+  // Each has devices, so every opening has a device list to read.
+  for (const [email, n] of [
+    ['alice@acme.example', 1],
+    ['bob@acme.example', 2],
+  ] as const) {
+    stack.emulator.model.addAsset('acme', {
+      id: `ast_bench_${n}`,
+      name: `Bench laptop ${n}`,
+      type: 'laptop',
+      serial_number: `SN-BENCH-${n}`,
+      assigned_to_email: email,
+    });
+  }
+  const bobs = Array.from({ length: LOOKUPS }, (_, i) =>
+    stack.emulator.model.createTicket('acme', {
+      title: `Bob's form-burst lookup ${i}`,
+      requester_email: 'bob@acme.example',
+    }),
+  );
+  const requestsBefore = stack.platformRequests.length;
+  const updatesBefore = stack.double.callsTo('views.update').length;
+  const started = Date.now();
+  const openings: Promise<unknown>[] = [];
+  for (let i = 0; i < OPENINGS; i++) {
+    await new Promise((r) => setTimeout(r, Math.max(0, started + i * 250 - Date.now())));
+    openings.push(
+      stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: `printer ${i} broken` }),
+    );
+  }
+  await Promise.all(openings);
+  const lookups: { url: string; title: string }[] = [];
+  const lookupsStarted = Date.now();
+  for (const [i, ticket] of bobs.entries()) {
+    await new Promise((r) => setTimeout(r, Math.max(0, lookupsStarted + i * 4_000 - Date.now())));
+    const command = await stack.driver.slashCommand({
+      userId: bob,
+      channelId: itHelp,
+      text: ticket.id,
+    });
+    lookups.push({ url: command.responseUrl, title: ticket.title });
+  }
+  await new Promise((r) => setTimeout(r, 12_000));
+  const bodies = new Map(
+    stack.double.responseUrlPosts.map((p) => [p.url, JSON.stringify(p.body)] as const),
+  );
+  const spent = stack.platformRequests.slice(requestsBefore);
+  const bobAnswers = lookups.map((l) => bodies.get(l.url));
+  const result = {
+    case: 'Form openings',
+    openings: OPENINGS,
+    platformRequests: spent.length,
+    listAssets: spent.filter((op) => op === 'listAssets').length,
+    formsFilled: stack.double.callsTo('views.update').length - updatesBefore,
+    bobLookups: LOOKUPS,
+    bobCards: lookups.filter((l, i) =>
+      bobAnswers[i]?.includes(JSON.stringify(l.title).slice(1, -1)),
+    ).length,
+    bob: bobAnswers.reduce<Record<Answer, number>>(
+      (counts, body) => {
+        counts[kindOf(body)]++;
+        return counts;
+      },
+      { fresh: 0, known: 0, fair_share: 0, busy: 0, none: 0 },
+    ),
+  };
+  console.log(JSON.stringify(result));
+  return result;
 }
+
+let unanswered = 0;
+if (CASES.has('distinct') || CASES.has('repeated')) {
+  const stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
+  try {
+    const runs = [];
+    if (CASES.has('distinct')) runs.push(await run(stack, 'Distinct', Math.ceil(SECONDS * 2.5)));
+    if (CASES.has('repeated')) runs.push(await run(stack, 'Repeated', 5));
+    unanswered += runs.reduce((n, r) => n + r.alice.none + r.bob.none, 0);
+  } finally {
+    await stack.close();
+  }
+}
+if (CASES.has('form')) {
+  // A stack of its own: the lookups above spent Alice's hour.
+  const stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
+  try {
+    const form = await formBurst(stack);
+    unanswered += form.bob.none;
+  } finally {
+    await stack.close();
+  }
+}
+if (unanswered > 0) console.error(`${unanswered} lookups got no answer`);
+process.exitCode = unanswered > 0 ? 1 : 0;

@@ -7,7 +7,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
+import type { Asset, CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
@@ -86,12 +86,21 @@ export interface TriageMembers {
   left(channel: string, userId: string): void;
 }
 
+/**
+ * Called before a shared list's read is started for a person's action: takes the read from
+ * their fair share, or throws `FairShareSpentError` (`people/fair-share.ts`, `payFrom`).
+ */
+export type Payer = () => Promise<void>;
+
 /** The platform's desks, kept for a while (`tickets/desk-catalog.ts`). */
 export interface Desks {
   /** The desks if a fresh copy is kept, without waiting. */
   peek(): Desk[] | undefined;
-  /** The desks, read again when the kept copy is stale. */
-  list(): Promise<Desk[]>;
+  /**
+   * The desks, read again when the kept copy is stale; `pay` is called before a read is started
+   * (never to join one), and may refuse it by throwing.
+   */
+  list(pay?: Payer): Promise<Desk[]>;
 }
 
 /** A desk's custom fields for a card, none when they cannot be read (`deskFieldsOf`). */
@@ -102,7 +111,7 @@ export interface DeskFields {
   /** The desk's kept fields (a stale copy too, refreshed behind it), without waiting. */
   peek(deskSlug: string): CustomField[] | undefined;
   /** The desk's fields: a kept copy at once, else one request shared by every caller. */
-  get(deskSlug: string): Promise<CustomField[]>;
+  get(deskSlug: string, pay?: Payer): Promise<CustomField[]>;
 }
 
 /** The service catalog as read: its items, or `absent` on a platform without one. */
@@ -113,13 +122,16 @@ export interface Catalog {
   /** The kept catalog (a stale copy too, refreshed behind it), without waiting. */
   peek(): CatalogRead | undefined;
   /** The catalog: the kept copy at once, else one request shared by every caller. */
-  get(): Promise<CatalogRead>;
+  get(pay?: Payer): Promise<CatalogRead>;
   /** The catalog if it can be had within `waitMs`, else `loading` (the load goes on). */
   within(waitMs: number): Promise<CatalogRead | 'loading'>;
 }
 
-/** What a person asked for that reads the platform. */
-export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update';
+/**
+ * What a person asked for that reads the platform: the create form's lists (`form`), the
+ * request form's catalog (`catalog`).
+ */
+export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update' | 'form' | 'catalog';
 
 /** Something read earlier, and when. */
 export interface KeptValue<T> {
@@ -157,6 +169,10 @@ export interface Reads {
     request: PeopleRequest,
     seen?: (ticket: Ticket) => void,
   ): Promise<PersonRead<Ticket[]>>;
+  /** The devices assigned to an email, for a form `userId` opened (kept for minutes). */
+  devices(userId: string, email: string): Promise<PersonRead<Asset[]>>;
+  /** A payer taking a shared list's read from the person's share (see `Payer`). */
+  payer(userId: string, request: PeopleRequest): Payer;
   /** Counts an answer given from what was known. */
   answeredFromKnown(request: PeopleRequest): void;
 }

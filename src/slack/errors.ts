@@ -19,6 +19,7 @@ export const SLACK_ERROR_CODES = {
   responseUrlRefused: 'slack_response_url_refused',
   dmNotOpened: 'slack_dm_not_opened',
   detailsNotKept: 'slack_details_not_kept',
+  fairShareSpent: 'slack_fair_share_spent',
 } as const;
 
 /** A code of the Slack side's errors. */
@@ -191,5 +192,22 @@ export class DmNotOpenedError extends CodedError<SlackErrorCode> {
 export class DetailsNotKeptError extends CodedError<SlackErrorCode> {
   constructor(key: string) {
     super(SLACK_ERROR_CODES.detailsNotKept, `the filing under ${key} is being kept elsewhere`);
+  }
+}
+
+/**
+ * A read a person's action would start was not made: their fair share is spent until `retryAt`.
+ * Not a failure: the caller answers without the read, saying when to try again.
+ */
+export class FairShareSpentError extends SlackAppError {
+  /** Whose share it is. */
+  readonly userId: string;
+  /** When the person's share has room again (ms since the epoch). */
+  readonly retryAt: number;
+
+  constructor(userId: string, retryAt: number) {
+    super(SLACK_ERROR_CODES.fairShareSpent, `the fair share of ${userId} is spent for now`);
+    this.userId = userId;
+    this.retryAt = retryAt;
   }
 }

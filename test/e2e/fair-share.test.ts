@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialMirrorState } from '../../src/mirror/index.ts';
 import { buildTicketCard } from '../../src/slack/builders/ticket-card-builder.ts';
+import { DEFAULT_FAIR_SHARE } from '../../src/slack/people/fair-share.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { modalOpenedBy, type Stack, startStack } from '../support/stack.ts';
+import { modalOpenedBy, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, agent, itHelp } = defaultIds;
 
@@ -25,6 +26,11 @@ async function lookup(stack: Stack, userId: string, text: string): Promise<strin
 }
 
 const getTickets = (stack: Stack) => stack.platformRequests.filter((op) => op === 'getTicket');
+
+/** Spends what is left of the person's own fair share, as a burst of their requests would. */
+async function spendShare(stack: Stack, userId: string): Promise<void> {
+  while ((await stack.app.stores.fairShare.take(userId, DEFAULT_FAIR_SHARE)).granted);
+}
 
 async function metricsText(stack: Stack): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${stack.app.port}/metrics`);
@@ -62,6 +68,57 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
     expect(getTickets(stack).length - before).toBe(5);
 
     expect(await lookup(stack, bob, bobs.id)).toContain('Bob’s monitor');
+  });
+
+  it('opens the create form for a person whose share is spent, saying its lists wait and when, and files it', async () => {
+    // The form's reads are Alice's to pay too.
+    await spendShare(stack, alice);
+    const before = stack.platformRequests.length;
+    const modal = await modalOpenedBy(stack, alice, async () => {
+      await stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: 'Scanner jams' });
+    });
+    const text = JSON.stringify(modal.blocks);
+    expect(text).toMatch(
+      /Desks or your devices could not be listed: you have asked the service desk for a lot in the last minute; try again in about \d+ (s|min)/,
+    );
+    expect(text).toContain('You can still file');
+    expect(stack.platformRequests.slice(before)).toEqual([]);
+    await stack.driver.viewSubmission({ viewId: modal.id, userId: alice, values: {} });
+    await eventually(
+      () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === 'Scanner jams'),
+      10_000,
+      'the ticket filed',
+    );
+  });
+
+  it('names a ticket’s thread to a person whose share is spent without reading the platform for its title', async () => {
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'Taken thread',
+      requester_email: 'alice@acme.example',
+    });
+    const posted = await stack.app.slack.deps.client.chat.postMessage({
+      channel: itHelp,
+      ...buildTicketCard(ticket),
+    });
+    const ts = posted.ts ?? '?';
+    await stack.app.stores.links.link(ticket.id, { channel: itHelp, threadTs: ts });
+    await spendShare(stack, alice);
+    const before = getTickets(stack).length;
+    await stack.driver.messageShortcut({
+      callbackId: 'create_ticket_from_message',
+      userId: alice,
+      channelId: itHelp,
+      messageTs: ts,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: alice })
+          .find((e) => e.text.includes(ticket.id) && !e.text.includes('Taken thread')),
+      5_000,
+      'the private notice naming the ticket',
+    );
+    expect(getTickets(stack).length).toBe(before);
   });
 
   it('reads the same ticket once for lookups repeated within seconds, and checks each person’s access every time', async () => {
@@ -107,6 +164,63 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
       /servicedesk_slack_people_answers_total\{source="cache",request="lookup"\} [1-9]/,
     );
   });
+});
+
+describe('the create form’s reads in a person’s fair share, at the platform’s budget', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ budget: { perMinute: 100, perHour: 1_000 } });
+    for (const [email, n] of [
+      ['alice@acme.example', 1],
+      ['bob@acme.example', 2],
+    ] as const) {
+      stack.emulator.model.addAsset('acme', {
+        id: `ast_fair_${n}`,
+        name: `Fair-share laptop ${n}`,
+        type: 'laptop',
+        serial_number: `SN-FAIR-${n}`,
+        assigned_to_email: email,
+      });
+    }
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('answers another person’s lookups with their cards after one person opens the form 120 times', async () => {
+    const bobs = Array.from({ length: 8 }, (_, i) =>
+      stack.emulator.model.createTicket('acme', {
+        title: `Bob’s card ${i}`,
+        requester_email: 'bob@acme.example',
+      }),
+    );
+    const updates = stack.double.callsTo('views.update').length;
+    for (let i = 0; i < 120; i++) {
+      const opened = await stack.driver.slashCommand({
+        userId: alice,
+        channelId: itHelp,
+        text: `printer ${i} broken`,
+      });
+      expect(opened.status).toBe(200);
+    }
+    // Every form opened and was filled in: the person is never kept from filing.
+    await eventually(
+      () => stack.double.callsTo('views.update').length - updates >= 120,
+      30_000,
+      'the 120 forms filled in',
+    );
+    const form = JSON.stringify(stack.double.workspace.modalStack(alice).at(-1)?.blocks);
+    expect(form).toContain('Fair-share laptop 1');
+    expect(stack.platformRequests.filter((op) => op === 'listAssets')).toHaveLength(1);
+    // As in the report: the other person's 8 lookups over the next 32 s (within their own share).
+    const answers: string[] = [];
+    for (const ticket of bobs) {
+      const asked = Date.now();
+      answers.push(await lookup(stack, bob, ticket.id));
+      await new Promise((r) => setTimeout(r, Math.max(0, asked + 4_000 - Date.now())));
+    }
+    expect(answers.filter((answer, i) => answer.includes(`Bob’s card ${i}`))).toHaveLength(8);
+  }, 120_000);
 });
 
 describe('lookups when the shared budget is spent', () => {

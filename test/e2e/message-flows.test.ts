@@ -10,6 +10,19 @@ describe('tickets from messages', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
+    // Before any form is opened: a person's devices are kept for minutes once read.
+    for (const [email, name, id] of [
+      ['alice@acme.example', 'Alice’s own laptop', 'ast_alice_own'],
+      ['bob@acme.example', 'Bob’s own laptop', 'ast_bob_own'],
+    ] as const) {
+      stack.emulator.model.addAsset('acme', {
+        id,
+        name,
+        type: 'laptop',
+        serial_number: null,
+        assigned_to_email: email,
+      });
+    }
   });
   afterAll(async () => {
     await stack.close();
@@ -56,6 +69,25 @@ describe('tickets from messages', () => {
     expect(text).toContain('posted by Bob Baker');
     expect(text).toContain(stack.double.workspace.permalink(itHelp, parent.ts) ?? 'permalink');
     expect(text).toContain(`<@${bob}>`);
+  });
+
+  it('lists the requester’s devices, not the person’s who filed, in the form from a message shortcut', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: bob,
+      channelId: itHelp,
+      text: 'My docking station stopped charging',
+    });
+    const view = await modalOpenedBy(stack, alice, () =>
+      stack.driver.messageShortcut({
+        callbackId: 'create_ticket_from_message',
+        userId: alice,
+        channelId: itHelp,
+        messageTs: parent.ts,
+      }),
+    );
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('Bob’s own laptop');
+    expect(text).not.toContain('Alice’s own laptop');
   });
 
   it('files the shortcut’s ticket for the message’s author, says so in the message’s thread and links it', async () => {

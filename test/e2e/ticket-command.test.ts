@@ -154,6 +154,18 @@ describe('/ticket', () => {
     expect(shown).toContain(`not a member of <#${general}>`);
     expect(shown).toContain('direct messages with the app');
   });
+});
+
+// A stack of its own: the forms opened above are paid from the people's fair share, which the
+// lookups below count on.
+describe('/ticket lookups', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
 
   it('answers /ticket with an ID privately with the ticket’s card, whatever its case', async () => {
     const ticket = stack.emulator.model.createTicket('acme', {

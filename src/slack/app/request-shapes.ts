@@ -5,8 +5,11 @@
  * these without checking them, so a signed body with `event: null` or `actions: null` would
  * throw inside Bolt and be answered 500, which Slack delivers again and again. A body that
  * fails here is answered (or acked) at once instead, by both receivers (`slack-http-receiver.ts`,
- * `slack-socket-receiver.ts`). Unknown fields pass; what each listener reads beyond this is
- * checked where it enters (`event-shapes.ts`).
+ * `slack-socket-receiver.ts`). An interaction (an action, a view, an options request, a
+ * shortcut) is checked here for every field its listeners read, with the type Slack documents:
+ * a button's `value` that is an object, a number or an array is malformed input, answered 200
+ * and noted at debug, not a listener's TypeError answered 500. Unknown fields pass; what the
+ * event listeners read beyond the envelope is checked where it enters (`event-shapes.ts`).
  */
 import { z } from 'zod';
 
@@ -31,15 +34,74 @@ const eventEnvelope = z.looseObject({
   }),
 });
 
+// An option as Slack sends it: its value, and in an action its text (the request form shows it).
+const stateOption = z.looseObject({ value: z.string() });
+const actionOption = stateOption.extend({ text: z.looseObject({ text: z.string() }) });
+
+// One input's state in `view.state.values`, as the forms read it (`InputState`).
+const inputState = z.looseObject({
+  type: z.string().optional(),
+  value: z.string().nullable().optional(),
+  selected_option: stateOption.nullable().optional(),
+  selected_options: z.array(stateOption).nullable().optional(),
+  selected_date: z.string().nullable().optional(),
+  selected_user: z.string().nullable().optional(),
+});
+
+// A view's blocks are read back (a desk swap keeps them, a 422 names their inputs).
+const viewBlock = z.looseObject({
+  type: z.string().optional(),
+  block_id: z.string().optional(),
+});
+
+const view = z.looseObject({
+  id,
+  callback_id: z.string(),
+  hash: z.string().optional(),
+  private_metadata: z.string().optional(),
+  blocks: z.array(viewBlock).optional(),
+  state: z
+    .looseObject({ values: z.record(z.string(), z.record(z.string(), inputState)) })
+    .optional(),
+});
+
+// What the buttons read of the clicked element.
+const action = z.looseObject({
+  action_id: id,
+  type: z.string().optional(),
+  block_id: z.string().optional(),
+  value: z.string().optional(),
+  action_ts: z.string().optional(),
+  selected_option: actionOption.nullable().optional(),
+});
+
+// Where a click happened, and the message clicked in (a card is rebuilt from it).
+const container = z.looseObject({
+  type: z.string().optional(),
+  channel_id: z.string().optional(),
+  message_ts: z.string().optional(),
+  thread_ts: z.string().optional(),
+  is_ephemeral: z.boolean().optional(),
+});
+const clickedMessage = z.looseObject({
+  ts: z.string().optional(),
+  thread_ts: z.string().optional(),
+  text: z.string().optional(),
+  blocks: z.array(z.looseObject({})).optional(),
+});
+
 const blockActions = z.looseObject({
   type: z.literal('block_actions'),
   user,
   team,
   channel: withId.optional(),
-  actions: z.array(z.looseObject({ action_id: id })).min(1),
+  actions: z.array(action).min(1),
+  trigger_id: z.string().optional(),
+  response_url: z.string().optional(),
+  container: container.optional(),
+  message: clickedMessage.optional(),
+  view: view.optional(),
 });
-
-const view = z.looseObject({ id, callback_id: z.string() });
 
 // An external select's options request: Bolt routes it by `action_id` (and `block_id`), and its
 // listener reads what was typed (`value`) and, in a modal, the view.
@@ -58,7 +120,10 @@ const viewSubmission = z.looseObject({
   type: z.literal('view_submission'),
   user,
   team,
-  view: view.extend({ state: z.looseObject({ values: z.record(z.string(), z.unknown()) }) }),
+  view: view.extend({
+    blocks: z.array(viewBlock),
+    state: z.looseObject({ values: z.record(z.string(), z.record(z.string(), inputState)) }),
+  }),
 });
 
 const viewClosed = z.looseObject({ type: z.literal('view_closed'), user, team, view });
@@ -71,14 +136,34 @@ const shortcut = z.looseObject({
   trigger_id: z.string(),
 });
 
+// The message a message shortcut is used on: the ticket is made of it.
+const shortcutMessage = z.looseObject({
+  ts: id,
+  text: z.string().optional(),
+  user: z.string().optional(),
+  thread_ts: z.string().optional(),
+  parent_user_id: z.string().optional(),
+  files: z
+    .array(
+      z.looseObject({
+        name: z.string().optional(),
+        title: z.string().optional(),
+        permalink: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+
 const messageAction = z.looseObject({
   type: z.literal('message_action'),
   user,
   team,
   callback_id: z.string(),
   trigger_id: z.string(),
+  action_ts: z.string().optional(),
+  response_url: z.string().optional(),
   channel: withId,
-  message: z.looseObject({}),
+  message: shortcutMessage,
 });
 
 const slashCommand = z.looseObject({

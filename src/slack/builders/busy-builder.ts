@@ -99,14 +99,29 @@ export function buildKnownList(
   };
 }
 
+/** Why the create form's lists were not read: the person's share or the budget, and the wait. */
+export interface ListsBusy {
+  reason: BusyReason;
+  retryInMs: number;
+}
+
 /**
- * The create form's line when desks or the person's devices are left out: busy and when (a
- * wait in ms), or not answering (undefined). The form still files without them.
+ * The create form's line when desks or the devices are left out: the person's share or the
+ * service desk busy, and when (`undefined`: not answering). The form still files without them.
+ * `whose` names whose devices the form lists ("your", "the requester’s").
  */
-export function listsNotListedLine(retryInMs: number | undefined): string {
-  const why =
-    retryInMs === undefined
-      ? 'the service desk is not answering right now'
-      : `the service desk is busy; try again in ${aboutIn(retryInMs)}`;
-  return `:hourglass_flowing_sand: Desks or your devices could not be listed: ${why}. You can still file; the service desk routes it.`;
+export function listsNotListedLine(why: ListsBusy | undefined, whose = 'your'): string {
+  return `:hourglass_flowing_sand: Desks or ${whose} devices could not be listed: ${listsWhy(why)}. You can still file; the service desk routes it.`;
+}
+
+/** The create form's line when the devices shown are a kept list, not read again now. */
+export function keptDevicesLine(ageMs: number, why: ListsBusy, whose = 'your'): string {
+  return `:information_source: ${whose === 'your' ? 'Your' : 'The requester’s'} devices as the app listed them ${ageText(ageMs)}; they were not read again: ${listsWhy(why)}.`;
+}
+
+function listsWhy(why: ListsBusy | undefined): string {
+  if (why === undefined) return 'the service desk is not answering right now';
+  return why.reason === 'fair_share'
+    ? `you have asked the service desk for a lot in the last minute; try again in ${aboutIn(why.retryInMs)}`
+    : `the service desk is busy; try again in ${aboutIn(why.retryInMs)}`;
 }

@@ -1,17 +1,28 @@
 /**
  * Opening the create modal. Slack's trigger_id lives 3 seconds, so the modal opens at once with
  * whatever desks (and the preselected desk's fields) are cached, then is filled in (desks, the
- * person's devices, the desk's fields) by one views.update: the person waits on the platform
- * once, for all of them together.
+ * requester's devices, the desk's fields) by one views.update: the person waits on the platform
+ * once, for all of them together. Every platform read it makes is paid from the opener's fair
+ * share (`people/fair-share.ts`); the devices are kept for minutes, shared by replicas.
  */
-import type { Asset } from '../../servicedesk/index.ts';
-import { listsNotListedLine } from '../builders/busy-builder.ts';
+import type { Asset, CustomField, Desk } from '../../servicedesk/index.ts';
+import {
+  type BusyReason,
+  keptDevicesLine,
+  type ListsBusy,
+  listsNotListedLine,
+} from '../builders/busy-builder.ts';
 import { buildCreateModal } from '../builders/create-modal-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { busyUntil } from '../people/fair-share.ts';
+import { FairShareSpentError } from '../errors.ts';
+import { busyOf } from '../people/fair-share.ts';
 import type { PrivateTarget } from '../posting/private-notice.ts';
-import { deskFieldsOf } from '../tickets/desk-fields.ts';
-import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
+import { deskFieldsFor } from '../tickets/desk-fields.ts';
+import {
+  type CreateModalMetadata,
+  encodeModalMetadata,
+  requesterCandidates,
+} from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
 
 /**
@@ -20,7 +31,7 @@ import { openModalOrTell } from './modal-opening.ts';
  */
 type CreateModalDeps = Pick<
   SlackDeps,
-  'client' | 'desks' | 'logger' | 'people' | 'reads' | 'serviceDesk' | 'settings'
+  'client' | 'desks' | 'logger' | 'people' | 'reads' | 'settings'
 > &
   Partial<Pick<SlackDeps, 'deskFields'>>;
 
@@ -69,37 +80,33 @@ export async function openCreateModal(
   );
   const viewId = opened?.view?.id;
   if (!opened || !viewId) return;
-  // Neither list is essential: without them the person can still file, and the platform routes.
-  // A list left out is said, with when the platform can be asked again when it is busy.
-  let unlisted: unknown;
-  const [desks, assets, fields] = await Promise.all([
-    deps.desks.list().catch((error: unknown) => {
-      deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
-      const cached = deps.desks.peek();
-      if (!cached) unlisted = error;
-      return cached ?? [];
-    }),
-    personAssets(deps, args.userId).catch((error: unknown) => {
-      deps.logger.warn({ err: error }, 'devices could not be loaded for the create modal');
-      unlisted = error;
-      return [];
-    }),
-    deskFieldsOf(deps, deskSlug),
+  // No list is essential: without them the person can still file, and the platform routes.
+  // Each read is paid from the opener's fair share; a list left out is said, with when to try
+  // again, and a kept device list shown instead says how old it is.
+  const [desks, devices, fields] = await Promise.all([
+    formDesks(deps, args.userId),
+    formDevices(deps, args.userId, requesterCandidates(args.metadata, args.userId)),
+    formFields(deps, args.userId, deskSlug),
   ]);
-  const retryAt = busyUntil(unlisted, deps.reads.now());
-  const listsNotice =
-    unlisted === undefined
-      ? undefined
-      : listsNotListedLine(retryAt === undefined ? undefined : retryAt - deps.reads.now());
+  const now = deps.reads.now();
+  const unlisted = desks.unlisted ?? devices.unlisted ?? fields.unlisted;
+  const whose = devices.forOpener ? 'your' : 'the requester’s';
+  const busyFor = (why: Unlisted) =>
+    why.reason === 'down' ? undefined : { reason: why.reason, retryInMs: why.retryAt - now };
+  const notices = [
+    unlisted ? listsNotListedLine(busyFor(unlisted), whose) : undefined,
+    devices.kept ? keptDevicesLine(now - devices.kept.keptAt, devices.kept.why, whose) : undefined,
+  ].filter((line): line is string => line !== undefined);
+  const listsNotice = notices.length > 0 ? notices.join('\n') : undefined;
   await deps.client.views
     .update({
       view_id: viewId,
       ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
       view: buildCreateModal({
         ...base,
-        desks,
-        assets,
-        fields,
+        desks: desks.value,
+        assets: devices.value,
+        fields: fields.value,
         ...(listsNotice ? { listsNotice } : {}),
       }),
     })
@@ -110,15 +117,91 @@ export async function openCreateModal(
     });
 }
 
-async function personAssets(deps: CreateModalDeps, userId: string): Promise<Asset[]> {
-  const { email } = await deps.people.person(userId);
-  if (!email) return [];
-  const assets: Asset[] = [];
-  for await (const asset of deps.serviceDesk.iterateAssets(
-    { assigned_to_email: email },
-    { maxItems: 100, priority: 'interactive' },
-  )) {
-    assets.push(asset);
+/** Why a list was left out of the form: a share or budget refusal until `retryAt`, or down. */
+type Unlisted = { reason: BusyReason; retryAt: number } | { reason: 'down' };
+
+/** A list for the form, or what to say instead. */
+interface FormList<T> {
+  value: T[];
+  unlisted?: Unlisted;
+}
+
+/** Why a read did not answer: the person's share, the budget or the platform's 429, or down. */
+function unlistedBy(error: unknown, now: number): Unlisted {
+  return busyOf(error, now) ?? { reason: 'down' };
+}
+
+// The desks: the kept copy, else one read paid from the opener's share.
+async function formDesks(deps: CreateModalDeps, userId: string): Promise<FormList<Desk>> {
+  try {
+    return { value: await deps.desks.list(deps.reads.payer(userId, 'form')) };
+  } catch (error) {
+    if (!(error instanceof FairShareSpentError))
+      deps.logger.warn({ err: error }, 'desks could not be loaded for the create modal');
+    const cached = deps.desks.peek();
+    return cached
+      ? { value: cached }
+      : { value: [], unlisted: unlistedBy(error, deps.reads.now()) };
   }
-  return assets;
+}
+
+// The chosen desk's fields: a kept copy (fresh or stale), else one read paid from the share.
+async function formFields(
+  deps: CreateModalDeps,
+  userId: string,
+  deskSlug: string | undefined,
+): Promise<FormList<CustomField>> {
+  const { fields, refused } = await deskFieldsFor(deps, { userId, request: 'form' }, deskSlug);
+  return refused
+    ? { value: fields, unlisted: { reason: 'fair_share', ...refused } }
+    : { value: fields };
+}
+
+/** The requester's devices for the form, or what to say instead. */
+interface FormDevices extends FormList<Asset> {
+  /** Whether the devices are the opener's own (else another requester's). */
+  forOpener: boolean;
+  /** Set when the devices are a kept list, not read again now: its time and why. */
+  kept?: { keptAt: number; why: ListsBusy };
+}
+
+// The requester's devices (the first of the form's requesters with an email, as the filing
+// chooses), read through the opener's fair share and kept for minutes.
+async function formDevices(
+  deps: CreateModalDeps,
+  userId: string,
+  requesters: readonly string[],
+): Promise<FormDevices> {
+  let forOpener = true;
+  try {
+    const requester = await requesterWithEmail(deps, requesters);
+    if (!requester) return { value: [], forOpener };
+    forOpener = requester.id === userId;
+    const read = await deps.reads.devices(userId, requester.email);
+    if (read.kind === 'read') return { value: read.value, forOpener };
+    if (read.kept) {
+      const why = { reason: read.reason, retryInMs: read.retryAt - deps.reads.now() };
+      return { value: read.kept.value, forOpener, kept: { keptAt: read.kept.keptAt, why } };
+    }
+    return {
+      value: [],
+      forOpener,
+      unlisted: { reason: read.reason, retryAt: read.retryAt },
+    };
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'devices could not be loaded for the create modal');
+    return { value: [], forOpener, unlisted: unlistedBy(error, deps.reads.now()) };
+  }
+}
+
+// The first of the form's requesters with an email, not a bot: whom the filing makes requester.
+async function requesterWithEmail(
+  deps: Pick<SlackDeps, 'people'>,
+  ids: readonly string[],
+): Promise<{ id: string; email: string } | undefined> {
+  for (const id of ids) {
+    const person = await deps.people.person(id);
+    if (person.email && !person.isBot) return { id, email: person.email };
+  }
+  return undefined;
 }

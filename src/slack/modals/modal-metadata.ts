@@ -20,6 +20,15 @@ const metadataSchema = z.object({
 /** The create modal's private metadata. */
 export type CreateModalMetadata = z.infer<typeof metadataSchema>;
 
+/**
+ * Who the form's ticket is for, in order: from a message, its author (as with a reaction), then
+ * whoever filed it; else whoever filed it. The first with an email, not a bot, is the requester.
+ */
+export function requesterCandidates(metadata: CreateModalMetadata, userId: string): string[] {
+  const author = metadata.message?.author;
+  return author && author !== userId ? [author, userId] : [userId];
+}
+
 /** Encodes the metadata for `private_metadata`. */
 export function encodeModalMetadata(metadata: CreateModalMetadata): string {
   return JSON.stringify(metadata);

@@ -15,16 +15,20 @@ import {
   type RequestModalInput,
 } from '../builders/request-modal-builder.ts';
 import type { CatalogRead, SlackDeps } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 import { isSlackCallError } from '../outbox/transient-errors.ts';
 import { busyUntil } from '../people/fair-share.ts';
 import { type PrivateTarget, tellPrivately } from '../posting/private-notice.ts';
-import { deskFieldsOf } from '../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../tickets/desk-fields.ts';
 import { bestCatalogMatch } from '../tickets/service-catalog.ts';
 import { type CreateModalMetadata, encodeModalMetadata } from './modal-metadata.ts';
 import { openModalOrTell } from './modal-opening.ts';
 
 /** What opening and filling the request form use of the app's parts. */
-export type RequestModalDeps = Pick<SlackDeps, 'catalog' | 'client' | 'desks' | 'logger'> &
+export type RequestModalDeps = Pick<
+  SlackDeps,
+  'catalog' | 'client' | 'desks' | 'logger' | 'reads'
+> &
   Partial<Pick<SlackDeps, 'deskFields'>>;
 
 /** What the form opens with. */
@@ -61,7 +65,7 @@ export async function openRequestModal(
   const viewId = opened?.view?.id;
   // Everything was kept: the form is complete, and an update could only race the person's choice.
   if (!opened || !viewId || first?.complete) return;
-  const input = await loadedInput(deps, args.words);
+  const input = await loadedInput(deps, args.userId, args.words);
   try {
     await deps.client.views.update({
       view_id: viewId,
@@ -124,17 +128,25 @@ function deskName(deps: Pick<SlackDeps, 'desks'>, item: CatalogItem): string | u
   return deps.desks.peek()?.find((desk) => desk.slug === item.desk_id)?.name;
 }
 
-// The catalog (waited for), the match's fields and the desks' names, each read once at most.
-async function loadedInput(deps: RequestModalDeps, words: string | undefined): Promise<FormInput> {
+// The catalog (waited for), the match's fields and the desks' names, each read once at most,
+// and each read the person's action makes paid from their fair share.
+async function loadedInput(
+  deps: RequestModalDeps,
+  userId: string,
+  words: string | undefined,
+): Promise<FormInput> {
+  const paidBy = { userId, request: 'catalog' } as const;
   let read: CatalogRead;
   try {
-    read = await deps.catalog.get();
+    read = await deps.catalog.get(deps.reads.payer(userId, 'catalog'));
   } catch (error) {
-    if (!isServiceDeskError(error)) throw error;
-    deps.logger.warn(
-      { err: error },
-      'the service catalog could not be loaded for the request form',
-    );
+    const spent = error instanceof FairShareSpentError;
+    if (!spent && !isServiceDeskError(error)) throw error;
+    if (!spent)
+      deps.logger.warn(
+        { err: error },
+        'the service catalog could not be loaded for the request form',
+      );
     const now = Date.now();
     const retryAt = busyUntil(error, now);
     return {
@@ -145,12 +157,18 @@ async function loadedInput(deps: RequestModalDeps, words: string | undefined): P
     };
   }
   const match = read.kind === 'items' && words ? bestCatalogMatch(read.items, words) : undefined;
-  const [fields] = await Promise.all([
-    deskFieldsOf(deps, match?.desk_id),
-    deps.desks.list().catch((error: unknown) => {
-      // Only the desk's name is missed: the item still shows with its desk's slug.
-      deps.logger.warn({ err: error }, 'desks could not be loaded for the request form');
-    }),
+  const [{ fields }] = await Promise.all([
+    deskFieldsFor(deps, paidBy, match?.desk_id),
+    deskNames(deps, userId),
   ]);
   return formFrom(deps, read, words, fields).input;
+}
+
+// The desks, for their names: kept, or read once paid from the person's share. Only the desk's
+// name can be missed: the item still shows with its desk's slug.
+async function deskNames(deps: RequestModalDeps, userId: string): Promise<void> {
+  await deps.desks.list(deps.reads.payer(userId, 'catalog')).catch((error: unknown) => {
+    if (error instanceof FairShareSpentError) return;
+    deps.logger.warn({ err: error }, 'desks could not be loaded for the request form');
+  });
 }

@@ -15,11 +15,18 @@
  * When the platform is not asked (their share, or the shared budget, or the platform's own
  * 429), the caller is handed why and when to try again, and what was read earlier, if anything,
  * with its time: words for the person, never silence.
+ *
+ * Every platform read a person's action causes is theirs to pay: lookups, their lists, App
+ * Home, the create form's devices (kept for minutes, in the same shared store: a person opening
+ * the form again and again is read once), and a shared list (desks, a desk's fields, the
+ * catalog) when no copy of it is kept (`payer`).
  */
 import { z } from 'zod';
 import { BudgetExhaustedError } from '../../mirror/errors.ts';
 import type { Mirror } from '../../mirror/mirror.ts';
 import {
+  type Asset,
+  assetSchema,
   RateLimitError,
   type ServiceDeskClient,
   type Ticket,
@@ -32,11 +39,13 @@ import { DONE_STATUSES } from '../builders/ticket-labels.ts';
 import type {
   KeptValue,
   KnownTicket,
+  Payer,
   PeopleRequest,
   PersonRead,
   Reads,
   StatusMemo,
 } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 
 /** What a person asked for that reads the platform, and what it gives. */
 export type { KeptValue, PeopleRequest, PersonRead };
@@ -65,10 +74,20 @@ export const DEFAULT_FAIR_SHARE: readonly FairShareBucket[] = [
   { capacity: 60, refillEveryMs: 60_000 },
 ];
 
+/** How long a person's devices answer the create form without asking the platform again. */
+export const DEVICES_FRESH_MS = 5 * 60_000;
+/** Most devices the create form lists (the platform's page). */
+const DEVICES_MAX = 100;
+
+/** A person's take for a read the caller makes itself: granted, or refused until `retryAt`. */
+export type ShareGrant =
+  | { granted: true }
+  | { granted: false; reason: BusyReason; retryAt: number };
+
 /** Options of `PeopleReads`. */
 export interface PeopleReadsOptions {
   store: FairShareStore;
-  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets'>;
+  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets' | 'iterateAssets'>;
   logger: ReadsLogger;
   metrics?: PeopleReadMetrics | undefined;
   /**
@@ -82,10 +101,13 @@ export interface PeopleReadsOptions {
   freshMs?: number;
   /** How long a read is kept to show, with its age, when the platform cannot be asked (15 min). */
   keptMs?: number;
+  /** How long a person's devices answer without asking again (`DEVICES_FRESH_MS`). */
+  devicesFreshMs?: number;
   now?: () => number;
 }
 
 const ticketListSchema = z.array(ticketSchema);
+const assetListSchema = z.array(assetSchema);
 
 /** Reads the platform for people, fairly and once for the same question. */
 export class PeopleReads implements Reads {
@@ -97,6 +119,7 @@ export class PeopleReads implements Reads {
   readonly #buckets: readonly FairShareBucket[];
   readonly #freshMs: number;
   readonly #keptMs: number;
+  readonly #devicesFreshMs: number;
   readonly #now: () => number;
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
@@ -109,6 +132,7 @@ export class PeopleReads implements Reads {
     this.#buckets = options.buckets ?? DEFAULT_FAIR_SHARE;
     this.#freshMs = options.freshMs ?? 10_000;
     this.#keptMs = options.keptMs ?? 15 * 60_000;
+    this.#devicesFreshMs = options.devicesFreshMs ?? DEVICES_FRESH_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -174,12 +198,51 @@ export class PeopleReads implements Reads {
     );
   }
 
+  /**
+   * The devices assigned to an email, for the create form opened by `userId` (who pays the read
+   * from their share, whoever the devices are for). Kept for minutes in the shared store, so a
+   * form opened again and again reads the platform once; past that, the kept list comes with
+   * the refusal when the platform cannot be asked.
+   */
+  devices(userId: string, email: string): Promise<PersonRead<Asset[]>> {
+    return this.#read(
+      userId,
+      `devices:${email.toLowerCase()}`,
+      'form',
+      async () => {
+        const assets: Asset[] = [];
+        for await (const asset of this.#serviceDesk.iterateAssets(
+          { assigned_to_email: email },
+          { maxItems: DEVICES_MAX, priority: 'interactive' },
+        )) {
+          assets.push(asset);
+        }
+        return assets;
+      },
+      (value) => assetListSchema.safeParse(value).data,
+      { servable: async () => true, shared: true, freshMs: this.#devicesFreshMs },
+    );
+  }
+
+  /**
+   * A payer for a shared list's read (desks, a desk's fields, the catalog) the person's action
+   * starts: one read from their share, or `FairShareSpentError` with when it has room again.
+   */
+  payer(userId: string, request: PeopleRequest): Payer {
+    return async () => {
+      const grant = await this.#take(userId);
+      if (grant.granted) return;
+      this.#metrics?.countPeopleRefusal('fair_share', request);
+      throw new FairShareSpentError(userId, grant.retryAt);
+    };
+  }
+
   /** Counts an answer given from what was known (a refusal's kept read, the status memo). */
   answeredFromKnown(request: PeopleRequest): void {
     this.#metrics?.countPeopleAnswer('known', request);
   }
 
-  async #read<T extends JsonValue | Ticket | Ticket[]>(
+  async #read<T extends JsonValue | Ticket | Ticket[] | Asset[]>(
     userId: string,
     key: string,
     request: PeopleRequest,
@@ -190,6 +253,8 @@ export class PeopleReads implements Reads {
       servable: 'never' | ((kept: KeptValue<T>) => Promise<boolean>);
       /** Whether the read is taken from the person's fair share. */
       shared: boolean;
+      /** How long a kept value answers without asking again (default `freshMs`). */
+      freshMs?: number;
     },
   ): Promise<PersonRead<T>> {
     const { servable } = how;
@@ -200,32 +265,47 @@ export class PeopleReads implements Reads {
     if (
       servable !== 'never' &&
       kept &&
-      this.#now() - kept.keptAt < this.#freshMs &&
+      this.#now() - kept.keptAt < (how.freshMs ?? this.#freshMs) &&
       (await servable(kept))
     ) {
       this.#metrics?.countPeopleAnswer('cache', request);
       return { kind: 'read', value: kept.value, source: 'cache' };
     }
-    const grant: Awaited<ReturnType<FairShareStore['take']>> = how.shared
-      ? await this.#take(userId)
-      : { granted: true };
-    if (!grant.granted) {
-      this.#metrics?.countPeopleRefusal('fair_share', request);
-      return { kind: 'busy', reason: 'fair_share', retryAt: grant.retryAt, kept: await recalled() };
-    }
     const started = this.#now();
-    try {
-      const value = await this.#once(key, fetch);
-      this.#metrics?.countPeopleAnswer('platform', request);
-      return { kind: 'read', value, source: 'platform' };
-    } catch (error) {
-      const busy = busyUntil(error, this.#now());
-      if (busy === undefined) throw error;
-      if (error instanceof BudgetExhaustedError) {
-        this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
+    // The share is taken inside the one read for everyone asking at once: joining a read already
+    // on its way costs nothing, only the one who started it pays. A read someone else started
+    // and could not pay for is started again, paid from this person's share.
+    const paid = async () => {
+      if (how.shared) {
+        const grant = await this.#take(userId);
+        if (!grant.granted) throw new FairShareSpentError(userId, grant.retryAt);
       }
-      this.#metrics?.countPeopleRefusal('budget', request);
-      return { kind: 'busy', reason: 'budget', retryAt: busy, kept: await recalled() };
+      return fetch();
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const value = await this.#once(key, paid);
+        this.#metrics?.countPeopleAnswer('platform', request);
+        return { kind: 'read', value, source: 'platform' };
+      } catch (error) {
+        if (error instanceof FairShareSpentError) {
+          if (error.userId !== userId && attempt < 3) continue;
+          this.#metrics?.countPeopleRefusal('fair_share', request);
+          return {
+            kind: 'busy',
+            reason: 'fair_share',
+            retryAt: error.retryAt,
+            kept: await recalled(),
+          };
+        }
+        const busy = busyUntil(error, this.#now());
+        if (busy === undefined) throw error;
+        if (error instanceof BudgetExhaustedError) {
+          this.#metrics?.observeBudgetWait((this.#now() - started) / 1000, 'refused');
+        }
+        this.#metrics?.countPeopleRefusal('budget', request);
+        return { kind: 'busy', reason: 'budget', retryAt: busy, kept: await recalled() };
+      }
     }
   }
 
@@ -287,10 +367,11 @@ export class PeopleReads implements Reads {
 }
 
 /**
- * When the platform can be asked again, if the error says it cannot be asked now: the shared
- * budget had no room, or the platform itself answered 429.
+ * When the platform can be asked again, if the error says it cannot be asked now: the person's
+ * share or the shared budget had no room, or the platform itself answered 429.
  */
 export function busyUntil(error: unknown, now: number): number | undefined {
+  if (error instanceof FairShareSpentError) return Math.max(error.retryAt, now + 1_000);
   if (error instanceof BudgetExhaustedError) return Math.max(error.retryAt, now + 1_000);
   if (error instanceof RateLimitError) return now + Math.max(1_000, error.retryAfterMs ?? 60_000);
   return undefined;
@@ -320,4 +401,14 @@ export async function knownTicketStatus(
   }
   if (memo && (!mirrored || memo.at >= mirrored.at)) return memo;
   return mirrored;
+}
+
+/** Why the platform was not asked and until when, if the error says it cannot be asked now. */
+export function busyOf(
+  error: unknown,
+  now: number,
+): { reason: BusyReason; retryAt: number } | undefined {
+  const retryAt = busyUntil(error, now);
+  if (retryAt === undefined) return undefined;
+  return { reason: error instanceof FairShareSpentError ? 'fair_share' : 'budget', retryAt };
 }

@@ -46,15 +46,27 @@ export async function ownerOfThread(
   return finder.ticketOf({ channel: asked.channel, threadTs: asked.threadTs }, asked.appUserId);
 }
 
-/** The ticket's title from the platform, or undefined when it does not answer soon. */
+/**
+ * The ticket's title from the platform, or undefined when it does not answer soon. Asked for a
+ * person (`paidBy`), it is read through their fair share and the shared cache of tickets: when
+ * their share is spent, the title read earlier if any, else none.
+ */
 export async function ticketTitle(
-  deps: Pick<IntentDeps, 'serviceDesk' | 'statuses'>,
+  deps: Pick<IntentDeps, 'serviceDesk' | 'statuses'> & Partial<Pick<IntentDeps, 'reads'>>,
   ticketId: string,
+  paidBy?: { userId: string },
 ): Promise<string | undefined> {
-  const read = deps.serviceDesk.getTicket(ticketId, { priority: 'interactive' }).then((ticket) => {
-    deps.statuses.remember(ticket);
-    return ticket.title;
-  });
+  const fromPlatform = () =>
+    deps.serviceDesk.getTicket(ticketId, { priority: 'interactive' }).then((ticket) => {
+      deps.statuses.remember(ticket);
+      return ticket.title;
+    });
+  const forPerson = (reads: NonNullable<typeof deps.reads>, userId: string) =>
+    reads.ticket(userId, ticketId, 'lookup').then((read) => {
+      if (read.kind === 'read') deps.statuses.remember(read.value);
+      return read.kind === 'read' ? read.value.title : read.kept?.value.title;
+    });
+  const read = deps.reads && paidBy ? forPerson(deps.reads, paidBy.userId) : fromPlatform();
   return withinOr(TITLE_WAIT_MS, read, undefined);
 }
 

@@ -3,7 +3,8 @@
  * trigger window, and desks change rarely.
  */
 import type { Desk, ServiceDeskClient } from '../../servicedesk/index.ts';
-import type { Desks } from '../deps.ts';
+import type { Desks, Payer } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 
 /** Cached List desks. */
 export class DeskCatalog implements Desks {
@@ -26,12 +27,29 @@ export class DeskCatalog implements Desks {
       : undefined;
   }
 
-  /** The desks, fetched when the cache is stale (one request however many callers wait). */
-  async list(): Promise<Desk[]> {
-    const fresh = this.peek();
-    if (fresh) return fresh;
-    this.#pending ??= this.#client
-      .listDesks({ priority: 'interactive' })
+  /**
+   * The desks, fetched when the cache is stale (one request however many callers wait). `pay`
+   * is called by the caller that starts the request, before it is made, and may refuse it; a
+   * caller that joined a request refused that way starts its own.
+   */
+  async list(pay?: Payer): Promise<Desk[]> {
+    for (let attempt = 1; ; attempt++) {
+      const fresh = this.peek();
+      if (fresh) return fresh;
+      const joined = this.#pending !== undefined;
+      this.#pending ??= this.#request(pay);
+      try {
+        return await this.#pending;
+      } catch (error) {
+        if (joined && error instanceof FairShareSpentError && attempt < 3) continue;
+        throw error;
+      }
+    }
+  }
+
+  #request(pay: Payer | undefined): Promise<Desk[]> {
+    const call = () => this.#client.listDesks({ priority: 'interactive' });
+    return (pay ? pay().then(call) : call())
       .then((page) => {
         this.#cached = { at: this.#now(), desks: page.items };
         return page.items;
@@ -39,6 +57,5 @@ export class DeskCatalog implements Desks {
       .finally(() => {
         this.#pending = undefined;
       });
-    return this.#pending;
   }
 }

@@ -11,7 +11,8 @@ import {
   NotFoundError,
   type ServiceDeskClient,
 } from '../../servicedesk/index.ts';
-import type { DeskFields, SlackDeps } from '../deps.ts';
+import type { DeskFields, Payer, PeopleRequest, SlackDeps } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 
 /** How long a desk's definitions count as fresh, and the least time between two requests. */
 export const DESK_FIELDS_TTL_MS = 10 * 60_000;
@@ -68,16 +69,26 @@ export class DeskFieldCatalog implements DeskFields {
   /**
    * The desk's definitions: a kept copy at once (refreshed behind it when stale), else one
    * request shared by every caller. A platform without the endpoint (404) has no desk fields.
+   * `pay` is called by the caller that starts the request, before it, and may refuse it.
    */
-  async get(deskSlug: string): Promise<CustomField[]> {
-    const entry = this.#entry(deskSlug);
-    if (entry.kept) {
-      if (this.#mayRequest(entry)) this.#refreshBehind(deskSlug, entry);
-      return entry.kept;
+  async get(deskSlug: string, pay?: Payer): Promise<CustomField[]> {
+    for (let attempt = 1; ; attempt++) {
+      const entry = this.#entry(deskSlug);
+      if (entry.kept) {
+        if (this.#mayRequest(entry)) this.#refreshBehind(deskSlug, entry);
+        return entry.kept;
+      }
+      const joined = entry.pending !== undefined;
+      if (!joined && !this.#mayRequest(entry)) throw entry.failure;
+      const pending = entry.pending ?? this.#request(deskSlug, entry, pay);
+      try {
+        return await pending;
+      } catch (error) {
+        // A request another person started and could not pay for: this one starts its own.
+        if (joined && error instanceof FairShareSpentError && attempt < 3) continue;
+        throw error;
+      }
     }
-    if (entry.pending) return entry.pending;
-    if (!this.#mayRequest(entry)) throw entry.failure;
-    return this.#request(deskSlug, entry);
   }
 
   #entry(deskSlug: string): DeskEntry {
@@ -97,11 +108,16 @@ export class DeskFieldCatalog implements DeskFields {
     this.#request(deskSlug, entry).catch((error: unknown) => this.#onRefreshError(error, deskSlug));
   }
 
-  #request(deskSlug: string, entry: DeskEntry): Promise<CustomField[]> {
+  #request(deskSlug: string, entry: DeskEntry, pay?: Payer): Promise<CustomField[]> {
     const startedAt = this.#now();
     entry.nextRequestAt = startedAt + this.#ttlMs;
-    const pending = this.#client
-      .listCustomFields({ desk_id: deskSlug, limit: PAGE_LIMIT }, { priority: 'interactive' })
+    const call = () =>
+      this.#client.listCustomFields(
+        { desk_id: deskSlug, limit: PAGE_LIMIT },
+        { priority: 'interactive' },
+      );
+    // Without a payer the request goes at once, as a refresh behind a kept copy does.
+    const pending = (pay ? pay().then(call) : call())
       .then(
         (page) => page.items.filter((field) => !field.desk_id || field.desk_id === deskSlug),
         (error: unknown) => {
@@ -117,7 +133,8 @@ export class DeskFieldCatalog implements DeskFields {
           return fields;
         },
         (error: unknown) => {
-          // Only the platform's failures are waited out; anything else is a bug, and rethrown.
+          // Only the platform's failures are waited out; a person's spent share is theirs, and
+          // anything else is a bug, and rethrown.
           if (!isServiceDeskError(error)) entry.nextRequestAt = 0;
           else entry.nextRequestAt = startedAt + this.#retryMs;
           entry.failure = error;
@@ -147,5 +164,39 @@ export async function deskFieldsOf(
   } catch (error) {
     deps.logger.warn({ err: error, desk: deskSlug }, 'desk fields could not be loaded');
     return [];
+  }
+}
+
+/** A person's action that reads: who pays the read from their fair share, and what it is for. */
+export interface PaidBy {
+  userId: string;
+  request: PeopleRequest;
+}
+
+/**
+ * A desk's fields for a person's action: the kept copy without asking, else one read paid from
+ * the person's fair share (`reads.payer`). Their share spent, none, and when it is back: the
+ * form still files, and the platform names a required field it lacks on submission.
+ */
+export async function deskFieldsFor(
+  deps: Pick<SlackDeps, 'logger' | 'reads'> & Partial<Pick<SlackDeps, 'deskFields'>>,
+  paidBy: PaidBy,
+  deskSlug: string | null | undefined,
+): Promise<{ fields: CustomField[]; refused?: { retryAt: number } }> {
+  if (!deskSlug || !deps.deskFields) return { fields: [] };
+  try {
+    return {
+      fields: await deps.deskFields.get(deskSlug, deps.reads.payer(paidBy.userId, paidBy.request)),
+    };
+  } catch (error) {
+    if (error instanceof FairShareSpentError) {
+      deps.logger.debug(
+        { user: paidBy.userId, desk: deskSlug },
+        'desk fields not read: the person’s fair share is spent',
+      );
+      return { fields: [], refused: { retryAt: error.retryAt } };
+    }
+    deps.logger.warn({ err: error, desk: deskSlug }, 'desk fields could not be loaded');
+    return { fields: [] };
   }
 }

@@ -11,7 +11,8 @@ import {
   NotFoundError,
   type ServiceDeskClient,
 } from '../../servicedesk/index.ts';
-import type { Catalog, CatalogRead } from '../deps.ts';
+import type { Catalog, CatalogRead, Payer } from '../deps.ts';
+import { FairShareSpentError } from '../errors.ts';
 
 /** How long the kept catalog counts as fresh, and the least time between two requests for it. */
 export const SERVICE_CATALOG_TTL_MS = 60 * 60_000;
@@ -67,14 +68,24 @@ export class ServiceCatalog implements Catalog {
 
   /**
    * The catalog: the kept copy at once (refreshed behind it when stale), else one request
-   * shared by every caller. A platform without a catalog (404) reads as `absent`.
+   * shared by every caller. A platform without a catalog (404) reads as `absent`. `pay` is
+   * called by the caller that starts the request, before it, and may refuse it.
    */
-  async get(): Promise<CatalogRead> {
-    const kept = this.peek();
-    if (kept) return kept;
-    if (this.#pending) return this.#pending;
-    if (!this.#mayRequest()) throw this.#failure;
-    return this.#request();
+  async get(pay?: Payer): Promise<CatalogRead> {
+    for (let attempt = 1; ; attempt++) {
+      const kept = this.peek();
+      if (kept) return kept;
+      const joined = this.#pending !== undefined;
+      if (!joined && !this.#mayRequest()) throw this.#failure;
+      const pending = this.#pending ?? this.#request(pay);
+      try {
+        return await pending;
+      } catch (error) {
+        // A request another person started and could not pay for: this one starts its own.
+        if (joined && error instanceof FairShareSpentError && attempt < 3) continue;
+        throw error;
+      }
+    }
   }
 
   /**
@@ -106,10 +117,11 @@ export class ServiceCatalog implements Catalog {
     this.#request().catch((error: unknown) => this.#onRefreshError(error));
   }
 
-  #request(): Promise<CatalogRead> {
+  #request(pay?: Payer): Promise<CatalogRead> {
     const startedAt = this.#now();
     this.#nextRequestAt = startedAt + this.#ttlMs;
-    const pending = this.#readAll()
+    // Without a payer the request goes at once, as a refresh behind a kept copy does.
+    const pending = (pay ? pay().then(() => this.#readAll()) : this.#readAll())
       .then(
         (read) => {
           this.#kept = read;

@@ -4,6 +4,7 @@ import {
   ageText,
   buildBusy,
   buildKnownStatus,
+  keptDevicesLine,
   listsNotListedLine,
 } from '../../../src/slack/builders/busy-builder.ts';
 
@@ -47,10 +48,23 @@ describe('busy words', () => {
   });
 
   it('says why the create form lists no desks or devices, and that it still files', () => {
-    expect(listsNotListedLine(40_000)).toContain(
+    expect(listsNotListedLine({ reason: 'budget', retryInMs: 40_000 })).toContain(
       'the service desk is busy; try again in about 40 s',
     );
     expect(listsNotListedLine(undefined)).toContain('not answering right now');
     expect(listsNotListedLine(undefined)).toContain('You can still file');
+  });
+
+  it('says the person’s own share left the create form’s lists out, and whose devices', () => {
+    const line = listsNotListedLine({ reason: 'fair_share', retryInMs: 20_000 }, 'the requester’s');
+    expect(line).toContain('Desks or the requester’s devices could not be listed');
+    expect(line).toContain('you have asked the service desk for a lot');
+    expect(line).toContain('try again in about 20 s');
+  });
+
+  it('says the create form’s devices are a kept list, how old, and why not read again', () => {
+    const line = keptDevicesLine(7 * 60_000, { reason: 'fair_share', retryInMs: 20_000 });
+    expect(line).toContain('Your devices as the app listed them 7 min ago');
+    expect(line).toContain('try again in about 20 s');
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogItem, CustomField } from '../../../src/contract/schemas.ts';
 import { ServerError } from '../../../src/servicedesk/index.ts';
 import { interactiveClientOptions } from '../../../src/slack/app/slack-clients.ts';
-import type { Catalog, CatalogRead } from '../../../src/slack/deps.ts';
+import type { Catalog, CatalogRead, SlackDeps } from '../../../src/slack/deps.ts';
 import { openRequestModal } from '../../../src/slack/modals/request-modal.ts';
 
 const SLACK = 'https://slack.test';
@@ -57,6 +57,11 @@ function setUp(options: {
     },
     desks: { peek: () => [{ slug: 'it-hardware', name: 'Hardware' }], list: async () => [] },
     logger,
+    // The person's share always has room here (the fair share has its own tests).
+    reads: {
+      payer: () => async () => {},
+      now: () => Date.now(),
+    } as unknown as SlackDeps['reads'],
   };
   const open = (words?: string) =>
     openRequestModal(deps, {

@@ -4,6 +4,7 @@ import type { Ticket } from '../../../src/contract/schemas.ts';
 import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
 import { RateLimitError } from '../../../src/servicedesk/index.ts';
 import type { KnownTicket } from '../../../src/slack/deps.ts';
+import { FairShareSpentError } from '../../../src/slack/errors.ts';
 import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
@@ -35,6 +36,16 @@ function setUp(
       },
       iterateTickets: () => {
         throw new Error('not used');
+      },
+      iterateAssets: async function* (query: { assigned_to_email: string }) {
+        calls.push(`assets:${query.assigned_to_email}`);
+        yield {
+          id: 'ast_1',
+          name: 'Laptop',
+          type: 'laptop',
+          serial_number: null,
+          assigned_to_email: query.assigned_to_email,
+        };
       },
     } as never,
     logger: pino({ level: 'silent' }),
@@ -150,5 +161,77 @@ describe('people’s reads', () => {
       });
     }
     expect(calls).toHaveLength(8);
+  });
+
+  it('keeps a person’s devices for 5 minutes: the form opened again reads the platform once', async () => {
+    const { reads, calls, advance } = setUp(async () => ticket());
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({
+      kind: 'read',
+      source: 'platform',
+      value: [{ id: 'ast_1' }],
+    });
+    advance(4 * 60_000);
+    expect(await reads.devices('U1', 'Alice@acme.example')).toMatchObject({ source: 'cache' });
+    advance(60_000);
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({ source: 'platform' });
+    expect(calls).toEqual(['assets:alice@acme.example', 'assets:alice@acme.example']);
+  });
+
+  it('takes the devices’ read from the share of the person who opened the form', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${200 + i}`, 'lookup');
+    const refused = await reads.devices('U1', 'bob@acme.example');
+    expect(refused).toMatchObject({ kind: 'busy', reason: 'fair_share', kept: undefined });
+    // Bob's own share is untouched: his form lists his devices.
+    expect(await reads.devices('U2', 'bob@acme.example')).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
+  });
+
+  it('hands the kept devices, with their time, when the person’s share is spent', async () => {
+    const { reads, advance } = setUp(async () => ticket());
+    await reads.devices('U1', 'alice@acme.example');
+    advance(6 * 60_000);
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${300 + i}`, 'lookup');
+    expect(await reads.devices('U1', 'alice@acme.example')).toMatchObject({
+      kind: 'busy',
+      reason: 'fair_share',
+      kept: { value: [{ id: 'ast_1' }], keptAt: T0 },
+    });
+  });
+
+  it('pays a shared list’s read from the person’s share, and refuses it with when once spent', async () => {
+    const { reads } = setUp(async () => ticket());
+    const pay = reads.payer('U1', 'form');
+    for (let i = 0; i < 5; i++) await pay();
+    const refused = await pay().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(FairShareSpentError);
+    expect((refused as FairShareSpentError).retryAt).toBeGreaterThan(T0);
+    // Another person's share is their own.
+    await expect(reads.payer('U2', 'form')()).resolves.toBeUndefined();
+  });
+
+  it('lets people asking at the same moment join one read, paid once by whoever started it', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    // U1's share is spent; U2 starts the read, U1 joins it at no cost.
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${400 + i}`, 'lookup');
+    const [u2, u1] = await Promise.all([
+      reads.devices('U2', 'carol@acme.example'),
+      reads.devices('U1', 'carol@acme.example'),
+    ]);
+    expect(u2).toMatchObject({ kind: 'read' });
+    expect(u1).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
+  });
+
+  it('starts its own read, from its own share, when the read it joined could not be paid', async () => {
+    const { reads, calls } = setUp(async () => ticket());
+    for (let i = 0; i < 5; i++) await reads.ticket('U1', `IT-${500 + i}`, 'lookup');
+    const [u1, u2] = await Promise.all([
+      reads.devices('U1', 'dave@acme.example'),
+      reads.devices('U2', 'dave@acme.example'),
+    ]);
+    expect(u1).toMatchObject({ kind: 'busy', reason: 'fair_share' });
+    expect(u2).toMatchObject({ kind: 'read' });
+    expect(calls.filter((call) => call.startsWith('assets:'))).toHaveLength(1);
   });
 });

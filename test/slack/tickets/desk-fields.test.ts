@@ -6,7 +6,13 @@ import {
   NotFoundError,
   ServerError,
 } from '../../../src/servicedesk/index.ts';
-import { DeskFieldCatalog, deskFieldsOf } from '../../../src/slack/tickets/desk-fields.ts';
+import type { SlackDeps } from '../../../src/slack/deps.ts';
+import { FairShareSpentError } from '../../../src/slack/errors.ts';
+import {
+  DeskFieldCatalog,
+  deskFieldsFor,
+  deskFieldsOf,
+} from '../../../src/slack/tickets/desk-fields.ts';
 
 const field = (key: string, desk = 'hr'): CustomField => ({
   key,
@@ -165,6 +171,55 @@ describe('DeskFieldCatalog', () => {
     const first = fields.get('hr');
     p.answer([field('start_date'), field('office', 'it')]);
     expect((await first).map((f) => f.key)).toEqual(['start_date']);
+  });
+});
+
+describe('DeskFieldCatalog with a person paying', () => {
+  it('has the person pay only to start a request: kept or joined, it costs nothing', async () => {
+    const p = platform();
+    const fields = catalog(p, { now: 0 });
+    const paid: string[] = [];
+    const payer = (who: string) => async () => void paid.push(who);
+    const first = fields.get('hr', payer('U1'));
+    await flush();
+    const joined = fields.get('hr', payer('U2'));
+    p.answer([field('start_date')]);
+    expect(await first).toEqual([field('start_date')]);
+    expect(await joined).toEqual([field('start_date')]);
+    expect(await fields.get('hr', payer('U3'))).toEqual([field('start_date')]);
+    expect(paid).toEqual(['U1']);
+    expect(p.requests).toEqual(['hr']);
+  });
+
+  it('asks nothing when the person cannot pay, and starts the next person’s request at once', async () => {
+    const p = platform();
+    const fields = catalog(p, { now: 0 });
+    const spent = fields.get('hr', async () => {
+      throw new FairShareSpentError('U1', 6_000);
+    });
+    await expect(spent).rejects.toBeInstanceOf(FairShareSpentError);
+    expect(p.requests).toEqual([]);
+    const next = fields.get('hr', async () => {});
+    await flush();
+    p.answer([field('start_date')]);
+    expect(await next).toEqual([field('start_date')]);
+  });
+});
+
+describe('deskFieldsFor', () => {
+  it('gives no fields and when the share is back when the person cannot pay for the read', async () => {
+    const p = platform();
+    const reads = {
+      payer: () => async () => {
+        throw new FairShareSpentError('U1', 6_000);
+      },
+    } as unknown as SlackDeps['reads'];
+    const logger = pino({ level: 'silent' });
+    const deskFields = catalog(p, { now: 0 });
+    expect(
+      await deskFieldsFor({ logger, reads, deskFields }, { userId: 'U1', request: 'form' }, 'hr'),
+    ).toEqual({ fields: [], refused: { retryAt: 6_000 } });
+    expect(p.requests).toEqual([]);
   });
 });
 

@@ -23,7 +23,7 @@ import {
   pendingDetailsOf,
 } from '../../intents/desk-details.ts';
 import { openModalOrTell } from '../../modals/modal-opening.ts';
-import { deskFieldsOf } from '../../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../../tickets/desk-fields.ts';
 import {
   type ButtonArgs,
   type ButtonDeps,
@@ -85,7 +85,11 @@ export function addDeskDetails(deps: ListenerDeps) {
     deps.tasks.run(
       'fill-desk-details',
       async () => {
-        const fields = await deskFieldsOf(deps, pending.deskId);
+        const { fields } = await deskFieldsFor(
+          deps,
+          { userId: body.user.id, request: 'form' },
+          pending.deskId,
+        );
         const asked = fieldsToAsk(fields, pending.keys);
         await deps.client.views
           .update({

@@ -17,14 +17,17 @@ import { catalogChoice, rebuildForItem } from '../../builders/request-modal-buil
 import type { SlackDeps } from '../../deps.ts';
 import { VIEWS } from '../../ids.ts';
 import { isSlackCallError } from '../../outbox/transient-errors.ts';
-import { deskFieldsOf } from '../../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../../tickets/desk-fields.ts';
 import { updateOnceMore } from './desk-select-changed.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<ExternalSelectAction>> & AllMiddlewareArgs;
 
 /** Builds the handler of the request form's catalog select. */
 export function catalogItemChosen(
-  deps: Pick<SlackDeps, 'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'tasks'>,
+  deps: Pick<
+    SlackDeps,
+    'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'reads' | 'tasks'
+  >,
 ) {
   return async ({ ack, body }: Args): Promise<void> => {
     await ack();
@@ -46,7 +49,11 @@ export function catalogItemChosen(
           description: null,
           desk_id: chosen.deskSlug ?? null,
         };
-        const fields = await deskFieldsOf(deps, item.desk_id);
+        const { fields } = await deskFieldsFor(
+          deps,
+          { userId: body.user.id, request: 'catalog' },
+          item.desk_id,
+        );
         const deskName = deps.desks.peek()?.find((desk) => desk.slug === item.desk_id)?.name;
         const update = {
           view_id: view.id,

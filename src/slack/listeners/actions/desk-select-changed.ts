@@ -18,7 +18,7 @@ import { rebuildForDesk, type ViewStateValues } from '../../builders/create-moda
 import type { SlackDeps } from '../../deps.ts';
 import { VIEWS } from '../../ids.ts';
 import { isSlackCallError } from '../../outbox/transient-errors.ts';
-import { deskFieldsOf } from '../../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../../tickets/desk-fields.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>> & AllMiddlewareArgs;
 
@@ -27,7 +27,7 @@ const RETRY_AFTER_MAX_MS = 3_000;
 
 /** Builds the handler of the create form's desk select. */
 export function deskSelectChanged(
-  deps: Pick<SlackDeps, 'client' | 'deskFields' | 'logger' | 'tasks'>,
+  deps: Pick<SlackDeps, 'client' | 'deskFields' | 'logger' | 'reads' | 'tasks'>,
 ) {
   return async ({ ack, body }: Args): Promise<void> => {
     await ack();
@@ -37,7 +37,11 @@ export function deskSelectChanged(
     deps.tasks.run(
       'swap-desk-fields',
       async () => {
-        const fields = await deskFieldsOf(deps, deskSlug);
+        const { fields } = await deskFieldsFor(
+          deps,
+          { userId: body.user.id, request: 'form' },
+          deskSlug,
+        );
         const update = {
           view_id: view.id,
           hash: view.hash,

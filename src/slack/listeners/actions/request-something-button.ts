@@ -12,7 +12,10 @@ type Args = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddleware
 
 /** Builds the handler of "Request something". */
 export function requestSomethingButton(
-  deps: Pick<SlackDeps, 'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'tasks'>,
+  deps: Pick<
+    SlackDeps,
+    'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'reads' | 'tasks'
+  >,
 ) {
   return async ({ ack, body }: Args): Promise<void> => {
     await ack();

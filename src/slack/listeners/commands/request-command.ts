@@ -14,7 +14,10 @@ export function isRequestCommand(word: string): boolean {
 
 /** Opens the request form for the command; call after the ack. */
 export function requestCommand(
-  deps: Pick<SlackDeps, 'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'tasks'>,
+  deps: Pick<
+    SlackDeps,
+    'catalog' | 'client' | 'deskFields' | 'desks' | 'logger' | 'reads' | 'tasks'
+  >,
   command: SlackCommandMiddlewareArgs['command'],
 ): void {
   const words = command.text.trim().slice('request'.length).trim();

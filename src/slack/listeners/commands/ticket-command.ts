@@ -26,7 +26,7 @@ import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
 import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
-import { deskFieldsOf } from '../../tickets/desk-fields.ts';
+import { deskFieldsFor } from '../../tickets/desk-fields.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
 import { channelModeCommand, isChannelModeCommand } from './channel-mode-command.ts';
 import { isRequestCommand, requestCommand } from './request-command.ts';
@@ -144,7 +144,11 @@ async function answerLookup(
   // Only the person sees this card, so it carries only the buttons that are theirs.
   const audience = await audienceOf(deps, userId, ticket);
   // The desk's field names label the ticket's custom values; kept, so rarely a request.
-  const deskFields = await deskFieldsOf(deps, ticket.desk_id);
+  const { fields: deskFields } = await deskFieldsFor(
+    deps,
+    { userId, request: 'lookup' },
+    ticket.desk_id,
+  );
   await respond(
     ephemeral(
       buildTicketCard(ticket, { dashboardUrl: deps.settings.dashboardUrl, audience, deskFields }),

@@ -3,6 +3,8 @@
  * nothing unless answered within 3 seconds, so the answer comes from the kept catalog (at most
  * one platform request an hour, `tickets/service-catalog.ts`). Only the very first load can be
  * waited on, and only up to `FIRST_LOAD_WAIT_MS`: past it the person is asked to type again.
+ * A keystroke never pays from the person's fair share: the form it is typed in started (and
+ * paid for) the catalog's load when it opened.
  */
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { isServiceDeskError } from '../../../servicedesk/index.ts';

@@ -84,7 +84,7 @@ export function createFromMessageShortcut(deps: ListenerDeps) {
               responseUrl: shortcut.response_url,
             },
             { ticketId: owner, channel, ts, threadTs: thread, userId: shortcut.user.id },
-            await ticketTitle(deps, owner),
+            await ticketTitle(deps, owner, { userId: shortcut.user.id }),
           );
           deps.logger.info(
             { ticket_id: owner, channel, thread_ts: thread },

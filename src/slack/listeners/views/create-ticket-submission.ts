@@ -26,7 +26,11 @@ import {
   createTicket,
 } from '../../intents/create-ticket.ts';
 import { awaitsDetails, deskDetailsKey } from '../../intents/desk-details.ts';
-import { type CreateModalMetadata, decodeModalMetadata } from '../../modals/modal-metadata.ts';
+import {
+  type CreateModalMetadata,
+  decodeModalMetadata,
+  requesterCandidates,
+} from '../../modals/modal-metadata.ts';
 import { submitModalIntent } from '../../modals/modal-submission.ts';
 import { messageKey } from '../../outbox/delivery-keys.ts';
 
@@ -167,9 +171,7 @@ function intentPayload(
   const message = metadata.message;
   return {
     actorUserId: userId,
-    // From a message, its author is the requester (as with a reaction); else whoever filed it.
-    requesterUserIds:
-      message?.author && message.author !== userId ? [message.author, userId] : [userId],
+    requesterUserIds: requesterCandidates(metadata, userId),
     ticket: {
       title: form.title,
       ...(form.description ? { description: form.description } : {}),

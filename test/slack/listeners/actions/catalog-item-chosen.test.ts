@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogItem, CustomField } from '../../../../src/contract/schemas.ts';
 import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import { buildRequestModal } from '../../../../src/slack/builders/request-modal-builder.ts';
-import type { CatalogRead } from '../../../../src/slack/deps.ts';
+import type { CatalogRead, SlackDeps } from '../../../../src/slack/deps.ts';
 import { catalogItemChosen } from '../../../../src/slack/listeners/actions/catalog-item-chosen.ts';
 
 const SLACK = 'https://slack.test';
@@ -43,6 +43,8 @@ function setUp(kept: CatalogRead | undefined = { kind: 'items', items: [onboardi
     deskFields: { peek: () => hrFields, get: async () => hrFields },
     desks: { peek: () => [{ slug: 'hr', name: 'People' }], list: async () => [] },
     logger,
+    // The fields are kept: nothing is read, so nothing is taken from the person's share.
+    reads: { payer: () => async () => {} } as unknown as SlackDeps['reads'],
     tasks: { run: (_label, task) => void running.push(task()) },
   });
   const view = {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../../src/contract/schemas.ts';
 import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import { buildCreateModal } from '../../../../src/slack/builders/create-modal-builder.ts';
+import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { deskSelectChanged } from '../../../../src/slack/listeners/actions/desk-select-changed.ts';
 
 const SLACK = 'https://slack.test';
@@ -30,6 +31,8 @@ function setUp() {
     }),
     deskFields: { peek: () => hrFields, get: async () => hrFields },
     logger,
+    // The fields are kept: nothing is read, so nothing is taken from the person's share.
+    reads: { payer: () => async () => {} } as unknown as SlackDeps['reads'],
     tasks: { run: (_label, task) => void running.push(task()) },
   });
   const view = {
