@@ -193,3 +193,24 @@ export class DetailsNotKeptError extends CodedError<SlackErrorCode> {
     super(SLACK_ERROR_CODES.detailsNotKept, `the filing under ${key} is being kept elsewhere`);
   }
 }
+
+/**
+ * A Slack method still inside the Retry-After of a 429 (see `slack-method-holds.ts`): nothing
+ * was sent. It carries Slack's own rate-limit code and the seconds left, so every caller treats
+ * it as the 429 Slack would have answered.
+ */
+export class SlackMethodHeldError extends CodedError<'slack_webapi_rate_limited_error'> {
+  /** The held Web API method. */
+  readonly method: string;
+  /** Seconds until the method may be called again, as Slack's `retryAfter`. */
+  readonly retryAfter: number;
+
+  constructor(method: string, retryAfter: number) {
+    super(
+      'slack_webapi_rate_limited_error',
+      `${method} is held for Slack's Retry-After: ${retryAfter} s left`,
+    );
+    this.method = method;
+    this.retryAfter = retryAfter;
+  }
+}

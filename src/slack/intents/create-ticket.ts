@@ -4,6 +4,7 @@
  * be down for a while and the process may restart: the idempotency key, derived from the Slack
  * delivery identity, makes every retry return the same ticket.
  */
+import type { MessageMetadata } from '@slack/web-api';
 import { z } from 'zod';
 import { hashIdempotencyKey, type Ticket } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue, type ReservedEntry } from '../../store/types.ts';
@@ -22,7 +23,7 @@ import {
   buildBesideThreadLead,
   buildFiledBesideThreadText,
 } from '../builders/thread-taken-notice-builder.ts';
-import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
@@ -142,6 +143,15 @@ export interface ThreadTakenResult {
   title?: string;
 }
 
+// Where a delay notice in a thread was posted, by ticket: the confirmation replaces it.
+const NOTICE_PREFIX = 'card-notice:';
+
+/** A delay notice posted in a conversation (kept under `NOTICE_PREFIX` and the ticket). */
+interface PostedNotice {
+  channel: string;
+  ts: string;
+}
+
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
 
@@ -239,6 +249,42 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     return threadTs ?? messageThreadTs ?? payload.fromMessage?.ts;
   }
 
+  // Remembers the delay notice for the confirmation to replace; a notice not remembered (the
+  // store away) only means the confirmation is posted beside it.
+  async function keepNotice(ticketId: string, notice: PostedNotice): Promise<void> {
+    const key = `${NOTICE_PREFIX}${ticketId}`;
+    const claim = await deps.stores.claims.claim(key, DAY_MS);
+    if (claim.state === 'claimed')
+      await deps.stores.claims.complete(key, claim.token, { ...notice }, DAY_MS);
+  }
+
+  // The delay notice posted in the thread while the confirmation waited, if one was.
+  async function delayNoticeOf(ticketId: string, channel: string): Promise<string | undefined> {
+    const record = await deps.stores.claims.get(`${NOTICE_PREFIX}${ticketId}`);
+    const notice =
+      record?.state === 'done' ? (record.result as PostedNotice | undefined) : undefined;
+    return notice?.channel === channel ? notice.ts : undefined;
+  }
+
+  // False when the notice is gone (deleted): the confirmation is then posted afresh.
+  async function turnNoticeInto(
+    channel: string,
+    ts: string,
+    confirmation: SlackMessage,
+    ticketId: string,
+  ): Promise<boolean> {
+    try {
+      // The notice carried no metadata; as the confirmation it names its ticket like any post.
+      const metadata = ticketMetadata(ticketId) as MessageMetadata;
+      await deps.client.chat.update({ channel, ts, ...confirmation, metadata });
+      return true;
+    } catch (error) {
+      const code = (error as { data?: { error?: string } } | null)?.data?.error;
+      if (code === 'message_not_found' || code === 'cant_update_message') return false;
+      throw error;
+    }
+  }
+
   async function postWhereAsked(
     payload: CreateTicketPayload,
     ticket: Ticket,
@@ -249,14 +295,20 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     if (payload.reply.kind === 'thread') {
       const threadTs = threadOf(payload, messageThreadTs);
       if (!threadTs) throw new InvalidIntentError(CREATE_TICKET, 'no thread to reply in');
+      const confirmation = buildLinkedThreadNotice(ticket, {
+        dashboardUrl,
+        filedBy: payload.actorUserId,
+        audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+      });
+      // The thread heard "is filed, its card comes…": that notice becomes the confirmation, so
+      // one message names the ticket, not two.
+      const notice = await delayNoticeOf(ticket.id, channel);
+      if (notice && (await turnNoticeInto(channel, notice, confirmation, ticket.id)))
+        return { channel, ts: notice, threadTs };
       const posted = await deps.client.chat.postMessage({
         channel,
         thread_ts: threadTs,
-        ...buildLinkedThreadNotice(ticket, {
-          dashboardUrl,
-          filedBy: payload.actorUserId,
-          audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
-        }),
+        ...confirmation,
         metadata: ticketMetadata(ticket.id),
       });
       return { channel, ts: posted.ts as string, threadTs };
@@ -538,11 +590,19 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         return;
       }
       if (payload.reply.kind === 'thread') {
-        await deps.client.chat.postMessage({
+        // Slack limiting the app's posts: no post before its Retry-After, and the confirmation,
+        // posted once it has passed, is the one message naming the ticket.
+        if (error instanceof TicketPostDelayedError && isSlackRateLimited(error.cause)) return;
+        const posted = await deps.client.chat.postMessage({
           channel: payload.reply.channel,
           thread_ts: payload.reply.threadTs,
           ...notice,
         });
+        if (error instanceof TicketPostDelayedError && posted.ts)
+          await keepNotice(error.ticketId, {
+            channel: posted.channel ?? payload.reply.channel,
+            ts: posted.ts,
+          });
         return;
       }
       const title = error instanceof TicketPostDelayedError ? 'Ticket filed' : 'Filing your ticket';

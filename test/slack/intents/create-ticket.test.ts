@@ -42,12 +42,9 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
     },
     logger: pino({ level: 'silent' }),
     // The client the app's intents run with: bounded, and never sleeping through a 429.
-    client: createBackgroundClient(
-      'xoxb-test',
-      pino({ level: 'silent' }),
-      `${slackUrl}/api/`,
+    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${slackUrl}/api/`, {
       timeoutMs,
-    ),
+    }),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
     people: {
