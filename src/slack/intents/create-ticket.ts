@@ -8,6 +8,7 @@ import type { MessageMetadata } from '@slack/web-api';
 import { z } from 'zod';
 import { hashIdempotencyKey, type Ticket } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue, type ReservedEntry } from '../../store/types.ts';
+import { buildFiledFromPrompt } from '../builders/closed-ticket-prompt-builder.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
@@ -44,7 +45,7 @@ import {
 } from '../outbox/transient-errors.ts';
 import { audienceOf } from '../people/ticket-access.ts';
 import { ticketMetadata } from '../posting/post-metadata.ts';
-import { tellPrivately } from '../posting/private-notice.ts';
+import { postToResponseUrl, tellPrivately } from '../posting/private-notice.ts';
 import {
   appIsIn,
   findTicketPost,
@@ -113,6 +114,11 @@ export const createTicketPayloadSchema = z.object({
    * channel need not hear that the service desk is down.
    */
   tellDelayPrivately: z.boolean().optional(),
+  /**
+   * The response_url of the private "Filing…" the person is looking at (a prompt's button):
+   * replaced by the outcome, so it never says "filing" after the ticket exists.
+   */
+  responseUrl: z.string().optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -454,6 +460,24 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       .catch(() => undefined);
   }
 
+  /**
+   * Replaces the private "Filing…" with what came of it; false when its response_url no longer
+   * takes posts (used up, or older than Slack's 30 minutes), in which case it stays as it was.
+   */
+  async function replaceFiling(
+    payload: CreateTicketPayload,
+    message: SlackMessage,
+  ): Promise<boolean> {
+    if (!payload.responseUrl) return false;
+    try {
+      await postToResponseUrl(payload.responseUrl, { replace_original: true, ...message });
+      return true;
+    } catch (error) {
+      deps.logger.info({ err: error }, 'the private “Filing…” could not be replaced');
+      return false;
+    }
+  }
+
   function originalText(payload: CreateTicketPayload): string | undefined {
     if (!payload.ticket) return undefined;
     return [payload.ticket.title, payload.ticket.description].filter(Boolean).join('\n\n');
@@ -525,6 +549,13 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
             ? buildFiledElsewhereText(ticket.id, posted.insteadOf)
             : `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
       );
+      await replaceFiling(
+        payload,
+        buildFiledFromPrompt(
+          ticket.id,
+          payload.reply.kind === 'thread' && !posted.insteadOf ? 'thread' : 'dm',
+        ),
+      );
       deps.logger.info(
         { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.threadTs },
         'ticket filed from Slack',
@@ -543,6 +574,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError;
       await updateView(payload.viewId, filed ? 'Ticket filed' : 'Ticket not filed', reason);
       const notice = buildFailureNotice(reason, filed ? undefined : originalText(payload));
+      // The "Filing…" they are looking at becomes the failure, their words in it.
+      if (await replaceFiling(payload, notice)) return;
       if (payload.reply.kind === 'thread') {
         await deps.client.chat
           .postEphemeral({
@@ -580,6 +613,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         error instanceof TicketPostDelayedError
           ? buildCardDelayedNotice(error.ticketId, isSlackRateLimited(error.cause))
           : buildDelayedNotice('ticket', busyForMs(error));
+      // The private "Filing…" the person is looking at says it; nothing else is posted.
+      if (await replaceFiling(payload, notice)) return;
       if (payload.reply.kind === 'thread' && payload.tellDelayPrivately) {
         const { channel, threadTs } = payload.reply;
         await tellPrivately(
