@@ -97,6 +97,28 @@ describe('when Slack answers 429 or 500', () => {
     expect(stack.double.callsTo('chat.update').filter((c) => c.injected)).toHaveLength(2);
   });
 
+  it('posts no delay notice when Slack answers it with 429 after 500s on the confirmation, and the confirmation is the one message naming the ticket', async () => {
+    stack = await startStack();
+    stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 2 });
+    stack.double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 2 });
+    const { dm } = await fileByDm('Trackpad clicks by itself');
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title.startsWith('Trackpad')),
+      5_000,
+      'the ticket',
+    );
+    const naming = () =>
+      stack.double.workspace.messages(dm).filter((m) => JSON.stringify(m).includes(ticket.id));
+    await eventually(
+      () => naming().some((m) => m.text?.includes('was filed')),
+      15_000,
+      'the confirmation',
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(naming()).toHaveLength(1);
+    expect(stack.logs.filter((line) => line.includes('outbox-notify'))).toEqual([]);
+  });
+
   it('posts one confirmation with three replicas taking turns through a 429', async () => {
     stack = await startStack();
     await stack.addReplica();

@@ -628,12 +628,18 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         // Slack limiting the app's posts: no post before its Retry-After, and the confirmation,
         // posted once it has passed, is the one message naming the ticket.
         if (error instanceof TicketPostDelayedError && isSlackRateLimited(error.cause)) return;
-        const posted = await deps.client.chat.postMessage({
-          channel: payload.reply.channel,
-          thread_ts: payload.reply.threadTs,
-          ...notice,
-        });
-        if (error instanceof TicketPostDelayedError && posted.ts)
+        const posted = await deps.client.chat
+          .postMessage({
+            channel: payload.reply.channel,
+            thread_ts: payload.reply.threadTs,
+            ...notice,
+          })
+          .catch((limited: unknown) => {
+            // Held for another post's Retry-After: the same holds, the confirmation says it.
+            if (isSlackRateLimited(limited)) return undefined;
+            throw limited;
+          });
+        if (error instanceof TicketPostDelayedError && posted?.ts)
           await keepNotice(error.ticketId, {
             channel: posted.channel ?? payload.reply.channel,
             ts: posted.ts,
