@@ -6,7 +6,6 @@
  */
 
 import { type AnyMiddlewareArgs, App, type CustomRoute, type Middleware } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { AppRole } from '../config.ts';
 import type { Mirror } from '../mirror/mirror.ts';
@@ -21,6 +20,7 @@ import type { SignatureFailureReason } from './app/request-signature.ts';
 import { RouteServer, type ServingReceiver } from './app/route-server.ts';
 import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
 import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
+import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
@@ -147,10 +147,16 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
   // The client people wait on; background work has its own (see slack-clients).
-  const interactive = new WebClient(options.botToken, {
-    ...clientOptions,
-    logger: boltLogger(logger),
+  // One Retry-After per method for the workspace, whichever client met the 429.
+  const holds = new SlackMethodHolds({
+    claims: options.stores.claims,
+    workspace: workspaceOfToken(options.botToken),
   });
+  const interactive = new HeldWebClient(
+    options.botToken,
+    { ...clientOptions, logger: boltLogger(logger) },
+    holds,
+  );
   const app = new App({
     // Not `token`: Bolt would call auth.test in its constructor and own none of its failure.
     authorize: botAuthorization(interactive, options.botToken),
@@ -163,7 +169,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     // The clients Bolt hands listeners carry the token `authorize` gives, with these options.
     clientOptions,
   });
-  const background = createBackgroundClient(options.botToken, logger, options.apiUrl);
+  const background = createBackgroundClient(options.botToken, logger, options.apiUrl, { holds });
 
   const report: ErrorReporter = (error, context) => {
     logger.error({ err: error, ...context }, 'unexpected error after Slack was answered');

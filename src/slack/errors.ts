@@ -211,3 +211,24 @@ export class FairShareSpentError extends SlackAppError {
     this.retryAt = retryAt;
   }
 }
+
+/**
+ * A Slack method still inside the Retry-After of a 429 (see `slack-method-holds.ts`): nothing
+ * was sent. It carries Slack's own rate-limit code and the seconds left, so every caller treats
+ * it as the 429 Slack would have answered.
+ */
+export class SlackMethodHeldError extends CodedError<'slack_webapi_rate_limited_error'> {
+  /** The held Web API method. */
+  readonly method: string;
+  /** Seconds until the method may be called again, as Slack's `retryAfter`. */
+  readonly retryAfter: number;
+
+  constructor(method: string, retryAfter: number) {
+    super(
+      'slack_webapi_rate_limited_error',
+      `${method} is held for Slack's Retry-After: ${retryAfter} s left`,
+    );
+    this.method = method;
+    this.retryAfter = retryAfter;
+  }
+}

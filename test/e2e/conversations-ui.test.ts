@@ -540,17 +540,21 @@ describe('conversations: the Slack side', () => {
       5_000,
       'the thread following the new ticket',
     );
-    expect(workspace().ephemeral(prompt.ts)?.text).toContain('Filing your reply as a new ticket');
     await eventually(
       () =>
         threadOf(itHelp, filed.threadTs).some((m) => m.text?.includes(`${newTicket.id} was filed`)),
       5_000,
       'the new ticket confirmed in the thread',
     );
+    await eventually(
+      () => workspace().ephemeral(prompt.ts)?.text.includes(`*${newTicket.id}* is filed`),
+      5_000,
+      'the private “Filing…” turned into the result',
+    );
     expect(newTicket.description).toContain(`Follow-up to ${filed.ticketId}, which is closed`);
   });
 
-  it('removes the closed-ticket prompt on Dismiss', async () => {
+  it('sends the closed-ticket prompt as an ephemeral with Slack’s own Dismiss link and no Dismiss button of the app’s', async () => {
     const filed = await fileInItHelp('Old ticket');
     stack.emulator.model.updateTicket('acme', filed.ticketId, { status: 'closed' });
     await stack.driver.userPosts({
@@ -567,13 +571,9 @@ describe('conversations: the Slack side', () => {
       5_000,
       'the prompt',
     );
-    await stack.driver.blockAction({
-      userId: alice,
-      actionId: 'closed_reply_dismiss',
-      channelId: itHelp,
-      messageTs: prompt.ts,
-    });
-    expect(workspace().ephemeral(prompt.ts)).toBeUndefined();
+    const buttons = JSON.stringify(prompt.blocks);
+    expect(buttons).toContain('closed_reply_new_ticket');
+    expect(buttons).not.toContain('Dismiss');
   });
 
   it('says in the thread that the requester’s reply reopened a resolved ticket', async () => {
@@ -679,9 +679,13 @@ describe('conversations: the Slack side', () => {
     expect(await stack.app.stores.links.ticketForThread(itHelp, filed.threadTs)).toBe(
       filed.ticketId,
     );
-    expect(workspace().ephemeral(prompt.ts)?.text).toContain(
-      'Filing your words as your own ticket',
+    // The private "Filing your words…" is no longer there once the ticket exists: it is the result.
+    await eventually(
+      () => workspace().ephemeral(prompt.ts)?.text.includes(`*${own.id}* is filed`),
+      5_000,
+      'the private “Filing…” turned into the result',
     );
+    expect(workspace().ephemeral(prompt.ts)?.text).not.toContain('Filing');
   });
 
   it('keeps a colleague’s prompt and files nothing when Slack cannot open their DM, and files it on the next click', async () => {

@@ -199,36 +199,6 @@ describe('desk forms', () => {
     }
   });
 
-  it('keeps the form as it was when Slack refuses the swap, and it can still be filed', async () => {
-    const view = await openForm(bob, general);
-    const before = blocksOf(view.id);
-    type(view.id, {
-      title: { title_input: { type: 'plain_text_input', value: 'Desk chair for Kim' } },
-    });
-    stack.double.failNext('views.update', 'ratelimited', { retryAfterSec: 30 });
-    await chooseDesk(view.id, bob, 'facilities');
-    await eventually(
-      () => stack.logs.some((line) => line.includes('desk fields not swapped')) || undefined,
-      5_000,
-      'the refusal logged',
-    );
-    expect(blocksOf(view.id)).toEqual(before);
-    expect(stack.double.workspace.view(view.id)?.state.values.title?.title_input).toMatchObject({
-      value: 'Desk chair for Kim',
-    });
-    const result = await stack.driver.viewSubmission({
-      viewId: view.id,
-      userId: bob,
-      values: { title_input: 'Desk chair for Kim', desk_select: 'facilities' },
-    });
-    expect(result.status).toBe(200);
-    await eventually(
-      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title === 'Desk chair for Kim'),
-      5_000,
-      'the ticket filed from the unswapped form',
-    );
-  });
-
   it('waits out a short Retry-After once and swaps the fields in', async () => {
     const view = await openForm(bob, general);
     stack.double.failNext('views.update', 'ratelimited', { retryAfterSec: 1 });
@@ -246,19 +216,16 @@ describe('desk forms', () => {
     const before = blocksOf(view.id);
     // The client tries a 5xx once more: both fail.
     stack.double.failNext('views.update', 'internal_error', { status: 500, times: 2 });
+    const notSwapped = () =>
+      stack.logs.filter((line) => line.includes('desk fields not swapped')).length;
+    const loggedBefore = notSwapped();
     await chooseDesk(view.id, bob, 'hr');
     await eventually(
       () => stack.double.callsTo('views.update').filter((c) => c.injected).length >= 2 || undefined,
       5_000,
       'both tries refused',
     );
-    await eventually(
-      () =>
-        stack.logs.filter((line) => line.includes('desk fields not swapped')).length >= 2 ||
-        undefined,
-      5_000,
-      'the refusal logged',
-    );
+    await eventually(() => notSwapped() > loggedBefore || undefined, 5_000, 'the refusal logged');
     expect(blocksOf(view.id)).toEqual(before);
     const refused = await stack.driver.viewSubmission({
       viewId: view.id,
@@ -286,6 +253,38 @@ describe('desk forms', () => {
       () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title === 'Laptop for Kim'),
       5_000,
       'the ticket',
+    );
+  });
+
+  // Last of this stack's tests: the app keeps the 30-second Retry-After, so no views.update
+  // leaves it for 30 s after.
+  it('keeps the form as it was when Slack refuses the swap, and it can still be filed', async () => {
+    const view = await openForm(bob, general);
+    const before = blocksOf(view.id);
+    type(view.id, {
+      title: { title_input: { type: 'plain_text_input', value: 'Desk chair for Kim' } },
+    });
+    stack.double.failNext('views.update', 'ratelimited', { retryAfterSec: 30 });
+    await chooseDesk(view.id, bob, 'facilities');
+    await eventually(
+      () => stack.logs.some((line) => line.includes('desk fields not swapped')) || undefined,
+      5_000,
+      'the refusal logged',
+    );
+    expect(blocksOf(view.id)).toEqual(before);
+    expect(stack.double.workspace.view(view.id)?.state.values.title?.title_input).toMatchObject({
+      value: 'Desk chair for Kim',
+    });
+    const result = await stack.driver.viewSubmission({
+      viewId: view.id,
+      userId: bob,
+      values: { title_input: 'Desk chair for Kim', desk_select: 'facilities' },
+    });
+    expect(result.status).toBe(200);
+    await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title === 'Desk chair for Kim'),
+      5_000,
+      'the ticket filed from the unswapped form',
     );
   });
 });

@@ -152,6 +152,77 @@ describe('the mirror', () => {
     expect(actionIds(handOffPost)).not.toContain('talk_to_person');
   });
 
+  /** Bob's ticket with the AI's first answer posted in its thread, offering a person. */
+  async function answeredTicket(text: string) {
+    const t = await fileTicket(bob, text);
+    const answer = await eventually(
+      () =>
+        stack.emulator.model
+          .listMessages('acme', t.ticketId)
+          .find((m) => m.author.type === 'ai_agent'),
+      10_000,
+      'the AI agent’s answer on the platform',
+    );
+    const post = await eventually(
+      () => postOf(t.dm, t.threadTs, answer.id),
+      15_000,
+      'the answer in the thread',
+    );
+    expect(actionIds(post)).toContain('talk_to_person');
+    return { ...t, answer, post };
+  }
+
+  const personAnnounced = (dm: string, threadTs: string) =>
+    threadOf(dm, threadTs).some((m) => m.text?.includes('asked to talk to a person'));
+
+  it('takes “Talk to a person” off the AI’s earlier answer once the requester asked for one, keeping the answer', async () => {
+    const t = await answeredTicket('Which VPN client do I install on a new laptop?');
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'talk_to_person',
+      channelId: t.dm,
+      messageTs: t.post.ts,
+    });
+    await eventually(
+      () => !actionIds(postOf(t.dm, t.threadTs, t.answer.id)).includes('talk_to_person'),
+      10_000,
+      'the earlier answer without the button',
+    );
+    const after = postOf(t.dm, t.threadTs, t.answer.id);
+    expect(after?.text).toBe(t.post.text);
+    expect(JSON.stringify(after?.blocks)).toContain('Sources:');
+    expect(metadataOf(after as SlackMessage)).toEqual(metadataOf(t.post));
+  });
+
+  it('asks for the person and announces it when Slack answers 500 to taking the button off', async () => {
+    const t = await answeredTicket('Where do I find the Wi-Fi password for guests?');
+    stack.double.failNext('chat.update', 'internal_error', {
+      status: 500,
+      times: 2,
+      when: (args) => args.ts === t.post.ts,
+    });
+    await stack.driver.blockAction({
+      userId: bob,
+      actionId: 'talk_to_person',
+      channelId: t.dm,
+      messageTs: t.post.ts,
+    });
+    await eventually(() => personAnnounced(t.dm, t.threadTs), 10_000, 'the request announced');
+    expect(
+      stack.emulator.model
+        .listMessages('acme', t.ticketId)
+        .filter((m) => m.body.includes('would like to talk to a person')),
+    ).toHaveLength(1);
+    await eventually(
+      () => stack.double.callsTo('chat.update').filter((c) => c.injected).length === 2,
+      5_000,
+      'the change tried',
+    );
+    expect(
+      threadOf(t.dm, t.threadTs).filter((m) => m.text?.includes('asked to talk to a person')),
+    ).toHaveLength(1);
+  });
+
   it('names the person who changed the status from Slack, on the platform and in the thread', async () => {
     const t = await fileTicket(alice, 'Headset microphone is not detected');
     const card = await eventually(

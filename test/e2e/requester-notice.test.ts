@@ -97,6 +97,8 @@ describe('the requester’s “resolved” notice', () => {
     expect(blocksOf(stack.double.workspace.message(filed.dm, filed.noticeTs))).toContain(
       'reopen_ticket',
     );
+    // The next change after Slack's Retry-After (1 s): within it the app makes no chat.update.
+    await new Promise((r) => setTimeout(r, 1_100));
     stack.emulator.model.updateTicket('acme', filed.ticketId, { priority: 'high' });
     const notice = await noticeWithoutReopen(filed);
     expect(blocksOf(notice)).toContain(`${filed.ticketId} was reopened`);

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { type Stack, startStack } from '../support/stack.ts';
+import { type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 
@@ -38,6 +38,31 @@ describe('when Slack answers 429 or 500', () => {
     expect(confirmations(dm, ts)).toHaveLength(1);
   });
 
+  it('keeps a 70-second Retry-After on a direct message’s answer and posts one message naming the ticket', async () => {
+    stack = await startStack();
+    stack.double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 70 });
+    const { dm } = await fileByDm('Webcam shows a black picture');
+    const limited = await eventually(
+      () => stack.double.callsTo('chat.postMessage').find((c) => c.injected),
+      10_000,
+      'the limited post',
+    );
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title.startsWith('Webcam')),
+      5_000,
+      'the ticket',
+    );
+    const naming = () =>
+      stack.double.workspace.messages(dm).filter((m) => JSON.stringify(m).includes(ticket.id));
+    await eventually(() => naming().some((m) => m.text?.includes('was filed')), 80_000, 'the card');
+    const inWindow = stack.double
+      .callsTo('chat.postMessage')
+      .filter((c) => c.at > limited.at && c.at < limited.at + 70_000);
+    expect(inWindow).toEqual([]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(naming()).toHaveLength(1);
+  }, 90_000);
+
   it('posts one confirmation through seven 500s in a row', async () => {
     stack = await startStack();
     stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 7 });
@@ -47,6 +72,51 @@ describe('when Slack answers 429 or 500', () => {
     expect(confirmations(dm, ts)).toHaveLength(1);
     const failed = stack.double.callsTo('chat.postMessage').filter((c) => c.injected);
     expect(failed).toHaveLength(7);
+  });
+
+  it('turns the delay notice into the confirmation when Slack answers 500s to the post and then to the change', async () => {
+    stack = await startStack();
+    // The first attempt's post and its one quick retry fail; the notice then goes through.
+    stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 2 });
+    stack.double.failNext('chat.update', 'internal_error', { status: 500, times: 2 });
+    const { dm } = await fileByDm('Headset crackles on calls');
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title.startsWith('Headset')),
+      5_000,
+      'the ticket',
+    );
+    const naming = () =>
+      stack.double.workspace.messages(dm).filter((m) => JSON.stringify(m).includes(ticket.id));
+    await eventually(
+      () => naming().some((m) => m.text?.includes('was filed')),
+      15_000,
+      'the confirmation',
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(naming()).toHaveLength(1);
+    expect(stack.double.callsTo('chat.update').filter((c) => c.injected)).toHaveLength(2);
+  });
+
+  it('posts no delay notice when Slack answers it with 429 after 500s on the confirmation, and the confirmation is the one message naming the ticket', async () => {
+    stack = await startStack();
+    stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 2 });
+    stack.double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 2 });
+    const { dm } = await fileByDm('Trackpad clicks by itself');
+    const ticket = await eventually(
+      () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title.startsWith('Trackpad')),
+      5_000,
+      'the ticket',
+    );
+    const naming = () =>
+      stack.double.workspace.messages(dm).filter((m) => JSON.stringify(m).includes(ticket.id));
+    await eventually(
+      () => naming().some((m) => m.text?.includes('was filed')),
+      15_000,
+      'the confirmation',
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(naming()).toHaveLength(1);
+    expect(stack.logs.filter((line) => line.includes('outbox-notify'))).toEqual([]);
   });
 
   it('posts one confirmation with three replicas taking turns through a 429', async () => {

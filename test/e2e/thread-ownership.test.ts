@@ -522,6 +522,8 @@ describe('when Slack fails the thread-taken notice', () => {
   });
 
   it('tells a second reactor in their DM when Slack answers the ephemeral with 429', async () => {
+    // The last test's 1-second Retry-After on chat.postEphemeral, which the app keeps, is over.
+    await new Promise((r) => setTimeout(r, 1_000));
     const filed = await threadWithReply('Desk phone has no dial tone', 'No tone here either');
     await h.reactAndAwaitNotice(agent, itHelp, filed.replyTs, filed.ticketId);
     await h.outboxSettled();

@@ -254,24 +254,6 @@ describe('writing from a triage thread', () => {
     );
   }
 
-  it('Reply to requester while Slack rate-limits the modal tells the agent privately', async () => {
-    stack.double.failNext('views.open', 'ratelimited', { retryAfterSec: 7 });
-    await stack.driver.blockAction({
-      userId: agent,
-      actionId: 'reply_to_requester',
-      channelId: agentsPrivate,
-      messageTs: cardTs,
-    });
-    await eventually(
-      () =>
-        stack.double.workspace
-          .ephemerals({ user: agent })
-          .some((e) => e.text.includes('the form could not open')),
-      5_000,
-      'the agent told the form did not open',
-    );
-  });
-
   it('a reply submitted while the platform is down is saved, said so in the modal, and sent once when it is back', async () => {
     const view = await openReplyModal();
     stack.emulator.setFaults({ down: true });
@@ -422,6 +404,25 @@ describe('writing from a triage thread', () => {
     expect(open?.id).toBe(view.id);
     expect(JSON.stringify(open?.state)).toContain('One more thing about the VPN');
     expect(messagesOf()).toHaveLength(before);
+  });
+
+  // Last on this stack: the app keeps the 7-second Retry-After, so no modal opens for 7 s after.
+  it('Reply to requester while Slack rate-limits the modal tells the agent privately', async () => {
+    stack.double.failNext('views.open', 'ratelimited', { retryAfterSec: 7 });
+    await stack.driver.blockAction({
+      userId: agent,
+      actionId: 'reply_to_requester',
+      channelId: agentsPrivate,
+      messageTs: cardTs,
+    });
+    await eventually(
+      () =>
+        stack.double.workspace
+          .ephemerals({ user: agent })
+          .some((e) => e.text.includes('the form could not open')),
+      5_000,
+      'the agent told the form did not open',
+    );
   });
 });
 

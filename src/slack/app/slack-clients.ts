@@ -8,6 +8,7 @@
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { boltLogger } from './bolt-logger.ts';
+import { HeldWebClient, type SlackMethodHolds } from './slack-method-holds.ts';
 
 /** Longest one background Slack call can take: two tries of 10 s and the wait between them. */
 export const SLACK_CALL_MAX_MS = 2 * 10_000 + 2_000;
@@ -29,22 +30,33 @@ const backgroundClientOptions: WebClientOptions = {
   timeout: 10_000,
 };
 
+/** What a background client may be built with besides its token. */
+export interface BackgroundClientExtras {
+  /** Keeps Slack's Retry-After per method (the app's clients share one); none in some unit tests. */
+  holds?: SlackMethodHolds;
+  /** For tests that time a call out without waiting 10 s. */
+  timeoutMs?: number;
+}
+
 /**
- * Builds the background client (the interactive one is Bolt's, from `interactiveClientOptions`);
- * `timeoutMs` is for tests that time a call out without waiting 10 s.
+ * Builds the background client (the interactive one is built from `interactiveClientOptions`);
+ * with `holds`, no call of a method goes inside a 429's Retry-After.
  */
 export function createBackgroundClient(
   token: string,
   logger: Logger,
   apiUrl: string | undefined,
-  timeoutMs?: number,
+  extras: BackgroundClientExtras = {},
 ): WebClient {
-  return new WebClient(token, {
+  const options: WebClientOptions = {
     ...backgroundClientOptions,
-    ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
+    ...(extras.timeoutMs !== undefined ? { timeout: extras.timeoutMs } : {}),
     logger: boltLogger(logger),
     ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
-  });
+  };
+  return extras.holds
+    ? new HeldWebClient(token, options, extras.holds)
+    : new WebClient(token, options);
 }
 
 /** When a Slack rate-limit error says the call may go again, or undefined. */

@@ -1,8 +1,10 @@
 /**
  * The private prompts after a reply that could not be added to its thread's ticket: the ticket
  * is closed (final), or it is someone else's and resolved (the reply would reopen it). Either
- * way the person may file their words as a ticket with one click, or dismiss the prompt; their
- * words are shown in full so that nothing they wrote is lost.
+ * way the person may file their words as a ticket with one click, or dismiss the prompt with
+ * the "Dismiss message" link Slack puts on every ephemeral message (a button of the app's own
+ * beside it would be a second one); their words are shown in full so that nothing they wrote is
+ * lost.
  */
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
@@ -35,7 +37,7 @@ export function parseClosedReply(value: string | undefined): ClosedReply | undef
 
 /**
  * A prompt: why the reply was not added (`lead`), the reply's words in full, and a button that
- * files them (`file`) beside Dismiss.
+ * files them (`file`).
  */
 function replyPrompt(
   reply: ClosedReply,
@@ -46,7 +48,7 @@ function replyPrompt(
 ): SlackMessage {
   const blocks: KnownBlock[] = [
     { type: 'section', text: md(lead) },
-    // The buttons' labels take the rest of what one message may carry.
+    // The button's label takes the rest of what one message may carry.
     ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
     {
       type: 'actions',
@@ -57,12 +59,6 @@ function replyPrompt(
           text: plain(file.label, LIMITS.buttonText),
           style: 'primary',
           value: JSON.stringify(reply),
-        },
-        {
-          type: 'button',
-          action_id: ACTIONS.closedReplyDismiss,
-          text: plain('Dismiss', LIMITS.buttonText),
-          value: reply.ticketId,
         },
       ],
     },
@@ -120,5 +116,18 @@ export function buildFilingFromPrompt(reply: ClosedReply): SlackMessage {
 /** What replaces the prompt when the reply was already filed (a second click). */
 export function buildAlreadyFiled(ticketId: string | undefined): SlackMessage {
   const text = `:ticket: Your reply was already filed${ticketId ? ` as *${safeMrkdwn(ticketId, 40)}*` : ''}.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+/**
+ * What replaces "Filing…" once the ticket exists: its ID, and where its card or confirmation is
+ * (`dm`: the person's direct messages with the app; `thread`: the thread the reply was in).
+ */
+export function buildFiledFromPrompt(ticketId: string, where: 'dm' | 'thread'): SlackMessage {
+  const id = safeMrkdwn(ticketId, 40);
+  const text =
+    where === 'dm'
+      ? `:white_check_mark: *${id}* is filed with your words. Its card is in your direct messages with the app (*Service Desk → Messages*).`
+      : `:white_check_mark: *${id}* is filed with your reply. It is confirmed in this thread, which now follows it.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }

@@ -74,6 +74,31 @@ function aiBlocks(ticketId: string, message: Message): KnownBlock[] {
 }
 
 /**
+ * A posted message's blocks without its "Talk to a person" button (an AI answer's, once a
+ * person was asked for), an actions block left empty dropped with it; undefined when it has none.
+ */
+export function withoutPersonOffer(blocks: readonly unknown[]): KnownBlock[] | undefined {
+  let offered = false;
+  const kept: KnownBlock[] = [];
+  for (const block of blocks as KnownBlock[]) {
+    if (block.type !== 'actions') {
+      kept.push(block);
+      continue;
+    }
+    const elements = block.elements.filter(
+      (element) => !('action_id' in element && element.action_id === ACTIONS.talkToPerson),
+    );
+    if (elements.length === block.elements.length) {
+      kept.push(block);
+      continue;
+    }
+    offered = true;
+    if (elements.length > 0) kept.push({ ...block, elements });
+  }
+  return offered ? kept : undefined;
+}
+
+/**
  * Groups the body's sections into parts in order, each within `budget` of block text and the
  * last, which also carries the tail, within `lastBudget`.
  */

@@ -4,9 +4,11 @@
  * be down for a while and the process may restart: the idempotency key, derived from the Slack
  * delivery identity, makes every retry return the same ticket.
  */
+import type { MessageMetadata } from '@slack/web-api';
 import { z } from 'zod';
 import { hashIdempotencyKey, type Ticket } from '../../servicedesk/index.ts';
 import { DAY_MS, type JsonValue, type ReservedEntry } from '../../store/types.ts';
+import { buildFiledFromPrompt } from '../builders/closed-ticket-prompt-builder.ts';
 import { buildStatusModal } from '../builders/create-modal-builder.ts';
 import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { safeMrkdwn } from '../builders/mrkdwn.ts';
@@ -22,7 +24,7 @@ import {
   buildBesideThreadLead,
   buildFiledBesideThreadText,
 } from '../builders/thread-taken-notice-builder.ts';
-import { buildTicketCard } from '../builders/ticket-card-builder.ts';
+import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
@@ -43,7 +45,7 @@ import {
 } from '../outbox/transient-errors.ts';
 import { audienceOf } from '../people/ticket-access.ts';
 import { ticketMetadata } from '../posting/post-metadata.ts';
-import { tellPrivately } from '../posting/private-notice.ts';
+import { postToResponseUrl, tellPrivately } from '../posting/private-notice.ts';
 import {
   appIsIn,
   findTicketPost,
@@ -112,6 +114,11 @@ export const createTicketPayloadSchema = z.object({
    * channel need not hear that the service desk is down.
    */
   tellDelayPrivately: z.boolean().optional(),
+  /**
+   * The response_url of the private "Filing…" the person is looking at (a prompt's button):
+   * replaced by the outcome, so it never says "filing" after the ticket exists.
+   */
+  responseUrl: z.string().optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -140,6 +147,15 @@ export interface ThreadTakenResult {
   channel: string;
   threadTs: string;
   title?: string;
+}
+
+// Where a delay notice in a thread was posted, by ticket: the confirmation replaces it.
+const NOTICE_PREFIX = 'card-notice:';
+
+/** A delay notice posted in a conversation (kept under `NOTICE_PREFIX` and the ticket). */
+interface PostedNotice {
+  channel: string;
+  ts: string;
 }
 
 const filedLead = (userId: string, ticketId: string) =>
@@ -239,6 +255,42 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     return threadTs ?? messageThreadTs ?? payload.fromMessage?.ts;
   }
 
+  // Remembers the delay notice for the confirmation to replace; a notice not remembered (the
+  // store away) only means the confirmation is posted beside it.
+  async function keepNotice(ticketId: string, notice: PostedNotice): Promise<void> {
+    const key = `${NOTICE_PREFIX}${ticketId}`;
+    const claim = await deps.stores.claims.claim(key, DAY_MS);
+    if (claim.state === 'claimed')
+      await deps.stores.claims.complete(key, claim.token, { ...notice }, DAY_MS);
+  }
+
+  // The delay notice posted in the thread while the confirmation waited, if one was.
+  async function delayNoticeOf(ticketId: string, channel: string): Promise<string | undefined> {
+    const record = await deps.stores.claims.get(`${NOTICE_PREFIX}${ticketId}`);
+    const notice =
+      record?.state === 'done' ? (record.result as PostedNotice | undefined) : undefined;
+    return notice?.channel === channel ? notice.ts : undefined;
+  }
+
+  // False when the notice is gone (deleted): the confirmation is then posted afresh.
+  async function turnNoticeInto(
+    channel: string,
+    ts: string,
+    confirmation: SlackMessage,
+    ticketId: string,
+  ): Promise<boolean> {
+    try {
+      // The notice carried no metadata; as the confirmation it names its ticket like any post.
+      const metadata = ticketMetadata(ticketId) as MessageMetadata;
+      await deps.client.chat.update({ channel, ts, ...confirmation, metadata });
+      return true;
+    } catch (error) {
+      const code = (error as { data?: { error?: string } } | null)?.data?.error;
+      if (code === 'message_not_found' || code === 'cant_update_message') return false;
+      throw error;
+    }
+  }
+
   async function postWhereAsked(
     payload: CreateTicketPayload,
     ticket: Ticket,
@@ -249,14 +301,20 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     if (payload.reply.kind === 'thread') {
       const threadTs = threadOf(payload, messageThreadTs);
       if (!threadTs) throw new InvalidIntentError(CREATE_TICKET, 'no thread to reply in');
+      const confirmation = buildLinkedThreadNotice(ticket, {
+        dashboardUrl,
+        filedBy: payload.actorUserId,
+        audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+      });
+      // The thread heard "is filed, its card comes…": that notice becomes the confirmation, so
+      // one message names the ticket, not two.
+      const notice = await delayNoticeOf(ticket.id, channel);
+      if (notice && (await turnNoticeInto(channel, notice, confirmation, ticket.id)))
+        return { channel, ts: notice, threadTs };
       const posted = await deps.client.chat.postMessage({
         channel,
         thread_ts: threadTs,
-        ...buildLinkedThreadNotice(ticket, {
-          dashboardUrl,
-          filedBy: payload.actorUserId,
-          audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
-        }),
+        ...confirmation,
         metadata: ticketMetadata(ticket.id),
       });
       return { channel, ts: posted.ts as string, threadTs };
@@ -402,6 +460,24 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       .catch(() => undefined);
   }
 
+  /**
+   * Replaces the private "Filing…" with what came of it; false when its response_url no longer
+   * takes posts (used up, or older than Slack's 30 minutes), in which case it stays as it was.
+   */
+  async function replaceFiling(
+    payload: CreateTicketPayload,
+    message: SlackMessage,
+  ): Promise<boolean> {
+    if (!payload.responseUrl) return false;
+    try {
+      await postToResponseUrl(payload.responseUrl, { replace_original: true, ...message });
+      return true;
+    } catch (error) {
+      deps.logger.info({ err: error }, 'the private “Filing…” could not be replaced');
+      return false;
+    }
+  }
+
   function originalText(payload: CreateTicketPayload): string | undefined {
     if (!payload.ticket) return undefined;
     return [payload.ticket.title, payload.ticket.description].filter(Boolean).join('\n\n');
@@ -473,6 +549,13 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
             ? buildFiledElsewhereText(ticket.id, posted.insteadOf)
             : `:white_check_mark: *${safeMrkdwn(ticket.id, 40)}* is filed. You can close this window.`,
       );
+      await replaceFiling(
+        payload,
+        buildFiledFromPrompt(
+          ticket.id,
+          payload.reply.kind === 'thread' && !posted.insteadOf ? 'thread' : 'dm',
+        ),
+      );
       deps.logger.info(
         { ticket_id: ticket.id, channel: posted.channel, thread_ts: posted.threadTs },
         'ticket filed from Slack',
@@ -491,6 +574,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError;
       await updateView(payload.viewId, filed ? 'Ticket filed' : 'Ticket not filed', reason);
       const notice = buildFailureNotice(reason, filed ? undefined : originalText(payload));
+      // The "Filing…" they are looking at becomes the failure, their words in it.
+      if (await replaceFiling(payload, notice)) return;
       if (payload.reply.kind === 'thread') {
         await deps.client.chat
           .postEphemeral({
@@ -528,6 +613,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         error instanceof TicketPostDelayedError
           ? buildCardDelayedNotice(error.ticketId, isSlackRateLimited(error.cause))
           : buildDelayedNotice('ticket', busyForMs(error));
+      // The private "Filing…" the person is looking at says it; nothing else is posted.
+      if (await replaceFiling(payload, notice)) return;
       if (payload.reply.kind === 'thread' && payload.tellDelayPrivately) {
         const { channel, threadTs } = payload.reply;
         await tellPrivately(
@@ -538,11 +625,25 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         return;
       }
       if (payload.reply.kind === 'thread') {
-        await deps.client.chat.postMessage({
-          channel: payload.reply.channel,
-          thread_ts: payload.reply.threadTs,
-          ...notice,
-        });
+        // Slack limiting the app's posts: no post before its Retry-After, and the confirmation,
+        // posted once it has passed, is the one message naming the ticket.
+        if (error instanceof TicketPostDelayedError && isSlackRateLimited(error.cause)) return;
+        const posted = await deps.client.chat
+          .postMessage({
+            channel: payload.reply.channel,
+            thread_ts: payload.reply.threadTs,
+            ...notice,
+          })
+          .catch((limited: unknown) => {
+            // Held for another post's Retry-After: the same holds, the confirmation says it.
+            if (isSlackRateLimited(limited)) return undefined;
+            throw limited;
+          });
+        if (error instanceof TicketPostDelayedError && posted?.ts)
+          await keepNotice(error.ticketId, {
+            channel: posted.channel ?? payload.reply.channel,
+            ts: posted.ts,
+          });
         return;
       }
       const title = error instanceof TicketPostDelayedError ? 'Ticket filed' : 'Filing your ticket';

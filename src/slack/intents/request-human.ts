@@ -3,7 +3,8 @@
  * asking for a human, written as the person who clicked, and tells the thread. Only the
  * ticket's requester or an agent may; the rule is applied when it runs, with the ticket as it
  * is then. The message itself goes through the add-message intent's path, so it is keyed,
- * idempotent and treated like any reply from the thread.
+ * idempotent and treated like any reply from the thread. The AI's earlier answers then stop
+ * offering a person.
  */
 import { z } from 'zod';
 import { NotFoundError, type Ticket } from '../../servicedesk/index.ts';
@@ -18,6 +19,7 @@ import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts'
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { actorOf, isRequester, mayAskForPerson } from '../people/ticket-access.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
+import { threadsOffering, withdrawPersonOffers } from '../threads/person-offers.ts';
 import { type AddMessagePayload, addReply } from './add-message.ts';
 
 /** The payload queued for a request-human intent. */
@@ -80,11 +82,18 @@ function requestHumanRunner(deps: IntentDeps): IntentRunner<RequestHumanPayload>
       const added = await addReply(deps, entry.deliveryKey, message, { announceReopen: false });
       const reopens = ticket.status === 'resolved' && isRequester(actor, ticket);
       if (reopens) deps.statuses.setStatus(ticket.id, 'open');
+      // Read before the announcement: after it, only Slack's failures are left, and a retry
+      // would announce it twice.
+      const offering = await threadsOffering(deps, ticket.id, {
+        channel: payload.channel,
+        threadTs: payload.threadTs,
+      });
       await deps.client.chat.postMessage({
         channel: payload.channel,
         thread_ts: payload.threadTs,
         ...buildPersonRequested(ticket.id, payload.actorUserId, { reopened: reopens }),
       });
+      await withdrawPersonOffers(deps, ticket.id, offering);
       return added;
     },
 

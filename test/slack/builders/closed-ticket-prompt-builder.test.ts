@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildClosedTicketPrompt,
+  buildFiledFromPrompt,
   buildOthersTicketPrompt,
   parseClosedReply,
 } from '../../../src/slack/builders/closed-ticket-prompt-builder.ts';
@@ -8,13 +9,26 @@ import {
 const reply = { ticketId: 'IT-4', channel: 'C1', ts: '2.2', threadTs: '1.1' };
 
 describe('closed-ticket prompt', () => {
-  it('shows the reply in full with a new-ticket and a dismiss button', () => {
+  it('shows the reply in full with a new-ticket button', () => {
     const prompt = buildClosedTicketPrompt(reply, 'Still broken after the update');
     const all = JSON.stringify(prompt);
     expect(all).toContain('*IT-4* is closed');
     expect(all).toContain('Still broken after the update');
     expect(all).toContain('"action_id":"closed_reply_new_ticket"');
-    expect(all).toContain('"action_id":"closed_reply_dismiss"');
+  });
+
+  it('leaves dismissing to Slack’s own “Dismiss message” link, with no Dismiss button beside it', () => {
+    for (const prompt of [
+      buildClosedTicketPrompt(reply, 'Still broken'),
+      buildOthersTicketPrompt(reply, 'Same for me'),
+    ])
+      expect(JSON.stringify(prompt)).not.toContain('closed_reply_dismiss');
+  });
+
+  it('names the filed ticket and where its card is once the prompt’s words are filed', () => {
+    expect(buildFiledFromPrompt('IT-22', 'dm').text).toContain('*IT-22* is filed');
+    expect(buildFiledFromPrompt('IT-22', 'dm').text).toContain('direct messages');
+    expect(buildFiledFromPrompt('IT-22', 'thread').text).toContain('confirmed in this thread');
   });
 
   it('offers a colleague on someone else’s resolved ticket to file their words as their own', () => {
@@ -23,7 +37,6 @@ describe('closed-ticket prompt', () => {
     expect(all).toContain('*IT-4* is someone else’s request');
     expect(all).toContain('Same for me on floor 2');
     expect(all).toContain('"action_id":"file_as_own_ticket"');
-    expect(all).toContain('"action_id":"closed_reply_dismiss"');
     expect(all).not.toContain('closed_reply_new_ticket');
   });
 

@@ -7,6 +7,7 @@ import {
   buildRequesterNotice,
   buildTicketChangeLine,
   buildTicketMessageParts,
+  withoutPersonOffer,
 } from '../../../src/slack/builders/ticket-message-builder.ts';
 
 function message(overrides: Partial<Message> = {}): Message {
@@ -169,6 +170,21 @@ describe('ticket message builder', () => {
     expect(notOffered).toHaveLength(offered.length);
     expect(notOffered.flatMap((part) => part.blocks).some((b) => b.type === 'actions')).toBe(false);
     expect(allText(notOffered.at(-1))).toContain('Sources:');
+  });
+
+  it('takes the posted AI answer’s button off to the very blocks of an answer posted without it', () => {
+    const ai = message({
+      author: { type: 'ai_agent', name: 'AI Agent', email: null },
+      sources: [{ title: 'Docks', url: 'https://kb.acme.example/docks' }],
+    });
+    const [offered] = buildTicketMessageParts('IT-12', ai);
+    const [notOffered] = buildTicketMessageParts('IT-12', ai, undefined, { offerPerson: false });
+    expect(withoutPersonOffer(offered?.blocks ?? [])).toEqual(notOffered?.blocks);
+  });
+
+  it('finds nothing to take off a message that offers no person', () => {
+    const [agent] = buildTicketMessageParts('IT-12', message());
+    expect(withoutPersonOffer(agent?.blocks ?? [])).toBeUndefined();
   });
 
   it('says a message too long for ten posts was cut, how much, and links to the whole', () => {

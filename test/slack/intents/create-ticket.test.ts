@@ -42,12 +42,9 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
     },
     logger: pino({ level: 'silent' }),
     // The client the app's intents run with: bounded, and never sleeping through a 429.
-    client: createBackgroundClient(
-      'xoxb-test',
-      pino({ level: 'silent' }),
-      `${slackUrl}/api/`,
+    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${slackUrl}/api/`, {
       timeoutMs,
-    ),
+    }),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
     people: {
@@ -296,6 +293,54 @@ describe('the create-ticket intent when Slack will not take its card', () => {
     const reason = describeFailure(error, 'ticket');
     expect(reason).toContain('<#C0GENERAL>');
     expect(reason).toContain('/invite @Service Desk');
+  });
+});
+
+describe('the create-ticket intent filed from a private prompt', () => {
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+  });
+
+  const HOOKS = 'https://hooks.slack.test';
+  const fromPrompt: CreateTicketPayload = {
+    ...fromGeneral,
+    reply: { kind: 'card', channel: 'D0ALICE' },
+    responseUrl: `${HOOKS}/actions/T1/1/abc`,
+  };
+
+  function cardPosted() {
+    return nock(SLACK)
+      .post('/api/chat.postMessage')
+      .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.444' });
+  }
+
+  it('turns the private “Filing…” into the filed ticket once it exists', async () => {
+    const replaced: Record<string, unknown>[] = [];
+    cardPosted();
+    nock(HOOKS)
+      .post('/actions/T1/1/abc', (body) => {
+        replaced.push(body as Record<string, unknown>);
+        return true;
+      })
+      .reply(200, { ok: true });
+    await intentHandler(createTicket, depsFor(createMemoryStores())).run(entryOf(fromPrompt));
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0]?.replace_original).toBe(true);
+    expect(replaced[0]?.text).toContain('*IT-30* is filed');
+    expect(replaced[0]?.text).toContain('direct messages');
+  });
+
+  it('still files and posts the card when Slack refuses the response_url', async () => {
+    cardPosted();
+    nock(HOOKS).post('/actions/T1/1/abc').reply(404, 'used_url');
+    const result = (await intentHandler(createTicket, depsFor(createMemoryStores())).run(
+      entryOf(fromPrompt),
+    )) as unknown as CreateTicketResult;
+    expect(result).toMatchObject({ ticketId: 'IT-30', channel: 'D0ALICE', ts: '111.444' });
+    expect(nock.isDone()).toBe(true);
   });
 });
 

@@ -1,4 +1,8 @@
-/** "Dismiss" on the closed-ticket prompt: removes the prompt (it was only ever the person's). */
+/**
+ * "Dismiss" on the closed-ticket prompt: removes the prompt (it was only ever the person's).
+ * Prompts no longer carry the button (Slack's own "Dismiss message" link does it); the handler
+ * stays for the prompts already sent with it, copies in direct messages among them.
+ */
 import type { ButtonArgs } from './button-click.ts';
 
 /** Removes the private prompt. */

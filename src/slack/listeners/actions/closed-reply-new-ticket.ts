@@ -1,7 +1,10 @@
+import type { EnqueueOutcome } from '../../../store/types.ts';
 import {
   buildAlreadyFiled,
+  buildClosedTicketPrompt,
   buildFilingAsOwn,
   buildFilingFromPrompt,
+  buildOthersTicketPrompt,
   buildSlackBusyNotice,
   parseClosedReply,
 } from '../../builders/closed-ticket-prompt-builder.ts';
@@ -82,19 +85,36 @@ export function closedReplyNewTicket(deps: ButtonDeps, kind: ReplyPromptKind = '
         reply: { kind: 'card', channel: dm },
       };
     }
-    const outcome = await enqueueIntent(
-      deps,
-      threadMessageKey(reply.channel, reply.ts),
-      createTicket,
-      payload,
-    );
-    const answer =
-      !outcome.enqueued && outcome.state === 'done'
-        ? buildAlreadyFiled((outcome.result as { ticketId?: string } | undefined)?.ticketId)
-        : kind === 'closed'
-          ? buildFilingFromPrompt(reply)
-          : buildFilingAsOwn(reply);
-    if (body.response_url) await respond({ replace_original: true, ...answer });
-    else await tellClicker(deps, body, answer);
+    const filing = kind === 'closed' ? buildFilingFromPrompt(reply) : buildFilingAsOwn(reply);
+    const prompt =
+      kind === 'closed'
+        ? buildClosedTicketPrompt(reply, words)
+        : buildOthersTicketPrompt(reply, words);
+    // "Filing…" goes first: the entry replaces it with its outcome through the same
+    // response_url, and that must come after it, however soon the entry runs.
+    const responseUrl = body.response_url;
+    if (responseUrl) await respond({ replace_original: true, ...filing });
+    let outcome: EnqueueOutcome;
+    try {
+      outcome = await enqueueIntent(
+        deps,
+        threadMessageKey(reply.channel, reply.ts),
+        createTicket,
+        responseUrl ? { ...payload, responseUrl } : payload,
+      );
+    } catch (error) {
+      // Nothing was kept: the prompt comes back, their words and its button in it.
+      if (responseUrl) await respond({ replace_original: true, ...prompt }).catch(() => undefined);
+      throw error;
+    }
+    if (!outcome.enqueued && outcome.state === 'done') {
+      const filed = buildAlreadyFiled(
+        (outcome.result as { ticketId?: string } | undefined)?.ticketId,
+      );
+      if (responseUrl) await respond({ replace_original: true, ...filed });
+      else await tellClicker(deps, body, filed);
+      return;
+    }
+    if (!responseUrl) await tellClicker(deps, body, filing);
   };
 }
