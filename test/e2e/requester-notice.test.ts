@@ -8,7 +8,7 @@ import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts
 import { eventually } from '../support/eventually.ts';
 import { QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
 
-const { alice } = defaultIds;
+const { alice, itHelp } = defaultIds;
 
 describe('the requester’s “resolved” notice', () => {
   let stack: Stack;
@@ -121,5 +121,72 @@ describe('the requester’s “resolved” notice', () => {
     stack.emulator.model.updateTicket('acme', filed.ticketId, { priority: 'high' });
     const notice = await noticeWithoutReopen(filed);
     expect(blocksOf(notice)).toContain(`${filed.ticketId} was reopened`);
+  });
+
+  it('shows a reply in the notice’s thread, and the Resolved → Open line, once in the ticket’s channel thread', async () => {
+    const parent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'Docking station drops the second screen',
+    });
+    await stack.driver.userReacts({
+      userId: alice,
+      channelId: itHelp,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, parent.ts),
+      10_000,
+      'the ticket linked to the channel thread',
+    );
+    stack.emulator.model.updateTicket('acme', ticketId, { status: 'resolved' });
+    const dm = stack.double.workspace.openIm(alice);
+    const notice = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(dm)
+          .find((m) => m.text.includes(ticketId) && m.text.includes('was resolved')),
+      10_000,
+      'the notice',
+    );
+    const channelThread = () => stack.double.workspace.thread(itHelp, parent.ts) ?? [];
+    await eventually(
+      () => channelThread().some((m) => /status: .* → .*Resolved/.test(m.text ?? '')),
+      10_000,
+      'the resolution in the channel thread',
+    );
+
+    await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'The second screen dropped again',
+      threadTs: notice.ts,
+    });
+    await eventually(
+      () => stack.emulator.model.getTicket('acme', ticketId).status === 'open',
+      10_000,
+      'reopened by the reply',
+    );
+    const words = (m: SlackMessage) =>
+      JSON.stringify(m).includes('The second screen dropped again');
+    const reopened = (m: SlackMessage) => /status: .*Resolved → .*Open/.test(m.text ?? '');
+    await eventually(
+      () => channelThread().some(words) && channelThread().some(reopened),
+      15_000,
+      'her words and the reopening in the channel thread',
+    );
+    // Settled: a later look at the ticket posts neither again, anywhere.
+    stack.emulator.model.updateTicket('acme', ticketId, { priority: 'high' });
+    await eventually(
+      () => channelThread().some((m) => /priority/i.test(m.text ?? '')),
+      10_000,
+      'a later change',
+    );
+    expect(channelThread().filter(words)).toHaveLength(1);
+    expect(channelThread().filter(reopened)).toHaveLength(1);
+    const noticeThread = stack.double.workspace.thread(dm, notice.ts) ?? [];
+    expect(noticeThread.filter(words)).toHaveLength(1);
+    expect(noticeThread.filter(reopened)).toHaveLength(0);
   });
 });
