@@ -27,7 +27,11 @@ import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { addTriageNote } from './intents/add-triage-note.ts';
 import { createTicket } from './intents/create-ticket.ts';
-import { fileChannelMessage, withdrawChannelMessage } from './intents/file-channel-message.ts';
+import {
+  addHeldEdit,
+  fileChannelMessage,
+  withdrawChannelMessage,
+} from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
 import { sendToRequester } from './intents/send-to-requester.ts';
 import { setDeskDetails } from './intents/set-desk-details.ts';
@@ -113,6 +117,7 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   requestHuman,
   fileChannelMessage,
   withdrawChannelMessage,
+  addHeldEdit,
   addTriageNote,
   sendToRequester,
   setDeskDetails,

@@ -19,15 +19,14 @@ import {
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { eventKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import {
-  messageBody,
-  type PersonMessage,
-  slackToPlain,
-  titleFromText,
-} from '../../tickets/message-text.ts';
+import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
-import { holdRequestChannelMessage, withdrawDeletedMessage } from './request-channel-message.ts';
+import {
+  holdRequestChannelMessage,
+  takeHeldEdit,
+  withdrawDeletedMessage,
+} from './request-channel-message.ts';
 import { takeTriageEdit, takeTriageReply } from './triage-thread-message.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
@@ -57,6 +56,7 @@ export function messageEvent(
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
       if (await takeTriageEdit(deps, event, key, context.botUserId)) return;
+      if (await takeHeldEdit(deps, event, key)) return;
       await messageChanged(deps, event, key, async (k, payload) => {
         await enqueueIntent(deps, k, addMessage, payload);
       });
@@ -98,8 +98,7 @@ export function messageEvent(
       return;
     }
 
-    const text = slackToPlain(message.text ?? '').trim();
-    const ticket = { title: titleFromText(text) || 'Request from Slack', description: body_ };
+    const ticket = ticketFieldsOf(message);
     if (message.channel_type === 'im') {
       const payload: CreateTicketPayload = {
         actorUserId: message.user,
