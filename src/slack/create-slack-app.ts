@@ -33,6 +33,7 @@ import {
   withdrawChannelMessage,
 } from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
+import { askAfterResolve } from './intents/resolved-follow-up.ts';
 import { sendToRequester } from './intents/send-to-requester.ts';
 import { setDeskDetails } from './intents/set-desk-details.ts';
 import { updateTicket } from './intents/update-ticket.ts';
@@ -48,7 +49,7 @@ import { knownTicketStatus, type PeopleReadMetrics, PeopleReads } from './people
 import { PeopleDirectory } from './people/people-directory.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
-import { RequesterNotices } from './threads/requester-notices.ts';
+import { DEFAULT_REOPEN_WINDOW_MS, RequesterNotices } from './threads/requester-notices.ts';
 import { TriageThreadFinder } from './threads/triage-threads.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { DeskFieldCatalog, deskFieldsOf } from './tickets/desk-fields.ts';
@@ -118,6 +119,7 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   fileChannelMessage,
   withdrawChannelMessage,
   addHeldEdit,
+  askAfterResolve,
   addTriageNote,
   sendToRequester,
   setDeskDetails,
@@ -191,7 +193,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     deskFields: fieldsOf,
     cards,
     dashboardUrl: options.settings.dashboardUrl,
-    notices: new RequesterNotices(background, options.stores.claims),
+    notices: new RequesterNotices(background, options.stores.claims, {
+      kept: options.stores.fairShare,
+      windowMs: options.settings.reopenWindowMs ?? DEFAULT_REOPEN_WINDOW_MS,
+    }),
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
   });

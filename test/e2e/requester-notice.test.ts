@@ -3,10 +3,10 @@
  * Reopen button goes, with a line saying the ticket was reopened, once the ticket is open
  * again, whoever reopened it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultIds, type SlackMessage } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { QUICK_PLANNER, type Stack, startStack } from '../support/stack.ts';
+import { QUICK_PLANNER, type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
 const { alice, itHelp } = defaultIds;
 
@@ -188,5 +188,122 @@ describe('the requester’s “resolved” notice', () => {
     const noticeThread = stack.double.workspace.thread(dm, notice.ts) ?? [];
     expect(noticeThread.filter(words)).toHaveLength(1);
     expect(noticeThread.filter(reopened)).toHaveLength(0);
+  });
+
+  describe('a direct message soon after a resolution', () => {
+    // Each on a stack of its own: a resolution asks about every direct message after it.
+    let outer: Stack;
+    beforeEach(async () => {
+      outer = stack;
+      stack = await startStack({
+        budget: { perMinute: 5_000, perHour: 50_000 },
+        mirror: { planner: QUICK_PLANNER },
+      });
+    });
+    afterEach(async () => {
+      await stack.close();
+      stack = outer;
+    });
+    const ALICE = 'alice@acme.example';
+    const question = (ticketId: string) =>
+      eventually(
+        () =>
+          stack.double.workspace
+            .ephemerals({ user: alice })
+            .find((e) => e.text.includes(`${ticketId} was resolved lately`)),
+        10_000,
+        'the private question',
+      );
+
+    it('asks privately, and Reopen puts the words on the resolved ticket and reopens it', async () => {
+      const filed = await resolvedTicket('Outlook keeps asking for my password');
+      const before = stack.emulator.model.ticketCount('acme');
+      const sent = await stack.driver.userPosts({
+        userId: alice,
+        channelId: filed.dm,
+        text: 'still broken',
+      });
+      const asked = await question(filed.ticketId);
+      expect(JSON.stringify(asked.blocks)).toContain('still broken');
+      expect(JSON.stringify(asked.blocks)).toContain(`Reopen ${filed.ticketId}`);
+      expect(stack.emulator.model.ticketCount('acme')).toBe(before);
+
+      const click = () =>
+        stack.driver.blockAction({
+          userId: alice,
+          actionId: 'resolved_follow_up_reopen',
+          channelId: filed.dm,
+          messageTs: asked.ts,
+        });
+      // A double click: both reach the app before the question is replaced.
+      await Promise.all([click(), click()]);
+      await eventually(
+        () => stack.emulator.model.getTicket('acme', filed.ticketId).status === 'open',
+        10_000,
+        'the ticket reopened',
+      );
+      const words = () =>
+        stack.emulator.model
+          .listMessages('acme', filed.ticketId)
+          .filter((m) => m.body === 'still broken');
+      await eventually(() => words().length === 1, 10_000, 'the words on the ticket');
+      // Its first thread, where she filed it, shows her words too.
+      await eventually(
+        () =>
+          (stack.double.workspace.thread(filed.dm, filed.threadTs) ?? []).some((m) =>
+            JSON.stringify(m).includes('still broken'),
+          ),
+        15_000,
+        'her words in the ticket’s thread',
+      );
+      await stack.app.slack.worker.runOnce();
+      expect(words()).toHaveLength(1);
+      expect(stack.emulator.model.ticketCount('acme')).toBe(before);
+      expect(await stack.app.stores.links.ticketForThread(filed.dm, sent.ts)).toBe(filed.ticketId);
+    });
+
+    it('files the message as a new ticket, once, on File as a new ticket', async () => {
+      const filed = await resolvedTicket('Teams crashes on start');
+      await stack.driver.userPosts({
+        userId: alice,
+        channelId: filed.dm,
+        text: 'Printer in room 4 jams',
+      });
+      const asked = await question(filed.ticketId);
+      const click = (actionId: string) =>
+        stack.driver.blockAction({
+          userId: alice,
+          actionId,
+          channelId: filed.dm,
+          messageTs: asked.ts,
+        });
+      // A double click, and the other button too, before the question is replaced.
+      await Promise.all([
+        click('resolved_follow_up_new_ticket'),
+        click('resolved_follow_up_new_ticket'),
+        click('resolved_follow_up_reopen'),
+      ]);
+      await eventually(
+        () => ticketsOf(stack, ALICE).some((t) => t.title === 'Printer in room 4 jams'),
+        10_000,
+        'the new ticket',
+      );
+      await stack.app.slack.worker.runOnce();
+      expect(
+        ticketsOf(stack, ALICE).filter((t) => t.title === 'Printer in room 4 jams'),
+      ).toHaveLength(1);
+      expect(stack.emulator.model.getTicket('acme', filed.ticketId).status).toBe('resolved');
+      expect(
+        stack.emulator.model
+          .listMessages('acme', filed.ticketId)
+          .some((m) => m.body.includes('Printer in room 4')),
+      ).toBe(false);
+    });
+
+    it('says in the notice that a reply here or in its thread reaches the ticket', async () => {
+      const filed = await resolvedTicket('Wi-Fi drops every hour');
+      const notice = stack.double.workspace.message(filed.dm, filed.noticeTs);
+      expect(notice?.text).toContain('reply here or in its thread');
+    });
   });
 });

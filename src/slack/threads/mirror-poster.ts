@@ -228,8 +228,11 @@ export class SlackMirrorPoster implements MirrorPoster {
       throw deferredIfLimited(error);
     }
     if (notice.status === 'resolved') {
-      // The notice is sent: failing here would send it again. Unkept, it only keeps its button.
+      // The notice is sent: failing here would send it again. Unkept, it only keeps its button,
+      // and a direct message soon after is filed without asking.
       await this.#notices?.record(notice.ticketId, posted).catch(() => undefined);
+      const resolution = { ticketId: notice.ticketId, title: notice.ticket?.title };
+      await this.#notices?.resolvedFor(userId, resolution).catch(() => undefined);
     }
     return 'posted';
   }

@@ -17,6 +17,7 @@ import {
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { askIfResolvedLately } from '../../intents/resolved-follow-up.ts';
 import { eventKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
@@ -106,6 +107,9 @@ export function messageEvent(
         ticket,
         reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
       };
+      // Soon after a resolution, "still broken" is asked about before anything is filed.
+      const dm = { userId: message.user, channel: message.channel, ts: message.ts };
+      if (await askIfResolvedLately(deps, { ...dm, body: body_, filing: payload }, key)) return;
       await enqueueIntent(deps, key, createTicket, payload);
       return;
     }
