@@ -16,6 +16,8 @@ describe('the requester’s “resolved” notice', () => {
     stack = await startStack({
       budget: { perMinute: 5_000, perHour: 50_000 },
       mirror: { planner: QUICK_PLANNER },
+      // Each test files by DM after an earlier one's resolution: a new request each time.
+      reopenWindow: '0',
     });
   });
   afterAll(async () => {

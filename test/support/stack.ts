@@ -124,6 +124,8 @@ export interface StackOptions {
   changeFeed?: Omit<ChangeFeedOptions, 'platform' | 'stores' | 'logger'>;
   /** CHANNEL_DESKS (default: #it-help files to ROUTED_DESK). */
   channelDesks?: string;
+  /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
+  reopenWindow?: string;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -198,6 +200,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? { SERVICE_DESK_RATE_RESERVE: String(budget.reserve) }
         : {}),
       ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
+      ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
