@@ -302,6 +302,67 @@ describe('the requester’s “resolved” notice', () => {
       ).toBe(false);
     });
 
+    it('keeps the question when Slack does not answer the read of the message, and the next click works', async () => {
+      const filed = await resolvedTicket('Laptop fan is loud');
+      await stack.driver.userPosts({ userId: alice, channelId: filed.dm, text: 'louder today' });
+      const asked = await question(filed.ticketId);
+      const click = () =>
+        stack.driver.blockAction({
+          userId: alice,
+          actionId: 'resolved_follow_up_reopen',
+          channelId: filed.dm,
+          messageTs: asked.ts,
+        });
+      stack.double.failNext('conversations.replies', 'internal_error');
+      await click();
+      await eventually(
+        () =>
+          stack.double.workspace
+            .ephemerals({ user: alice })
+            .some((e) => e.text.includes('Slack did not answer just now')),
+        10_000,
+        'the private word that nothing was done yet',
+      );
+      expect(stack.emulator.model.getTicket('acme', filed.ticketId).status).toBe('resolved');
+      await click();
+      await eventually(
+        () =>
+          stack.emulator.model
+            .listMessages('acme', filed.ticketId)
+            .some((m) => m.body === 'louder today'),
+        10_000,
+        'the words on the ticket',
+      );
+    });
+
+    it('asks once Slack takes the question after answering 500', async () => {
+      const filed = await resolvedTicket('Mouse double clicks');
+      stack.double.failNext('chat.postEphemeral', 'internal_error', { status: 500, times: 3 });
+      await stack.driver.userPosts({ userId: alice, channelId: filed.dm, text: 'it is back' });
+      await question(filed.ticketId);
+      expect(ticketsOf(stack, ALICE).some((t) => t.title === 'it is back')).toBe(false);
+    });
+
+    it('files the message as a new ticket, as before, when Slack refuses the question for good', async () => {
+      const filed = await resolvedTicket('Screen is yellowish');
+      stack.double.failNext('chat.postEphemeral', 'user_not_in_channel');
+      const sent = await stack.driver.userPosts({
+        userId: alice,
+        channelId: filed.dm,
+        text: 'Need a second monitor',
+      });
+      const ticket = await eventually(
+        () => ticketsOf(stack, ALICE).find((t) => t.title === 'Need a second monitor'),
+        10_000,
+        'the message filed as a new ticket',
+      );
+      await eventually(
+        async () => (await stack.app.stores.links.ticketForThread(filed.dm, sent.ts)) === ticket.id,
+        10_000,
+        'its thread linked',
+      );
+    });
+
     it('says in the notice that a reply here or in its thread reaches the ticket', async () => {
       const filed = await resolvedTicket('Wi-Fi drops every hour');
       const notice = stack.double.workspace.message(filed.dm, filed.noticeTs);

@@ -201,3 +201,10 @@ export function buildFollowUpDone(result: { ticketId?: unknown } | undefined): S
   const text = `:ticket: Your message was already sent${id ? ` to *${safeMrkdwn(id, 40)}*` : ''}.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
+
+/** Said when Slack could not show the app the message a button is about: the question stays. */
+export function buildFollowUpSlackBusy(): SlackMessage {
+  const text =
+    ':hourglass_flowing_sand: Slack did not answer just now, so nothing was done with your message yet. Click your choice again in a moment.';
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}

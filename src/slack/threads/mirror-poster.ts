@@ -215,6 +215,12 @@ export class SlackMirrorPoster implements MirrorPoster {
     }
     if (!userId) return 'gone';
     const message = buildRequesterNotice(notice.ticketId, notice.status, notice.ticket?.title);
+    if (notice.status === 'resolved') {
+      // Before the notice: a direct message the person writes on reading it asks about it. A
+      // retry keeps it again, as the same one; unkept, such a message is filed as before.
+      const resolution = { ticketId: notice.ticketId, title: notice.ticket?.title };
+      await this.#notices?.resolvedFor(userId, resolution).catch(() => undefined);
+    }
     let posted: { channel: string; ts: string };
     try {
       posted = await sendDm(
@@ -228,11 +234,8 @@ export class SlackMirrorPoster implements MirrorPoster {
       throw deferredIfLimited(error);
     }
     if (notice.status === 'resolved') {
-      // The notice is sent: failing here would send it again. Unkept, it only keeps its button,
-      // and a direct message soon after is filed without asking.
+      // The notice is sent: failing here would send it again. Unkept, it only keeps its button.
       await this.#notices?.record(notice.ticketId, posted).catch(() => undefined);
-      const resolution = { ticketId: notice.ticketId, title: notice.ticket?.title };
-      await this.#notices?.resolvedFor(userId, resolution).catch(() => undefined);
     }
     return 'posted';
   }

@@ -7,6 +7,7 @@
 import {
   buildFilingAsNew,
   buildFollowUpDone,
+  buildFollowUpSlackBusy,
   buildReopeningWithWords,
   parseFollowUp,
 } from '../../builders/closed-ticket-prompt-builder.ts';
@@ -15,6 +16,7 @@ import { type AddMessagePayload, addMessage } from '../../intents/add-message.ts
 import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
+import { isSlackCallError, isTransient } from '../../outbox/transient-errors.ts';
 import { readMessageAt } from '../../posting/thread-reader.ts';
 import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
 import { type ButtonArgs, type ButtonDeps, clickOf, tellClicker } from './button-click.ts';
@@ -26,9 +28,19 @@ export function resolvedFollowUp(deps: ButtonDeps, choice: 'reopen' | 'new') {
     const followUp = parseFollowUp(clickOf(body).value);
     if (!followUp) return;
     const { ticketId, channel, ts } = followUp;
-    const { message: found } = await readMessageAt(deps.client, followUp).catch(() => ({
-      message: undefined,
-    }));
+    let found: Awaited<ReturnType<typeof readMessageAt>>['message'];
+    try {
+      ({ message: found } = await readMessageAt(deps.client, followUp));
+    } catch (error) {
+      if (!isSlackCallError(error)) throw error;
+      // Slack not answering is no answer about the message: the question stays for a retry.
+      if (isTransient(error)) {
+        deps.logger.warn({ err: error, channel }, 'the direct message could not be read');
+        await tellClicker(deps, body, buildFollowUpSlackBusy());
+        return;
+      }
+      found = undefined;
+    }
     // Only the message's writer may choose what becomes of it.
     if (!found?.user || found.user !== body.user.id) {
       await tellClicker(deps, body, buildRefusal('not_visible', ticketId));
