@@ -111,6 +111,9 @@ export async function takeHeldEdit(
   const body = editedBody(event);
   const version = editVersion(event);
   if (!body || !version) return true;
+  // Slack delivering this edit again after it was filed with its message: nothing more to do.
+  const filedMark = `held-edit:${key}`;
+  if ((await deps.stores.claims.get(filedMark))?.state === 'done') return true;
   const person: PersonMessage = { ...message, user, ts, channel: event.channel };
   const held: TopLevelMessage = {
     channel: event.channel,
@@ -126,6 +129,8 @@ export async function takeHeldEdit(
     version,
   );
   if (amended !== 'taken') {
+    const mark = await deps.stores.claims.claim(filedMark, 60_000);
+    if (mark.state === 'claimed') await deps.stores.claims.complete(filedMark, mark.token, true);
     deps.logger.info(
       { channel: event.channel, thread_ts: ts, outcome: amended },
       'request channel message edited within its hold: filed with its edit',

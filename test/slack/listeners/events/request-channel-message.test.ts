@@ -210,6 +210,19 @@ describe('request channel messages', () => {
     expect(held.payload).toMatchObject({ filing: { ticket: { title: 'Laptop will not wake' } } });
   });
 
+  it('adds nothing when Slack delivers an edit filed with its message again after the filing started', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    const edited = edit('Laptop sleeps', '1700000002.000100');
+    await takeHeldEdit(h.deps, edited, 'ev:2');
+    h.later(3_000);
+    const held = (await h.due()) as ReservedEntry;
+    expect(await takeHeldEdit(h.deps, edited, 'ev:2')).toBe(true);
+    expect(held.payload).toMatchObject({ filing: { ticket: { title: 'Laptop sleeps' } } });
+    expect(await h.due()).toBeUndefined();
+  });
+
   it('leaves an edit in a channel that is not a request channel, or of a filed message, to the thread', async () => {
     const h = harness();
     expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
