@@ -121,6 +121,24 @@ export const addHeldEditPayloadSchema = z.object({
 /** The payload of an edit that came too late for its message's filing. */
 export type AddHeldEditPayload = z.infer<typeof addHeldEditPayloadSchema>;
 
+// How long after it was written a message still may be on its way to its held entry (an edit's
+// event may come before the message's): then nothing is waited for any more.
+const ON_ITS_WAY_MS = 5 * 60_000;
+
+/**
+ * Whether the message is held for filing, or was filed from its hold, or is recent enough to be
+ * on its way there: an edit of any other (a message older than the channel's auto mode, say)
+ * has no filing to wait for.
+ */
+export async function mayBeFiled(
+  deps: Pick<SlackDeps, 'stores'>,
+  channel: string,
+  ts: string,
+): Promise<boolean> {
+  if (await deps.stores.outbox.delivery(heldMessageKey(channel, ts))) return true;
+  return Date.now() - Number(ts) * 1000 < ON_ITS_WAY_MS;
+}
+
 /**
  * The ticket a request channel's message was filed as: its thread's link, else what its
  * create-ticket entry remembers. Null when it will not be filed (withdrawn, refused, failed:
@@ -130,6 +148,7 @@ async function filedAs(deps: IntentDeps, channel: string, ts: string): Promise<s
   const linked = await deps.stores.links.ticketForThread(channel, ts);
   if (linked) return linked;
   const filing = await deps.stores.outbox.delivery(messageKey(channel, ts));
+  if (!filing && !(await mayBeFiled(deps, channel, ts))) return null;
   if (filing?.state === 'failed') return null;
   if (filing?.state === 'done') {
     const ticketId = (filing.result as { ticketId?: unknown } | null | undefined)?.ticketId;

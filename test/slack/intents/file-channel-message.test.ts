@@ -9,14 +9,15 @@ import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryStores, type ReservedEntry } from '../../../src/store/index.ts';
 
 const CHANNEL = 'C0LAPTOP';
-const TS = '1700000000.000100';
+// Written just now: its held entry may still be on its way.
+const TS = `${Math.floor(Date.now() / 1000)}.000100`;
 const payload = { channel: CHANNEL, ts: TS, userId: 'U0ALICE', body: 'edited: Laptop sleeps' };
 
 function harness() {
   const stores = createMemoryStores({ now: Date.now });
   const deps = { logger: pino({ level: 'silent' }), stores } as unknown as IntentDeps;
-  const run = () =>
-    addHeldEdit.runner(deps).run(payload, { deliveryKey: 'ev:E2' } as ReservedEntry);
+  const run = (ts = TS) =>
+    addHeldEdit.runner(deps).run({ ...payload, ts }, { deliveryKey: 'ev:E2' } as ReservedEntry);
   /** The message's filing, queued and taken by a worker. */
   async function filing(): Promise<ReservedEntry> {
     await stores.outbox.enqueue(messageKey(CHANNEL, TS), 'create_ticket', {});
@@ -42,5 +43,10 @@ describe('an edit waiting for its message’s ticket', () => {
     const withdrawn = harness();
     await withdrawn.stores.outbox.complete(await withdrawn.filing(), { withdrawn: true });
     expect(await withdrawn.run()).toEqual({ ticketId: null });
+  });
+
+  it('waits for nothing when the message is old and was never held (written before auto mode)', async () => {
+    const h = harness();
+    expect(await h.run('1700000000.000100')).toEqual({ ticketId: null });
   });
 });

@@ -15,6 +15,7 @@ import {
   type FileChannelMessagePayload,
   fileChannelMessage,
   heldMessageKey,
+  mayBeFiled,
   withdrawMessage,
 } from '../../intents/file-channel-message.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
@@ -137,6 +138,8 @@ export async function takeHeldEdit(
     );
     return true;
   }
+  // Never held (older than the channel's auto mode, say): an ordinary edit, for the thread.
+  if (!(await mayBeFiled(deps, event.channel, ts))) return false;
   const payload: AddHeldEditPayload = { channel: event.channel, ts, userId: user, body };
   await enqueueIntent(deps, key, addHeldEdit, payload);
   return true;

@@ -235,4 +235,13 @@ describe('request channel messages', () => {
     );
     expect((await h.stores.outbox.stats()).depth).toBe(0);
   });
+
+  it('leaves an edit of an old message that was never held to the thread, queuing nothing', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+      false,
+    );
+    expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
 });
