@@ -338,6 +338,37 @@ describe('request channels', { timeout: 40_000 }, () => {
     );
   });
 
+  it('loses no edit of a direct message made as it is being filed: filed with it, or added as an edit, once', async () => {
+    stack = await startStack();
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Moniter flickers at my desk',
+    });
+    await stack.driver.userEdits({
+      userId: alice,
+      channelId: dm,
+      ts: sent.ts,
+      text: 'Monitor flickers at my desk',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      10_000,
+      'the ticket',
+    );
+    const ticket = stack.emulator.model.getTicket('acme', ticketId);
+    const edits = () => bodiesOf(ticketId).filter((b) => b.startsWith('edited:'));
+    if (ticket.title === 'Monitor flickers at my desk') {
+      await settled();
+      expect(edits()).toEqual([]);
+    } else {
+      await eventually(() => edits().length > 0, 10_000, 'the edit on the ticket');
+      await settled();
+      expect(edits()).toEqual(['edited: Monitor flickers at my desk']);
+    }
+  });
+
   it('tells the writer privately, with what they wrote, when the channel’s desk does not exist', async () => {
     stack = await startStack();
     await stack.app.stores.channelModes.set(itHelp, 'auto');

@@ -117,6 +117,8 @@ export const addHeldEditPayloadSchema = z.object({
   userId: z.string(),
   /** The edit as it goes on the ticket ("edited: …"). */
   body: z.string(),
+  /** The key the message is filed under, when not a request channel's (`messageKey`). */
+  filingKey: z.string().optional(),
 });
 /** The payload of an edit that came too late for its message's filing. */
 export type AddHeldEditPayload = z.infer<typeof addHeldEditPayloadSchema>;
@@ -144,10 +146,11 @@ export async function mayBeFiled(
  * create-ticket entry remembers. Null when it will not be filed (withdrawn, refused, failed:
  * its writer was told); `NotFiledYetError` while it may still be.
  */
-async function filedAs(deps: IntentDeps, channel: string, ts: string): Promise<string | null> {
+async function filedAs(deps: IntentDeps, edit: AddHeldEditPayload): Promise<string | null> {
+  const { channel, ts } = edit;
   const linked = await deps.stores.links.ticketForThread(channel, ts);
   if (linked) return linked;
-  const filing = await deps.stores.outbox.delivery(messageKey(channel, ts));
+  const filing = await deps.stores.outbox.delivery(edit.filingKey ?? messageKey(channel, ts));
   if (!filing && !(await mayBeFiled(deps, channel, ts))) return null;
   if (filing?.state === 'failed') return null;
   if (filing?.state === 'done') {
@@ -158,8 +161,8 @@ async function filedAs(deps: IntentDeps, channel: string, ts: string): Promise<s
 }
 
 /**
- * An edit of a request channel's message that came once its filing had started: the filing
- * runs with the words it had, so the edit goes on the ticket as an "edited:" message once the
+ * An edit of a request channel's message (or a direct message to the app) that came once its
+ * filing had started: the filing runs with the words it had, so the edit goes on the ticket as an "edited:" message once the
  * ticket exists, as an edit of a linked thread's message does. Keyed by the edit's event.
  */
 export const addHeldEdit = defineIntent({
@@ -169,7 +172,7 @@ export const addHeldEdit = defineIntent({
     return {
       async run(payload, entry) {
         const { channel, ts } = payload;
-        const ticketId = await filedAs(deps, channel, ts);
+        const ticketId = await filedAs(deps, payload);
         if (!ticketId) {
           deps.logger.info(
             { channel, thread_ts: ts },

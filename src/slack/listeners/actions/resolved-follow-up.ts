@@ -13,12 +13,12 @@ import {
 } from '../../builders/closed-ticket-prompt-builder.ts';
 import { buildRefusal } from '../../builders/refusal-builder.ts';
 import { type AddMessagePayload, addMessage } from '../../intents/add-message.ts';
-import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { createTicket, directMessageFiling } from '../../intents/create-ticket.ts';
 import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { isSlackCallError, isTransient } from '../../outbox/transient-errors.ts';
 import { readMessageAt } from '../../posting/thread-reader.ts';
-import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
+import { messageBody, type PersonMessage } from '../../tickets/message-text.ts';
 import { type ButtonArgs, type ButtonDeps, clickOf, tellClicker } from './button-click.ts';
 
 /** Builds the handler of one of the question's buttons. */
@@ -62,13 +62,7 @@ export function resolvedFollowUp(deps: ButtonDeps, choice: 'reopen' | 'new') {
       // Its thread follows the ticket from now on: the reopening is said there, and replies go on.
       if (outcome.enqueued) await deps.stores.links.link(ticketId, { channel, threadTs: ts });
     } else {
-      const payload: CreateTicketPayload = {
-        actorUserId: message.user,
-        requesterUserIds: [message.user],
-        ticket: ticketFieldsOf(message),
-        reply: { kind: 'thread', channel, threadTs: ts },
-      };
-      outcome = await enqueueIntent(deps, key, createTicket, payload);
+      outcome = await enqueueIntent(deps, key, createTicket, directMessageFiling(message));
     }
     const answer = !outcome.enqueued
       ? buildFollowUpDone(outcome.result as { ticketId?: unknown } | undefined)

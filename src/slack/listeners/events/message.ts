@@ -16,16 +16,16 @@ import {
   addMessage,
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
-import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
+import { createTicket, directMessageFiling } from '../../intents/create-ticket.ts';
 import { askIfResolvedLately } from '../../intents/resolved-follow-up.ts';
-import { eventKey } from '../../outbox/delivery-keys.ts';
+import { eventKey, threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
 import {
   holdRequestChannelMessage,
-  takeHeldEdit,
+  takeUnfiledEdit,
   withdrawDeletedMessage,
 } from './request-channel-message.ts';
 import { takeTriageEdit, takeTriageReply } from './triage-thread-message.ts';
@@ -57,7 +57,7 @@ export function messageEvent(
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
       if (await takeTriageEdit(deps, event, key, context.botUserId)) return;
-      if (await takeHeldEdit(deps, event, key)) return;
+      if (await takeUnfiledEdit(deps, event, key)) return;
       await messageChanged(deps, event, key, async (k, payload) => {
         await enqueueIntent(deps, k, addMessage, payload);
       });
@@ -99,20 +99,17 @@ export function messageEvent(
       return;
     }
 
-    const ticket = ticketFieldsOf(message);
     if (message.channel_type === 'im') {
-      const payload: CreateTicketPayload = {
-        actorUserId: message.user,
-        requesterUserIds: [message.user],
-        ticket,
-        reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
-      };
+      const payload = directMessageFiling(message);
       // Soon after a resolution, "still broken" is asked about before anything is filed.
       const dm = { userId: message.user, channel: message.channel, ts: message.ts };
       if (await askIfResolvedLately(deps, { ...dm, body: body_, filing: payload }, key)) return;
-      await enqueueIntent(deps, key, createTicket, payload);
+      // Keyed by the message, as its question's buttons file it: an edit finds its filing.
+      const filingKey = threadMessageKey(message.channel, message.ts);
+      await enqueueIntent(deps, filingKey, createTicket, payload);
       return;
     }
+    const ticket = ticketFieldsOf(message);
     await holdRequestChannelMessage(deps, {
       channel: message.channel,
       channelType: message.channel_type,

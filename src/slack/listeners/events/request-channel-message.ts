@@ -2,13 +2,18 @@
  * A request channel's messages: a new top-level message a person writes in a channel set to
  * auto is queued, held a few seconds, to be filed as a DM to the app is (the same create-ticket
  * intent, answered in the message's thread); a message deleted within the hold is withdrawn.
- * An edit within the hold is filed with the message; one that comes later goes on the ticket.
+ * An edit within the hold is filed with the message; one that comes later goes on the ticket
+ * (a direct message's edit too, `takeUnfiledEdit`).
  * All are keyed by the message (channel and ts), so Slack's retries, a second event for the
  * same message and other replicas never file it twice.
  */
 import type { JsonValue } from '../../../store/types.ts';
 import type { SlackDeps } from '../../deps.ts';
-import type { CreateTicketPayload } from '../../intents/create-ticket.ts';
+import {
+  type CreateTicketPayload,
+  createTicket,
+  directMessageFiling,
+} from '../../intents/create-ticket.ts';
 import {
   type AddHeldEditPayload,
   addHeldEdit,
@@ -18,6 +23,7 @@ import {
   mayBeFiled,
   withdrawMessage,
 } from '../../intents/file-channel-message.ts';
+import { threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import {
   channelModeOf,
@@ -88,14 +94,14 @@ function editVersion(event: CheckedMessageEvent): string | undefined {
 }
 
 /**
- * A person's edit of their top-level message in a request channel whose ticket's thread is not
- * linked yet: while the message is held (no worker took it), the held entry is amended and the
- * ticket is filed with the edited words; once its filing started, the edit is queued to go on
- * the ticket as an "edited:" message as soon as it exists. The outbox decides between the two
- * atomically, on every replica, so the edit is never lost. True when the edit was taken here;
- * false leaves it to the linked thread's handling.
+ * A person's edit of their top-level message, in a request channel or a direct message to the
+ * app, whose ticket's thread is not linked yet. While its filing waits (held, or queued and
+ * taken by no worker) the filing is amended and the ticket is filed with the edited words; once
+ * a worker took it, the edit is queued to go on the ticket as an "edited:" message as soon as
+ * it exists. The outbox decides between the two atomically, on every replica, so the edit is
+ * never lost. True when the edit was taken here; false leaves it to the linked thread's handling.
  */
-export async function takeHeldEdit(
+export async function takeUnfiledEdit(
   deps: Pick<SlackDeps, 'logger' | 'settings' | 'stores'>,
   event: CheckedMessageEvent,
   key: string,
@@ -105,8 +111,9 @@ export async function takeHeldEdit(
   if (!message || !user || !ts || message.bot_id || message.subtype === 'bot_message') return false;
   // A reply's edit concerns its thread's ticket, not a filing.
   if (message.thread_ts && message.thread_ts !== ts) return false;
-  if (!isRequestChannelType(event.channel_type)) return false;
-  if ((await channelModeOf(deps, event.channel)) !== 'auto') return false;
+  const direct = event.channel_type === 'im';
+  if (!direct && !isRequestChannelType(event.channel_type)) return false;
+  if (!direct && (await channelModeOf(deps, event.channel)) !== 'auto') return false;
   // Filed and linked: an ordinary edit of a ticket's message.
   if (await deps.stores.links.ticketForThread(event.channel, ts)) return false;
   const body = editedBody(event);
@@ -116,31 +123,48 @@ export async function takeHeldEdit(
   const filedMark = `held-edit:${key}`;
   if ((await deps.stores.claims.get(filedMark))?.state === 'done') return true;
   const person: PersonMessage = { ...message, user, ts, channel: event.channel };
-  const held: TopLevelMessage = {
-    channel: event.channel,
-    channelType: event.channel_type,
-    ts,
-    user,
-    ticket: ticketFieldsOf(person),
-  };
-  const amended = await deps.stores.outbox.amend(
-    heldMessageKey(event.channel, ts),
-    fileChannelMessage.kind,
-    heldPayload(deps, held),
-    version,
-  );
+  const filing = direct
+    ? {
+        key: threadMessageKey(event.channel, ts),
+        kind: createTicket.kind,
+        payload: createTicket.schema.parse(directMessageFiling(person)) as JsonValue,
+      }
+    : {
+        key: heldMessageKey(event.channel, ts),
+        kind: fileChannelMessage.kind,
+        payload: heldPayload(deps, {
+          channel: event.channel,
+          channelType: event.channel_type,
+          ts,
+          user,
+          ticket: ticketFieldsOf(person),
+        }),
+      };
+  const amended = await deps.stores.outbox.amend(filing.key, filing.kind, filing.payload, version);
   if (amended !== 'taken') {
     const mark = await deps.stores.claims.claim(filedMark, 60_000);
     if (mark.state === 'claimed') await deps.stores.claims.complete(filedMark, mark.token, true);
     deps.logger.info(
       { channel: event.channel, thread_ts: ts, outcome: amended },
-      'request channel message edited within its hold: filed with its edit',
+      'message edited before it was filed: filed with its edit',
     );
     return true;
   }
-  // Never held (older than the channel's auto mode, say): an ordinary edit, for the thread.
-  if (!(await mayBeFiled(deps, event.channel, ts))) return false;
-  const payload: AddHeldEditPayload = { channel: event.channel, ts, userId: user, body };
+  if (direct) {
+    // Not queued for filing: its question after a resolution is out, whose buttons read the
+    // message as it is when clicked (or it is older than this way of filing: as before).
+    if (!(await deps.stores.outbox.delivery(filing.key))) return true;
+  } else if (!(await mayBeFiled(deps, event.channel, ts))) {
+    // Never held (older than the channel's auto mode, say): an ordinary edit, for the thread.
+    return false;
+  }
+  const payload: AddHeldEditPayload = {
+    channel: event.channel,
+    ts,
+    userId: user,
+    body,
+    ...(direct ? { filingKey: filing.key } : {}),
+  };
   await enqueueIntent(deps, key, addHeldEdit, payload);
   return true;
 }

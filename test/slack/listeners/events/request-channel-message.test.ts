@@ -12,7 +12,7 @@ import type { CheckedMessageEvent } from '../../../../src/slack/listeners/events
 import {
   holdRequestChannelMessage,
   type TopLevelMessage,
-  takeHeldEdit,
+  takeUnfiledEdit,
   withdrawDeletedMessage,
 } from '../../../../src/slack/listeners/events/request-channel-message.ts';
 import { messageKey } from '../../../../src/slack/outbox/delivery-keys.ts';
@@ -182,8 +182,8 @@ describe('request channel messages', () => {
     await holdRequestChannelMessage(h.deps, message());
     const newer = edit('Laptop will not wake from sleep', '1700000002.000100');
     const older = edit('Laptop will not wake at all', '1700000001.000100');
-    expect(await takeHeldEdit(h.deps, newer, 'ev:2')).toBe(true);
-    expect(await takeHeldEdit(h.deps, older, 'ev:1')).toBe(true);
+    expect(await takeUnfiledEdit(h.deps, newer, 'ev:2')).toBe(true);
+    expect(await takeUnfiledEdit(h.deps, older, 'ev:1')).toBe(true);
     h.later(3_000);
     const held = (await h.due()) as ReservedEntry;
     expect(held.payload).toMatchObject({
@@ -198,7 +198,7 @@ describe('request channel messages', () => {
     await holdRequestChannelMessage(h.deps, message());
     h.later(3_000);
     const held = (await h.due()) as ReservedEntry;
-    expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
       true,
     );
     const later = (await h.due()) as ReservedEntry;
@@ -215,22 +215,22 @@ describe('request channel messages', () => {
     await h.stores.channelModes.set(CHANNEL, 'auto');
     await holdRequestChannelMessage(h.deps, message());
     const edited = edit('Laptop sleeps', '1700000002.000100');
-    await takeHeldEdit(h.deps, edited, 'ev:2');
+    await takeUnfiledEdit(h.deps, edited, 'ev:2');
     h.later(3_000);
     const held = (await h.due()) as ReservedEntry;
-    expect(await takeHeldEdit(h.deps, edited, 'ev:2')).toBe(true);
+    expect(await takeUnfiledEdit(h.deps, edited, 'ev:2')).toBe(true);
     expect(held.payload).toMatchObject({ filing: { ticket: { title: 'Laptop sleeps' } } });
     expect(await h.due()).toBeUndefined();
   });
 
   it('leaves an edit in a channel that is not a request channel, or of a filed message, to the thread', async () => {
     const h = harness();
-    expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
       false,
     );
     await h.stores.channelModes.set(CHANNEL, 'auto');
     await h.stores.links.link('IT-7', { channel: CHANNEL, threadTs: TS });
-    expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
       false,
     );
     expect((await h.stores.outbox.stats()).depth).toBe(0);
@@ -239,9 +239,52 @@ describe('request channel messages', () => {
   it('leaves an edit of an old message that was never held to the thread, queuing nothing', async () => {
     const h = harness();
     await h.stores.channelModes.set(CHANNEL, 'auto');
-    expect(await takeHeldEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
       false,
     );
     expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+
+  describe('a direct message to the app', () => {
+    const DM = 'D0ALICE';
+    const dmEdit = (text: string): CheckedMessageEvent =>
+      ({
+        type: 'message',
+        subtype: 'message_changed',
+        channel: DM,
+        channel_type: 'im',
+        ts: '1700000002.000100',
+        message: { ts: TS, user: 'U0ALICE', text, edited: { ts: '1700000002.000100' } },
+        previous_message: { ts: TS, user: 'U0ALICE', text: 'Moniter flickers' },
+      }) as CheckedMessageEvent;
+    const filingKey = `thread-msg:${DM}:${TS}`;
+
+    it('is filed with an edit made before a worker took its filing', async () => {
+      const h = harness();
+      await h.stores.outbox.enqueue(filingKey, 'create_ticket', { old: true });
+      expect(await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2')).toBe(true);
+      const filing = (await h.due()) as ReservedEntry;
+      expect(filing.payload).toMatchObject({
+        ticket: { title: 'Monitor flickers' },
+        reply: { kind: 'thread', channel: DM, threadTs: TS },
+      });
+    });
+
+    it('queues an edit made once a worker took its filing, to go on the ticket', async () => {
+      const h = harness();
+      await h.stores.outbox.enqueue(filingKey, 'create_ticket', { old: true });
+      await h.due();
+      await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2');
+      expect(await h.due()).toMatchObject({
+        kind: addHeldEdit.kind,
+        payload: { channel: DM, ts: TS, body: 'edited: Monitor flickers', filingKey },
+      });
+    });
+
+    it('queues nothing while its question after a resolution is out: the buttons read it as it is', async () => {
+      const h = harness();
+      expect(await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2')).toBe(true);
+      expect((await h.stores.outbox.stats()).depth).toBe(0);
+    });
   });
 });
