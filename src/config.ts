@@ -65,6 +65,18 @@ const wholeNumber = (fallback: number, why: string) =>
     (n) => Number.isInteger(n) && n >= 1,
   );
 
+const DAY = 86_400_000;
+const UNIT_MS: Record<string, number> = { d: DAY, h: 3_600_000, m: 60_000, s: 1_000 };
+
+// A duration such as 3d, 72h, 90m or 45s (0 alone needs no unit); undefined when it is not one.
+function durationMs(value: string): number | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === '0') return 0;
+  const match = /^(\d+(?:\.\d+)?)\s*([dhms])$/.exec(text);
+  if (!match) return undefined;
+  return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] as number));
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -275,6 +287,18 @@ const envSchema = z.object({
     'must be a number of seconds from 0 to 60, e.g. 3 (how long an auto channel’s message waits, in case its writer deletes it)',
     (n) => n >= 0 && n <= 60,
   ),
+  REOPEN_WINDOW: optional.transform((value, ctx) => {
+    const ms = durationMs(value ?? '3d');
+    if (ms === undefined || ms > 30 * DAY) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be a duration up to 30 days, e.g. 3d, 72h or 90m, or 0 to file every direct message at once (how long after a ticket is resolved a direct message asks whether it is about that ticket)',
+      });
+      return z.NEVER;
+    }
+    return ms;
+  }),
   DESK_TRIAGE_CHANNELS: list.transform((pairs, ctx) => {
     const { channels, problems } = parseDeskTriageChannels(pairs);
     for (const message of problems) ctx.addIssue({ code: 'custom', message });
@@ -305,6 +329,8 @@ export interface Config {
     deskTriageChannels: ReadonlyMap<string, string>;
     /** How long an auto channel's new message waits before it is filed (its writer may delete it). */
     autoChannelHoldMs: number;
+    /** How long after a resolution a direct message asks whether it is about that ticket (0: never). */
+    reopenWindowMs: number;
   };
   serviceDesk: {
     url: string;
@@ -416,6 +442,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       channelModes: e.CHANNEL_MODES,
       deskTriageChannels: e.DESK_TRIAGE_CHANNELS,
       autoChannelHoldMs: Math.round(e.CHANNEL_AUTO_HOLD_SECONDS * 1000),
+      reopenWindowMs: e.REOPEN_WINDOW,
     },
     serviceDesk: {
       url: e.SERVICE_DESK_URL,

@@ -212,6 +212,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       channelDesks: config.slack.channelDesks,
       channelModes: config.slack.channelModes,
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
+      reopenWindowMs: config.slack.reopenWindowMs,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

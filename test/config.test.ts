@@ -244,6 +244,23 @@ describe('request channels (CHANNEL_MODES, CHANNEL_AUTO_HOLD_SECONDS)', () => {
   });
 });
 
+describe('REOPEN_WINDOW', () => {
+  it('asks for 3 days after a resolution by default, and for as long as set', () => {
+    expect(loadConfig(base).slack.reopenWindowMs).toBe(3 * 86_400_000);
+    expect(loadConfig({ ...base, REOPEN_WINDOW: '72h' }).slack.reopenWindowMs).toBe(3 * 86_400_000);
+    expect(loadConfig({ ...base, REOPEN_WINDOW: '90m' }).slack.reopenWindowMs).toBe(5_400_000);
+    expect(loadConfig({ ...base, REOPEN_WINDOW: '0' }).slack.reopenWindowMs).toBe(0);
+  });
+
+  it('refuses a window without a unit or longer than 30 days, saying how to write one', () => {
+    for (const value of ['3', 'three days', '31d']) {
+      expect(problemsOf({ ...base, REOPEN_WINDOW: value })[0]).toMatch(
+        /^REOPEN_WINDOW must be a duration up to 30 days, e.g. 3d, 72h or 90m/,
+      );
+    }
+  });
+});
+
 describe('DESK_TRIAGE_CHANNELS', () => {
   it('reads desk=channel pairs and the catch-all', () => {
     const config = loadConfig({ ...base, DESK_TRIAGE_CHANNELS: 'it=C0123, HR=c0456,*=G0789' });

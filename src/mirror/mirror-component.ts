@@ -13,12 +13,15 @@ import { factsOf, timeOf } from './change-feed-scan.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
+  ownMarks,
   ownMessageIdMark,
   ownMessageTextMark,
   PERSON_ASKED_MARK,
   reopenAnnouncedMark,
+  reopenToldInMark,
   slackChangeMark,
   triageMessageIdMark,
+  type WrittenIn,
 } from './own-marks.ts';
 import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
@@ -220,12 +223,23 @@ export class MirrorComponent implements Mirror {
     return ticket;
   }
 
-  rememberOwnMessage(ticketId: string, authorEmail: string, body: string): Promise<void> {
-    return this.#stores.mirror.rememberOwn(ticketId, [ownMessageTextMark(authorEmail, body)]);
+  rememberOwnMessage(
+    ticketId: string,
+    authorEmail: string,
+    body: string,
+    writtenIn?: WrittenIn,
+  ): Promise<void> {
+    return this.#stores.mirror.rememberOwn(
+      ticketId,
+      ownMarks(ownMessageTextMark(authorEmail, body), writtenIn),
+    );
   }
 
-  rememberOwnMessageId(ticketId: string, messageId: string): Promise<void> {
-    return this.#stores.mirror.rememberOwn(ticketId, [ownMessageIdMark(messageId)]);
+  rememberOwnMessageId(ticketId: string, messageId: string, writtenIn?: WrittenIn): Promise<void> {
+    return this.#stores.mirror.rememberOwn(
+      ticketId,
+      ownMarks(ownMessageIdMark(messageId), writtenIn),
+    );
   }
 
   rememberTriageMessageId(ticketId: string, messageId: string): Promise<void> {
@@ -292,8 +306,9 @@ export class MirrorComponent implements Mirror {
     }
   }
 
-  reopenAnnounced(ticketId: string, messageId: string): Promise<void> {
-    return this.#stores.mirror.rememberOwn(ticketId, [reopenAnnouncedMark(messageId)]);
+  reopenAnnounced(ticketId: string, messageId: string, toldIn?: WrittenIn): Promise<void> {
+    const mark = toldIn ? reopenToldInMark(messageId, toldIn) : reopenAnnouncedMark(messageId);
+    return this.#stores.mirror.rememberOwn(ticketId, [mark]);
   }
 
   personAsked(ticketId: string): Promise<void> {

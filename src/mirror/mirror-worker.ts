@@ -27,8 +27,11 @@ import {
   ownMessageIdMark,
   ownMessageTextMark,
   reopenAnnouncedMark,
+  reopenToldInMark,
   slackChangeMark,
+  spreadMark,
   triageMessageIdMark,
+  writtenInThreadMark,
 } from './own-marks.ts';
 import {
   AdaptivePlanner,
@@ -416,7 +419,7 @@ export class MirrorWorker {
       } else if (entry.type === 'created') {
         if (entry.to) state.status ??= entry.to;
       } else if (CHANGE_TYPES.has(entry.type)) {
-        const told = await this.#reopenAlreadyTold(ticketId, entry, addedBefore);
+        const told = await this.#reopenToldIn(ticketId, entry, addedBefore, threads);
         await this.#mirrorChange(ticketId, entry, threads, state, ticketOnce, told);
         cardChanged = true;
       }
@@ -483,6 +486,7 @@ export class MirrorWorker {
     const fromTriage =
       triage && (await this.#stores.mirror.isOwn(ticketId, [triageMessageIdMark(message.id)]));
     const targets = threads.filter((thread) => (thread.triage ? !fromTriage : !own));
+    if (own && !message.internal) targets.push(...(await this.#othersOf(ticketId, marks, threads)));
     if (targets.length === 0) return false;
     const count = this.#poster.messageParts?.(ticketId, message) ?? 1;
     for (const thread of targets) {
@@ -505,16 +509,41 @@ export class MirrorWorker {
   }
 
   /**
-   * Whether this change reopened the ticket because of a reply from Slack that the Slack side
-   * already announced in its thread ("reply reopened IT-19"), so one line says it, not two.
+   * The requester's threads that have not got a message written from Slack in one of the
+   * ticket's threads: the one it was written in has it, the others show it all the same.
    */
-  async #reopenAlreadyTold(
+  async #othersOf(ticketId: string, marks: string[], threads: Thread[]): Promise<Thread[]> {
+    const spread = marks.map(spreadMark);
+    if (!(await this.#stores.mirror.isOwn(ticketId, spread))) return [];
+    const others: Thread[] = [];
+    for (const thread of threads) {
+      if (thread.triage) continue;
+      const there = marks.map((mark) => writtenInThreadMark(mark, thread));
+      if (!(await this.#stores.mirror.isOwn(ticketId, there))) others.push(thread);
+    }
+    return others;
+  }
+
+  /**
+   * The threads already told that this change reopened the ticket because of a reply from
+   * Slack ("reply reopened IT-19"), so one line says it in each, not two: all of them when the
+   * Slack side did not say where it told it, else the thread it told.
+   */
+  async #reopenToldIn(
     ticketId: string,
     entry: Activity,
     addedBefore: string | undefined,
-  ): Promise<boolean> {
-    if (entry.type !== 'status_changed' || entry.to !== 'open' || !addedBefore) return false;
-    return this.#stores.mirror.isOwn(ticketId, [reopenAnnouncedMark(addedBefore)]);
+    threads: Thread[],
+  ): Promise<Thread[]> {
+    if (entry.type !== 'status_changed' || entry.to !== 'open' || !addedBefore) return [];
+    if (await this.#stores.mirror.isOwn(ticketId, [reopenAnnouncedMark(addedBefore)]))
+      return threads;
+    const told: Thread[] = [];
+    for (const thread of threads) {
+      if (await this.#stores.mirror.isOwn(ticketId, [reopenToldInMark(addedBefore, thread)]))
+        told.push(thread);
+    }
+    return told;
   }
 
   async #mirrorChange(
@@ -523,17 +552,17 @@ export class MirrorWorker {
     threads: Thread[],
     state: MirrorState,
     ticketOnce: () => Promise<Ticket>,
-    alreadyTold = false,
+    toldIn: Thread[] = [],
   ): Promise<void> {
     const createdAt = timeOf(entry.created_at);
+    const untold = threads.filter((thread) => !toldIn.includes(thread));
     const fromSlack =
-      !alreadyTold &&
-      threads.length > 0 &&
+      untold.length > 0 &&
       !!entry.actor?.includes('@') &&
       (await this.#stores.mirror.isOwn(ticketId, [
         slackChangeMark(entry.type, entry.from, entry.to, entry.actor ?? ''),
       ]));
-    for (const thread of alreadyTold ? [] : threads) {
+    for (const thread of untold) {
       await this.#post(ticketId, entry.id, 'change', createdAt, thread, () =>
         this.#poster.postChange(thread, { ticketId, activity: entry, fromSlack }),
       );

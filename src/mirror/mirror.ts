@@ -5,6 +5,7 @@
  */
 import type { Ticket } from '../servicedesk/index.ts';
 import type { Thread } from '../store/types.ts';
+import type { WrittenIn } from './own-marks.ts';
 
 /** A change about to be made from Slack, as the platform's activity will record it. */
 export interface SlackChange {
@@ -34,11 +35,17 @@ export interface Mirror {
   relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined>;
   /**
    * A message by this author with this text is about to be added from Slack: the app's own,
-   * never echoed, even if a poll sees it before its id comes back.
+   * never echoed, even if a poll sees it before its id comes back. Written in a linked thread
+   * (`writtenIn`), it is not echoed there but still reaches the ticket's other threads.
    */
-  rememberOwnMessage(ticketId: string, authorEmail: string, body: string): Promise<void>;
-  /** The message with this id was added from Slack: the app's own, never echoed. */
-  rememberOwnMessageId(ticketId: string, messageId: string): Promise<void>;
+  rememberOwnMessage(
+    ticketId: string,
+    authorEmail: string,
+    body: string,
+    writtenIn?: WrittenIn,
+  ): Promise<void>;
+  /** The message with this id was added from Slack: as `rememberOwnMessage`, by its id. */
+  rememberOwnMessageId(ticketId: string, messageId: string, writtenIn?: WrittenIn): Promise<void>;
   /**
    * The message with this id was written from the ticket's triage thread: not echoed there; a
    * public one still reaches the requester's threads (do not call `rememberOwnMessageId` too).
@@ -55,8 +62,11 @@ export interface Mirror {
   rememberSlackChanges(ticketId: string, changes: readonly SlackChange[]): Promise<void>;
   /** A person just changed the ticket from Slack: the change is looked for soon (best effort). */
   slackChanged(ticketId: string): Promise<void>;
-  /** The thread was already told that this message reopened the ticket: no second line. */
-  reopenAnnounced(ticketId: string, messageId: string): Promise<void>;
+  /**
+   * The thread was already told that this message reopened the ticket: no second line there
+   * (`toldIn`), while the ticket's other threads get the change's line; without `toldIn`, none.
+   */
+  reopenAnnounced(ticketId: string, messageId: string, toldIn?: WrittenIn): Promise<void>;
   /** The requester asked for a person from Slack. */
   personAsked(ticketId: string): Promise<void>;
   /** Whether the requester asked for a person from Slack. */

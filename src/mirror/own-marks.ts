@@ -57,3 +57,38 @@ export function ownMessageTextMark(authorEmail: string | undefined, body: string
 export function triageMessageIdMark(messageId: string): string {
   return `triage-id:${messageId}`;
 }
+
+/** The thread a message or announcement was written in from Slack (a linked thread). */
+export interface WrittenIn {
+  channel: string;
+  threadTs: string;
+}
+
+/** The mark that the message with this own-mark was written in this thread. */
+export function writtenInThreadMark(ownMark: string, thread: WrittenIn): string {
+  return `in:${ownMark}:${thread.channel}:${thread.threadTs}`;
+}
+
+/** The mark that a message with this own-mark is to reach the ticket's other threads. */
+export function spreadMark(ownMark: string): string {
+  return `spread:${ownMark}`;
+}
+
+/**
+ * The mark that the thread `thread` was told at once that this message reopened the ticket:
+ * its other linked threads still get the mirror's line for the change.
+ */
+export function reopenToldInMark(messageId: string, thread: WrittenIn): string {
+  return `reopened-in:${messageId}:${thread.channel}:${thread.threadTs}`;
+}
+
+/**
+ * The marks to keep of a message added from Slack: its own-mark (`ownMessageIdMark` or
+ * `ownMessageTextMark`), and when it was written in a linked thread, that it still belongs in
+ * the ticket's other threads.
+ */
+export function ownMarks(ownMark: string, writtenIn?: WrittenIn): string[] {
+  return writtenIn
+    ? [ownMark, spreadMark(ownMark), writtenInThreadMark(ownMark, writtenIn)]
+    : [ownMark];
+}

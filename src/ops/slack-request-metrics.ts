@@ -56,6 +56,9 @@ export function countingDuplicates(outbox: Outbox, metrics: SlackMetrics): Outbo
       if (!outcome.enqueued) metrics.countDuplicate(kind);
       return outcome;
     },
+    amend: (deliveryKey, kind, payload, version) =>
+      outbox.amend(deliveryKey, kind, payload, version),
+    delivery: (deliveryKey) => outbox.delivery(deliveryKey),
     reserve: (workerId, leaseMs) => outbox.reserve(workerId, leaseMs),
     complete: (lease, result) => outbox.complete(lease, result),
     retryAt: (lease, atMs, error) => outbox.retryAt(lease, atMs, error),

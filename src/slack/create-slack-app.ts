@@ -27,8 +27,13 @@ import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { addTriageNote } from './intents/add-triage-note.ts';
 import { createTicket } from './intents/create-ticket.ts';
-import { fileChannelMessage, withdrawChannelMessage } from './intents/file-channel-message.ts';
+import {
+  addHeldEdit,
+  fileChannelMessage,
+  withdrawChannelMessage,
+} from './intents/file-channel-message.ts';
 import { requestHuman } from './intents/request-human.ts';
+import { askAfterResolve } from './intents/resolved-follow-up.ts';
 import { sendToRequester } from './intents/send-to-requester.ts';
 import { setDeskDetails } from './intents/set-desk-details.ts';
 import { updateTicket } from './intents/update-ticket.ts';
@@ -45,7 +50,7 @@ import { PeopleDirectory } from './people/people-directory.ts';
 import { TriageMembership } from './people/triage-membership.ts';
 import { HealWindow } from './threads/heal-window.ts';
 import { SlackMirrorPoster } from './threads/mirror-poster.ts';
-import { RequesterNotices } from './threads/requester-notices.ts';
+import { DEFAULT_REOPEN_WINDOW_MS, RequesterNotices } from './threads/requester-notices.ts';
 import { TriageThreadFinder } from './threads/triage-threads.ts';
 import { DeskCatalog } from './tickets/desk-catalog.ts';
 import { DeskFieldCatalog, deskFieldsOf } from './tickets/desk-fields.ts';
@@ -122,6 +127,8 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   requestHuman,
   fileChannelMessage,
   withdrawChannelMessage,
+  addHeldEdit,
+  askAfterResolve,
   addTriageNote,
   sendToRequester,
   setDeskDetails,
@@ -212,7 +219,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     deskFields: fieldsOf,
     cards,
     dashboardUrl: options.settings.dashboardUrl,
-    notices: new RequesterNotices(background, options.stores.claims),
+    notices: new RequesterNotices(background, options.stores.claims, {
+      kept: options.stores.fairShare,
+      windowMs: options.settings.reopenWindowMs ?? DEFAULT_REOPEN_WINDOW_MS,
+    }),
     personAsked: (ticketId) => mirror.isPersonAsked(ticketId),
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
     triagePrivacy,

@@ -248,6 +248,11 @@ export interface SlackSettings {
   channelModes?: ReadonlyMap<string, ChannelMode>;
   /** How long an auto channel's new message waits before it is filed (unset: 3 s). */
   autoChannelHoldMs?: number;
+  /**
+   * How long after a person's ticket is resolved their direct message to the app asks whether
+   * it is about that ticket (unset: 3 days; 0: never).
+   */
+  reopenWindowMs?: number;
   dashboardUrl: string | undefined;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;

@@ -20,6 +20,7 @@ export const SLACK_ERROR_CODES = {
   dmNotOpened: 'slack_dm_not_opened',
   detailsNotKept: 'slack_details_not_kept',
   fairShareSpent: 'slack_fair_share_spent',
+  notFiledYet: 'slack_not_filed_yet',
 } as const;
 
 /** A code of the Slack side's errors. */
@@ -158,6 +159,16 @@ export class LeaseRunningOutError extends SlackAppError {
       SLACK_ERROR_CODES.leaseRunningOut,
       `Outbox entry ${entryId} has ${Math.max(0, leftMs)} ms of its lease left, too little to post`,
     );
+  }
+}
+
+/**
+ * A request channel's message is not filed yet, so an edit of it has no ticket to go on: the
+ * edit waits in the outbox and is tried again once the filing is done.
+ */
+export class NotFiledYetError extends SlackAppError {
+  constructor(channel: string, ts: string) {
+    super(SLACK_ERROR_CODES.notFiledYet, `The message ${channel}/${ts} is not filed yet`);
   }
 }
 

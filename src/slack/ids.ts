@@ -40,6 +40,9 @@ export const ACTIONS = {
   closedReplyDismiss: 'closed_reply_dismiss',
   // The private prompt after a colleague's reply that would reopen someone else's ticket.
   fileAsOwnTicket: 'file_as_own_ticket',
+  // The private question after a direct message soon after a ticket was resolved.
+  resolvedFollowUpReopen: 'resolved_follow_up_reopen',
+  resolvedFollowUpNewTicket: 'resolved_follow_up_new_ticket',
   // The private notice after a 🎫 or the shortcut on a message of a ticket's thread.
   fileOwnFromMessage: 'file_own_from_message',
   // App Home's (and the closed-ticket notice's) "New ticket" button.

@@ -11,8 +11,10 @@ import {
 } from './argument-checks.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
 import type {
+  AmendOutcome,
   DeadLetter,
   DeadLetterRetry,
+  DeliveryRecord,
   DeliveryState,
   EnqueueOptions,
   EnqueueOutcome,
@@ -36,6 +38,8 @@ interface Stored {
   lastError?: string;
   rememberMs: number;
   lease?: { token: string; workerId: string; expiresAt: number };
+  // Set by `amend`: the newest version of the payload.
+  version?: string;
 }
 
 // An entry that failed for good, kept as it was with when and why.
@@ -126,6 +130,36 @@ export class MemoryOutbox implements Outbox {
     // A turn later, like a message from Redis: the enqueuing caller finishes its step first.
     if (runAt <= now) for (const listener of this.#watchers) setImmediate(listener);
     return { enqueued: true, id };
+  }
+
+  async amend(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    version: string,
+  ): Promise<AmendOutcome> {
+    requireKey(deliveryKey, 'delivery key');
+    requireKey(version, 'version');
+    const encoded = encodeJson(payload, 'outbox payload');
+    const known = this.#deliveries.get(deliveryKey);
+    const entry = known?.state === 'pending' ? this.#entries.get(known.id) : undefined;
+    // A lease, lapsed or not, or a counted attempt: a worker took it, and may have acted on it.
+    if (!entry || entry.kind !== kind || entry.lease || entry.attempts > 0) return 'taken';
+    if (entry.version !== undefined && entry.version >= version) return 'stale';
+    entry.payload = encoded;
+    entry.version = version;
+    return 'amended';
+  }
+
+  async delivery(deliveryKey: string): Promise<DeliveryRecord | undefined> {
+    requireKey(deliveryKey, 'delivery key');
+    const known = this.#deliveries.get(deliveryKey);
+    if (!known || (known.expiresAt !== undefined && known.expiresAt <= this.#now()))
+      return undefined;
+    const record: DeliveryRecord = { state: known.state };
+    if (known.result !== undefined) record.result = decodeJson(known.result, 'outbox result');
+    if (known.error !== undefined) record.error = known.error;
+    return record;
   }
 
   watch(listener: () => void): () => Promise<void> {

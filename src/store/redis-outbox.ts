@@ -29,8 +29,10 @@ import {
   runCommand,
 } from './redis-script.ts';
 import type {
+  AmendOutcome,
   DeadLetter,
   DeadLetterRetry,
+  DeliveryRecord,
   DeliveryState,
   EnqueueOptions,
   EnqueueOutcome,
@@ -62,7 +64,8 @@ export interface OutboxKeys {
 const HELPERS = `
 local function int(n) return string.format('%d', n) end
 local FIELDS = {'deliveryKey', 'kind', 'payload', 'attempts', 'createdAt', 'nextAttemptAt',
-  'lastError', 'rememberMs', 'leaseToken', 'workerId', 'leaseExpiresAt', 'failedAt', 'error'}
+  'lastError', 'rememberMs', 'leaseToken', 'workerId', 'leaseExpiresAt', 'failedAt', 'error',
+  'version'}
 local function fields(id, names)
   local out = {}
   for i, name in ipairs(names) do out[i] = id .. ':' .. name end
@@ -97,6 +100,20 @@ redis.call('ZADD', KEYS[4], ARGV[4], id)
 redis.call('DEL', KEYS[5])
 redis.call('HSET', KEYS[5], 'state', 'pending', 'id', id)
 return {1, id}
+`;
+
+// KEYS entries, delivery; ARGV deliveryKey, kind, payload, version. Only an entry no worker
+// ever took changes: a lease (lapsed or not) or a counted attempt means it runs, or ran, as it was.
+const AMEND = `
+local d = redis.call('HMGET', KEYS[2], 'state', 'id')
+if d[1] ~= 'pending' then return 'taken' end
+local f = d[2] .. ':'
+local e = redis.call('HMGET', KEYS[1], f .. 'deliveryKey', f .. 'kind', f .. 'attempts',
+  f .. 'leaseToken', f .. 'version')
+if e[1] ~= ARGV[1] or e[2] ~= ARGV[2] or e[3] ~= '0' or e[4] then return 'taken' end
+if e[5] and e[5] >= ARGV[4] then return 'stale' end
+redis.call('HSET', KEYS[1], f .. 'payload', ARGV[3], f .. 'version', ARGV[4])
+return 'amended'
 `;
 
 // KEYS entries, due, leased, all; ARGV now, leaseExpiresAt, workerId, token, sweepLimit.
@@ -249,6 +266,7 @@ export class RedisOutbox implements Outbox {
   readonly #now: Now;
   readonly #deadLetterCap: number;
   readonly #enqueue: RedisScript;
+  readonly #amend: RedisScript;
   readonly #reserve: RedisScript;
   readonly #complete: RedisScript;
   readonly #retry: RedisScript;
@@ -267,6 +285,7 @@ export class RedisOutbox implements Outbox {
     this.#now = now;
     this.#deadLetterCap = requireCount(deadLetterCap, 'deadLetterCap');
     this.#enqueue = defineScript(redis, 'servicedeskOutboxEnqueue', 6, ENQUEUE);
+    this.#amend = defineScript(redis, 'servicedeskOutboxAmend', 2, AMEND);
     this.#reserve = defineScript(redis, 'servicedeskOutboxReserve', 4, RESERVE);
     this.#complete = defineScript(redis, 'servicedeskOutboxComplete', 5, COMPLETE);
     this.#retry = defineScript(redis, 'servicedeskOutboxRetry', 3, RETRY);
@@ -329,6 +348,42 @@ export class RedisOutbox implements Outbox {
     const error = replyOptionalString(reply[4], op);
     if (error !== undefined) outcome.error = error;
     return outcome;
+  }
+
+  async amend(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    version: string,
+  ): Promise<AmendOutcome> {
+    requireKey(deliveryKey, 'delivery key');
+    requireKey(kind, 'kind');
+    requireKey(version, 'version');
+    const op = 'outbox.amend';
+    const k = this.#keys;
+    const reply = replyString(
+      await this.#amend(
+        op,
+        [k.entries, k.delivery(deliveryKey)],
+        [deliveryKey, kind, encodeJson(payload, 'outbox payload'), version],
+      ),
+      op,
+    );
+    if (reply === 'amended' || reply === 'stale' || reply === 'taken') return reply;
+    throw new StoreDataError(`unexpected reply from Redis during ${op}`);
+  }
+
+  async delivery(deliveryKey: string): Promise<DeliveryRecord | undefined> {
+    requireKey(deliveryKey, 'delivery key');
+    const op = 'outbox.delivery';
+    const [state, result, error, expiresAt] = await runCommand(op, () =>
+      this.#redis.hmget(this.#keys.delivery(deliveryKey), 'state', 'result', 'error', 'expiresAt'),
+    );
+    if (!state || (expiresAt && Number(expiresAt) <= this.#now())) return undefined;
+    const record: DeliveryRecord = { state: deliveryState(state, op) };
+    if (result) record.result = decodeJson(result, 'outbox result');
+    if (error) record.error = error;
+    return record;
   }
 
   async reserve(workerId: string, leaseMs: number): Promise<ReservedEntry | undefined> {

@@ -68,6 +68,20 @@ export type EnqueueOutcome =
   | { enqueued: true; id: string; reserved?: ReservedEntry }
   | { enqueued: false; id: string; state: DeliveryState; result?: JsonValue; error?: string };
 
+/**
+ * The answer to an amend: the entry now carries the new payload; it carries a newer one already
+ * (`stale`); or it is no longer to be changed (`taken`: no entry pending under the key, or a
+ * worker took it at least once, so it runs or ran with what it had).
+ */
+export type AmendOutcome = 'amended' | 'stale' | 'taken';
+
+/** What the outbox remembers of a delivery key: its state, and how it ended once it did. */
+export interface DeliveryRecord {
+  state: DeliveryState;
+  result?: JsonValue;
+  error?: string;
+}
+
 /** A durable intent waiting for the worker. */
 export interface OutboxEntry {
   id: string;
@@ -135,6 +149,19 @@ export interface Outbox {
     payload: JsonValue,
     opts?: EnqueueOptions,
   ): Promise<EnqueueOutcome>;
+  /**
+   * Replaces the payload of the entry pending under `deliveryKey` (of this `kind`) while no
+   * worker ever took it, when `version` sorts after the version it carries (versions compare
+   * as strings: give them one width). A held message edited before it ran runs with its edit.
+   */
+  amend(
+    deliveryKey: string,
+    kind: string,
+    payload: JsonValue,
+    version: string,
+  ): Promise<AmendOutcome>;
+  /** What is remembered of a delivery key, or undefined when nothing (never, or forgotten). */
+  delivery(deliveryKey: string): Promise<DeliveryRecord | undefined>;
   /** Leases the oldest due entry (expired leases are due again), or undefined when none is. */
   reserve(workerId: string, leaseMs: number): Promise<ReservedEntry | undefined>;
   /** Removes the entry and remembers its result against the delivery key. */

@@ -34,6 +34,9 @@ describe('the mirror', () => {
       emulator: { aiDelayMs: 300 },
       budget: { perMinute: 5_000, perHour: 50_000 },
       mirror: { planner },
+      // Its tests file many tickets by DM for the same people, some of them resolved: each DM
+      // here is a new request, not a question about the last resolution.
+      reopenWindow: '0',
     });
   });
   afterAll(async () => {

@@ -244,6 +244,131 @@ describe('request channels', { timeout: 40_000 }, () => {
     expect(thread(itHelp, sent.ts)).toHaveLength(0);
   });
 
+  const bodiesOf = (ticketId: string) =>
+    stack.emulator.model.listMessages('acme', ticketId).map((m) => m.body);
+
+  it('files a message edited within the hold with its edited words', async () => {
+    stack = await startStack();
+    await stack.app.stores.channelModes.set(itHelp, 'auto');
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'Keyboard backlight broken typo',
+    });
+    await sleep(200);
+    const edited = await stack.driver.userEdits({
+      userId: alice,
+      channelId: itHelp,
+      ts: sent.ts,
+      text: 'Keyboard backlight broken',
+    });
+    expect(edited.delivery?.status).toBe(200);
+    const card = await eventually(
+      () => thread(itHelp, sent.ts).find((m) => m.text?.includes('was filed')),
+      HOLD_MS + 10_000,
+      'the card',
+    );
+    const [ticket] = titled('alice@acme.example', 'Keyboard backlight broken');
+    expect(ticket?.description).toContain('Keyboard backlight broken');
+    expect(ticket?.description).not.toContain('typo');
+    expect(titled('alice@acme.example', 'Keyboard backlight broken typo')).toHaveLength(0);
+    expect(JSON.stringify(card)).not.toContain('typo');
+    await settled();
+    expect(bodiesOf(ticket?.id as string).filter((b) => b.startsWith('edited:'))).toEqual([]);
+  });
+
+  it('puts an edit that came once the filing had started on the ticket, as an edit', async () => {
+    stack = await startStack();
+    await stack.app.stores.channelModes.set(itHelp, 'auto');
+    // The edit's event overtakes the message's: the filing can only start from the first words.
+    const stored = stack.double.workspace.postMessage(itHelp, {
+      user: alice,
+      text: 'Webcam shows a black image',
+    });
+    const first = { ...stored, channel: itHelp, channel_type: 'channel', event_ts: stored.ts };
+    await stack.driver.userEdits({
+      userId: alice,
+      channelId: itHelp,
+      ts: stored.ts,
+      text: 'Webcam shows a black image in Zoom only',
+    });
+    await stack.driver.event(first);
+    await eventually(
+      () => thread(itHelp, stored.ts).some((m) => m.text?.includes('was filed')),
+      HOLD_MS + 10_000,
+      'the card',
+    );
+    const [ticket] = titled('alice@acme.example', 'Webcam shows a black image');
+    await eventually(
+      () =>
+        bodiesOf(ticket?.id as string).some(
+          (b) => b === 'edited: Webcam shows a black image in Zoom only',
+        ),
+      10_000,
+      'the edit on the ticket',
+    );
+    await settled();
+    expect(bodiesOf(ticket?.id as string).filter((b) => b.startsWith('edited:'))).toHaveLength(1);
+  });
+
+  it('puts an edit made after the filing on the ticket, as an edit', async () => {
+    stack = await startStack();
+    await stack.app.stores.channelModes.set(itHelp, 'auto');
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: itHelp,
+      text: 'Headset crackles',
+    });
+    await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, sent.ts),
+      HOLD_MS + 10_000,
+      'the thread linked',
+    );
+    const [ticket] = titled('alice@acme.example', 'Headset crackles');
+    await stack.driver.userEdits({
+      userId: alice,
+      channelId: itHelp,
+      ts: sent.ts,
+      text: 'Headset crackles on calls',
+    });
+    await eventually(
+      () => bodiesOf(ticket?.id as string).includes('edited: Headset crackles on calls'),
+      10_000,
+      'the edit on the ticket',
+    );
+  });
+
+  it('loses no edit of a direct message made as it is being filed: filed with it, or added as an edit, once', async () => {
+    stack = await startStack();
+    const dm = stack.double.workspace.openIm(alice);
+    const sent = await stack.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Moniter flickers at my desk',
+    });
+    await stack.driver.userEdits({
+      userId: alice,
+      channelId: dm,
+      ts: sent.ts,
+      text: 'Monitor flickers at my desk',
+    });
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(dm, sent.ts),
+      10_000,
+      'the ticket',
+    );
+    const ticket = stack.emulator.model.getTicket('acme', ticketId);
+    const edits = () => bodiesOf(ticketId).filter((b) => b.startsWith('edited:'));
+    if (ticket.title === 'Monitor flickers at my desk') {
+      await settled();
+      expect(edits()).toEqual([]);
+    } else {
+      await eventually(() => edits().length > 0, 10_000, 'the edit on the ticket');
+      await settled();
+      expect(edits()).toEqual(['edited: Monitor flickers at my desk']);
+    }
+  });
+
   it('tells the writer privately, with what they wrote, when the channel’s desk does not exist', async () => {
     stack = await startStack();
     await stack.app.stores.channelModes.set(itHelp, 'auto');

@@ -15,6 +15,7 @@ import {
   RELAXED_PACE,
   TicketHints,
 } from '../../src/mirror/index.ts';
+import { ownMarks, reopenToldInMark } from '../../src/mirror/own-marks.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
 import { emptyModel, ModelPlatform, RecordingPoster, SAM, serverError, TENANT } from './support.ts';
 
@@ -348,6 +349,44 @@ describe('mirror worker', () => {
     });
     await t.catchUp(id);
     expect(t.poster.bodies()).toEqual(['Sent from my email']);
+  });
+
+  it('posts a message written from Slack in one linked thread into the others, never back into it', async () => {
+    const t = setUp();
+    const id = await t.fileTicket([THREAD, OTHER]);
+    await t.catchUp(id);
+    const text = ownMessageTextMark('alice@acme.example', 'Still broken');
+    await t.stores.mirror.rememberOwn(id, ownMarks(text, OTHER));
+    const added = t.model.addMessage(TENANT, id, {
+      body: 'Still broken',
+      author_email: 'alice@acme.example',
+    });
+    await t.stores.mirror.rememberOwn(id, ownMarks(ownMessageIdMark(added.id), OTHER));
+    await t.catchUp(id);
+    const messages = t.poster.posts.flatMap((p) =>
+      p.kind === 'message' ? [`${p.thread.channel}:${p.message.body}`] : [],
+    );
+    expect(messages).toEqual(['C0HELP:Still broken']);
+  });
+
+  it('posts a reopening the Slack side told in one thread into the ticket’s other threads only', async () => {
+    const t = setUp();
+    const id = await t.fileTicket([THREAD, OTHER]);
+    t.model.updateTicket(TENANT, id, { status: 'resolved' }, SAM);
+    await t.catchUp(id);
+    t.poster.posts.length = 0;
+    const added = t.model.addMessage(TENANT, id, {
+      body: 'Still broken',
+      author_email: 'alice@acme.example',
+    });
+    await t.stores.mirror.rememberOwn(id, ownMarks(ownMessageIdMark(added.id), OTHER));
+    await t.stores.mirror.rememberOwn(id, [reopenToldInMark(added.id, OTHER)]);
+    t.model.updateTicket(TENANT, id, { status: 'open' }, 'alice@acme.example');
+    await t.catchUp(id);
+    const changes = t.poster.posts.flatMap((p) =>
+      p.kind === 'change' ? [`${p.thread.channel}:${p.activity.to}`] : [],
+    );
+    expect(changes).toEqual(['C0HELP:open']);
   });
 
   it('posts status, priority and assignee changes, and tells the requester once resolved', async () => {

@@ -422,6 +422,7 @@ async function everyScript(
   await outbox.enqueue('d2', 'k', { n: 2 }, { leaseTo: { workerId: 'web', leaseMs: 1_000 } });
   await outbox.enqueue('d3', 'k', { n: 3 });
   await outbox.enqueue('d4', 'k', { n: 4 });
+  await outbox.amend('d4', 'k', { n: 5 }, '1');
   await outbox.complete(reserved(await outbox.reserve('w', 1_000)), { done: 1 });
   await outbox.retryAt(reserved(await outbox.reserve('w', 1_000)), clock.now(), 'later');
   clock.advance(1_000);

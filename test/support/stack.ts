@@ -128,6 +128,8 @@ export interface StackOptions {
   deskTriageChannels?: string;
   /** How long a triage channel's privacy is kept (default the app's 2 min). */
   triagePrivacyMs?: number;
+  /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
+  reopenWindow?: string;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -203,6 +205,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? { SERVICE_DESK_RATE_RESERVE: String(budget.reserve) }
         : {}),
       ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
+      ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {

@@ -131,3 +131,89 @@ export function buildFiledFromPrompt(ticketId: string, where: 'dm' | 'thread'): 
       : `:white_check_mark: *${id}* is filed with your reply. It is confirmed in this thread, which now follows it.`;
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
+
+/** A direct message the prompt asks about: what both of its buttons carry as their value. */
+export const followUpSchema = z.object({
+  /** The ticket resolved lately. */
+  ticketId: z.string(),
+  /** The direct message (its conversation and ts). */
+  channel: z.string(),
+  ts: z.string(),
+});
+/** A direct message the prompt asks about. */
+export type FollowUp = z.infer<typeof followUpSchema>;
+
+/** Reads a follow-up button's value back; undefined when it is not one of the prompt's. */
+export function parseFollowUp(value: string | undefined): FollowUp | undefined {
+  try {
+    const parsed = followUpSchema.safeParse(JSON.parse(value ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The private question after a person's direct message soon after their ticket was resolved:
+ * their words in full, **Reopen** that ticket with them, or **File as a new ticket**.
+ */
+export function buildResolvedFollowUpPrompt(
+  followUp: FollowUp,
+  title: string | undefined,
+  body: string,
+): SlackMessage {
+  const id = safeMrkdwn(followUp.ticketId, 40);
+  const named = title ? `*${id}* · ${safeMrkdwn(title, 200)}` : `*${id}*`;
+  const lead = `:thinking_face: Your ticket ${named} was resolved lately. Is this about it? Reopen it with your message, or file your message as a new ticket.`;
+  const value = JSON.stringify(followUp);
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: md(lead) },
+    ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
+    {
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: ACTIONS.resolvedFollowUpReopen,
+          text: plain(`Reopen ${followUp.ticketId}`, LIMITS.buttonText),
+          style: 'primary',
+          value,
+        },
+        {
+          type: 'button',
+          action_id: ACTIONS.resolvedFollowUpNewTicket,
+          text: plain('File as a new ticket', LIMITS.buttonText),
+          value,
+        },
+      ],
+    },
+  ];
+  return { text: `${followUp.ticketId} was resolved lately. Is your message about it?`, blocks };
+}
+
+/** What replaces the question once the person chose to reopen the ticket with their words. */
+export function buildReopeningWithWords(ticketId: string): SlackMessage {
+  const text = `:arrows_counterclockwise: Adding your message to *${safeMrkdwn(ticketId, 40)}*, which reopens it. Replies in your message's thread go to it too.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+/** What replaces the question once the person chose a new ticket. */
+export function buildFilingAsNew(): SlackMessage {
+  const text =
+    ':hourglass_flowing_sand: Filing your message as a new ticket. It will be confirmed in its thread.';
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+/** What replaces the question when the message was dealt with already (a second click). */
+export function buildFollowUpDone(result: { ticketId?: unknown } | undefined): SlackMessage {
+  const id = typeof result?.ticketId === 'string' ? result.ticketId : undefined;
+  const text = `:ticket: Your message was already sent${id ? ` to *${safeMrkdwn(id, 40)}*` : ''}.`;
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}
+
+/** Said when Slack could not show the app the message a button is about: the question stays. */
+export function buildFollowUpSlackBusy(): SlackMessage {
+  const text =
+    ':hourglass_flowing_sand: Slack did not answer just now, so nothing was done with your message yet. Click your choice again in a moment.';
+  return { text, blocks: [{ type: 'section', text: md(text) }] };
+}

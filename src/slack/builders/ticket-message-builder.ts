@@ -290,7 +290,7 @@ export function buildRequesterNotice(
     const text = `:lock: Your ticket ${named} is closed. If you still need help, open a new ticket.`;
     return { text, blocks: [{ type: 'section', text: md(text) }] };
   }
-  const text = `:white_check_mark: Your ticket ${named} was resolved. Not fixed? Reopen it and the service desk will look again.`;
+  const text = `:white_check_mark: Your ticket ${named} was resolved. Not fixed? Reopen it, or reply here or in its thread, and the service desk will look again.`;
   return {
     text,
     blocks: [

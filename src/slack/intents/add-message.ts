@@ -74,7 +74,9 @@ export async function addReply(
   refuseIfKnownClosed(payload.ticketId, before);
   const email = await deps.people.email(payload.userId);
   const checked = await refuseReopenByOthers(deps, payload, before, email);
-  await deps.mirror.rememberOwnMessage(payload.ticketId, email, payload.body);
+  // Not echoed into the thread it was written in; the ticket's other threads show it.
+  const writtenIn = { channel: payload.channel, threadTs: payload.threadTs };
+  await deps.mirror.rememberOwnMessage(payload.ticketId, email, payload.body, writtenIn);
   const message = await deps.serviceDesk.addMessage(
     payload.ticketId,
     { body: payload.body, author_email: email },
@@ -89,7 +91,7 @@ export async function addReply(
     },
     'thread reply added to ticket',
   );
-  await deps.mirror.rememberOwnMessageId(payload.ticketId, message.id);
+  await deps.mirror.rememberOwnMessageId(payload.ticketId, message.id, writtenIn);
   await deps.mirror.slackWrote(payload.ticketId);
   if (options.announceReopen !== false)
     await announceReopen(deps, payload, checked, email, message.id);

@@ -57,7 +57,12 @@ import {
 import { readMessageAt } from '../posting/thread-reader.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
-import { slackToPlain, titleFromText } from '../tickets/message-text.ts';
+import {
+  type PersonMessage,
+  slackToPlain,
+  ticketFieldsOf,
+  titleFromText,
+} from '../tickets/message-text.ts';
 import { askForDeskDetails, offerDeskDetails } from './desk-details.ts';
 
 // The outbox kind of this intent.
@@ -122,6 +127,21 @@ export const createTicketPayloadSchema = z.object({
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
+
+/**
+ * How a person's top-level direct message to the app is filed: a ticket from its words, for
+ * them, confirmed in its thread.
+ */
+export function directMessageFiling(
+  message: PersonMessage & { user: string; ts: string },
+): CreateTicketPayload {
+  return {
+    actorUserId: message.user,
+    requesterUserIds: [message.user],
+    ticket: ticketFieldsOf(message),
+    reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
+  };
+}
 
 /** Where the card or the thread confirmation was posted. */
 interface Placement {

@@ -9,6 +9,7 @@ import {
   ChangeRefusedError,
   ClosedTicketError,
   LeaseRunningOutError,
+  NotFiledYetError,
   PersonWithoutEmailError,
   SlackAppError,
   TicketPostDelayedError,
@@ -28,7 +29,12 @@ const TRANSIENT_SLACK_ERRORS = new Set([
 /** Whether a failed write may succeed when tried again later. */
 export function isTransient(error: unknown): boolean {
   if (isServiceDeskError(error)) return isRetryableError(error);
-  if (error instanceof LeaseRunningOutError || error instanceof TicketPostDelayedError) return true;
+  if (
+    error instanceof LeaseRunningOutError ||
+    error instanceof TicketPostDelayedError ||
+    error instanceof NotFiledYetError
+  )
+    return true;
   if (error instanceof SlackAppError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'slack_webapi_platform_error') {

@@ -274,6 +274,12 @@ export class SlackMirrorPoster implements MirrorPoster {
     }
     if (!userId) return 'gone';
     const message = buildRequesterNotice(notice.ticketId, notice.status, notice.ticket?.title);
+    if (notice.status === 'resolved') {
+      // Before the notice: a direct message the person writes on reading it asks about it. A
+      // retry keeps it again, as the same one; unkept, such a message is filed as before.
+      const resolution = { ticketId: notice.ticketId, title: notice.ticket?.title };
+      await this.#notices?.resolvedFor(userId, resolution).catch(() => undefined);
+    }
     let posted: { channel: string; ts: string };
     try {
       posted = await sendDm(

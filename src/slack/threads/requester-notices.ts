@@ -10,7 +10,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Ticket } from '../../contract/schemas.ts';
-import type { ClaimStore } from '../../store/types.ts';
+import type { ClaimStore, FairShareStore, JsonValue } from '../../store/types.ts';
 import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
 import { DONE_STATUSES } from '../builders/ticket-labels.ts';
 
@@ -37,14 +37,74 @@ function placeOf(result: unknown): NoticePlace | undefined {
     : undefined;
 }
 
+/** A ticket of a person's resolved lately, as the notice in their direct messages told them. */
+export interface RecentResolution {
+  ticketId: string;
+  title?: string;
+  /** When the notice was sent (ms since the epoch). */
+  at: number;
+}
+
+/** Where a person's recent resolutions are kept, and for how long they count. */
+export interface RecentResolutionsKept {
+  kept: Pick<FairShareStore, 'keep' | 'recall'>;
+  /** REOPEN_WINDOW: 0 keeps none. */
+  windowMs: number;
+}
+
+/** REOPEN_WINDOW's default: 3 days. */
+export const DEFAULT_REOPEN_WINDOW_MS = 3 * 86_400_000;
+
+const recentKey = (userId: string) => `resolved-for:${userId}`;
+// The newest few are enough to pick from; a person rarely has more resolved in a few days.
+const MOST_RECENT = 5;
+
+function recentOf(value: unknown): RecentResolution[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (r): r is RecentResolution =>
+      typeof (r as RecentResolution | null)?.ticketId === 'string' &&
+      typeof (r as RecentResolution).at === 'number',
+  );
+}
+
+/** The person's tickets resolved within the window, newest first. */
+export async function recentResolutions(
+  recent: RecentResolutionsKept,
+  userId: string,
+  now: number = Date.now(),
+): Promise<RecentResolution[]> {
+  if (recent.windowMs <= 0) return [];
+  const kept = await recent.kept.recall(recentKey(userId));
+  return recentOf(kept?.value).filter((r) => now - r.at < recent.windowMs);
+}
+
 /** Keeps the requester's notices and brings them up to date when their ticket reopens. */
 export class RequesterNotices {
   readonly #client: WebClient;
   readonly #claims: ClaimStore;
+  readonly #recent: RecentResolutionsKept | undefined;
 
-  constructor(client: WebClient, claims: ClaimStore) {
+  constructor(client: WebClient, claims: ClaimStore, recent?: RecentResolutionsKept) {
     this.#client = client;
     this.#claims = claims;
+    this.#recent = recent;
+  }
+
+  /**
+   * Keeps that the person was told this ticket was resolved, for REOPEN_WINDOW: a direct
+   * message from them meanwhile asks whether it is about it. Two resolutions kept at the same
+   * moment may keep one: the other's message is then filed as a new ticket, as before.
+   */
+  async resolvedFor(userId: string, resolution: Omit<RecentResolution, 'at'>): Promise<void> {
+    const recent = this.#recent;
+    if (!recent || recent.windowMs <= 0) return;
+    const now = Date.now();
+    const others = (await recentResolutions(recent, userId, now)).filter(
+      (r) => r.ticketId !== resolution.ticketId,
+    );
+    const value = [{ ...resolution, at: now }, ...others].slice(0, MOST_RECENT);
+    await recent.kept.keep(recentKey(userId), value as unknown as JsonValue, recent.windowMs);
   }
 
   /** Keeps where the ticket's "resolved" notice landed. */

@@ -149,7 +149,10 @@ export async function announceReopen(
   deps.statuses.setStatus(reply.ticketId, 'open');
   try {
     // Before the post: a look in between must not announce the change a second time.
-    await deps.mirror.reopenAnnounced(reply.ticketId, messageId);
+    await deps.mirror.reopenAnnounced(reply.ticketId, messageId, {
+      channel: reply.channel,
+      threadTs: reply.threadTs,
+    });
     await deps.client.chat.postMessage({
       channel: reply.channel,
       thread_ts: reply.threadTs,

@@ -53,3 +53,9 @@ export function messageBody(message: PersonMessage): string {
     .map((f) => `- ${f.title ?? f.name ?? 'file'}: ${f.permalink}`);
   return [text, files.length > 0 ? `Files:\n${files.join('\n')}` : ''].filter(Boolean).join('\n\n');
 }
+
+/** The ticket a person's top-level message files (a DM to the app, a request channel's). */
+export function ticketFieldsOf(message: PersonMessage): { title: string; description: string } {
+  const text = slackToPlain(message.text ?? '').trim();
+  return { title: titleFromText(text) || 'Request from Slack', description: messageBody(message) };
+}

@@ -3,7 +3,9 @@ import {
   buildClosedTicketPrompt,
   buildFiledFromPrompt,
   buildOthersTicketPrompt,
+  buildResolvedFollowUpPrompt,
   parseClosedReply,
+  parseFollowUp,
 } from '../../../src/slack/builders/closed-ticket-prompt-builder.ts';
 
 const reply = { ticketId: 'IT-4', channel: 'C1', ts: '2.2', threadTs: '1.1' };
@@ -58,5 +60,34 @@ describe('closed-ticket prompt', () => {
     expect(JSON.stringify(buildClosedTicketPrompt(reply, '<!here> fix it'))).not.toContain(
       '<!here>',
     );
+  });
+});
+
+describe('the question after a direct message soon after a resolution', () => {
+  const followUp = { ticketId: 'IT-21', channel: 'D1', ts: '3.3' };
+
+  it('shows the words in full, escaped, with Reopen and File as a new ticket carrying the message', () => {
+    const prompt = buildResolvedFollowUpPrompt(followUp, 'VPN <!channel>', 'still broken <!here>');
+    const all = JSON.stringify(prompt);
+    expect(all).toContain('*IT-21* · VPN &lt;!channel&gt;');
+    expect(all).toContain('still broken &lt;!here&gt;');
+    expect(all).not.toContain('<!');
+    const actions = prompt.blocks.find((b) => b.type === 'actions');
+    const buttons = (actions && 'elements' in actions ? actions.elements : []) as {
+      action_id?: string;
+      text?: { text?: string };
+      value?: string;
+    }[];
+    expect(buttons.map((b) => [b.action_id, b.text?.text])).toEqual([
+      ['resolved_follow_up_reopen', 'Reopen IT-21'],
+      ['resolved_follow_up_new_ticket', 'File as a new ticket'],
+    ]);
+    for (const button of buttons) expect(parseFollowUp(button.value)).toEqual(followUp);
+  });
+
+  it('reads a value that is not one of its buttons’ as nothing', () => {
+    for (const value of [undefined, '', '{', '{"ticketId":"IT-1"}', '[1]', '7']) {
+      expect(parseFollowUp(value)).toBeUndefined();
+    }
   });
 });

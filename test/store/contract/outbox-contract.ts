@@ -190,6 +190,53 @@ export function describeOutboxContract(backend: StoresBackend): void {
       expect(await outbox.stats()).toMatchObject({ depth: 0, inFlight: 0 });
     });
 
+    it('amend gives a pending entry no worker took a newer payload, and it runs with it', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      await outbox.enqueue('held:C1:1', 'hold', { text: 'typo' }, { runAt: 1 });
+      expect(await outbox.amend('held:C1:1', 'hold', { text: 'fixed' }, '0002')).toBe('amended');
+      expect(await outbox.amend('held:C1:1', 'hold', { text: 'older' }, '0001')).toBe('stale');
+      expect(await outbox.amend('held:C1:1', 'hold', { text: 'again' }, '0002')).toBe('stale');
+      expect(reserved(await outbox.reserve('w', LEASE)).payload).toEqual({ text: 'fixed' });
+    });
+
+    it('amend leaves an entry a worker took, even once its lease lapsed or it was retried', async () => {
+      const clock = fakeClock();
+      const { outbox } = backend.namespace(clock).open();
+      await outbox.enqueue('held:1', 'hold', { text: 'a' });
+      reserved(await outbox.reserve('w1', LEASE));
+      expect(await outbox.amend('held:1', 'hold', { text: 'x' }, '1')).toBe('taken');
+      clock.advance(LEASE + 1);
+      expect(await outbox.amend('held:1', 'hold', { text: 'x' }, '1')).toBe('taken');
+      const again = reserved(await outbox.reserve('w2', LEASE));
+      await outbox.retryAt(again, clock.now(), 'HTTP 503');
+      expect(await outbox.amend('held:1', 'hold', { text: 'x' }, '1')).toBe('taken');
+      expect(reserved(await outbox.reserve('w3', LEASE)).payload).toEqual({ text: 'a' });
+    });
+
+    it('amend changes nothing under an unknown key, another kind or a finished key', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      expect(await outbox.amend('held:none', 'hold', {}, '1')).toBe('taken');
+      await outbox.enqueue('held:1', 'hold', { text: 'a' });
+      expect(await outbox.amend('held:1', 'other', { text: 'x' }, '1')).toBe('taken');
+      await outbox.complete(reserved(await outbox.reserve('w', LEASE)), { done: 1 });
+      expect(await outbox.amend('held:1', 'hold', { text: 'x' }, '1')).toBe('taken');
+    });
+
+    it('delivery tells a key’s state and, once finished, its result or error', async () => {
+      const { outbox } = backend.namespace(fakeClock()).open();
+      expect(await outbox.delivery('view:V1')).toBeUndefined();
+      await outbox.enqueue('view:V1', 'createTicket', { title: 'VPN' });
+      expect(await outbox.delivery('view:V1')).toEqual({ state: 'pending' });
+      await outbox.complete(reserved(await outbox.reserve('w', LEASE)), { ticketId: 'IT-12' });
+      expect(await outbox.delivery('view:V1')).toEqual({
+        state: 'done',
+        result: { ticketId: 'IT-12' },
+      });
+      await outbox.enqueue('view:V2', 'createTicket', {});
+      await outbox.fail(reserved(await outbox.reserve('w', LEASE)), 'HTTP 400');
+      expect(await outbox.delivery('view:V2')).toEqual({ state: 'failed', error: 'HTTP 400' });
+    });
+
     it('a finished delivery key is forgotten once it has been remembered long enough', async () => {
       const clock = fakeClock();
       const { outbox } = backend.namespace(clock).open();

@@ -15,6 +15,7 @@ import { openUpdateModal } from './open-update-modal.ts';
 import { replyToRequester } from './reply-to-requester.ts';
 import { requestSomethingButton } from './request-something-button.ts';
 import { requesterStatusChange } from './requester-status-change.ts';
+import { resolvedFollowUp } from './resolved-follow-up.ts';
 import { talkToPerson } from './talk-to-person.ts';
 
 /**
@@ -32,6 +33,8 @@ export function registerActions(app: App, deps: SlackDeps): void {
   app.action(ACTIONS.closedReplyNewTicket, closedReplyNewTicket(deps, 'closed'));
   app.action(ACTIONS.fileAsOwnTicket, closedReplyNewTicket(deps, 'others'));
   app.action(ACTIONS.closedReplyDismiss, closedReplyDismiss);
+  app.action(ACTIONS.resolvedFollowUpReopen, resolvedFollowUp(deps, 'reopen'));
+  app.action(ACTIONS.resolvedFollowUpNewTicket, resolvedFollowUp(deps, 'new'));
   app.action(ACTIONS.fileOwnFromMessage, fileOwnFromMessage(deps));
   app.action(ACTIONS.newTicket, newTicketButton(deps));
   app.action(CREATE_FIELDS.desk.action, deskSelectChanged(deps));

@@ -17,18 +17,18 @@ import {
   type QueuedReply,
   type UnlinkedReplyPayload,
 } from '../../intents/add-message.ts';
-import { type CreateTicketPayload, createTicket } from '../../intents/create-ticket.ts';
-import { eventKey } from '../../outbox/delivery-keys.ts';
+import { createTicket, directMessageFiling } from '../../intents/create-ticket.ts';
+import { askIfResolvedLately } from '../../intents/resolved-follow-up.ts';
+import { eventKey, threadMessageKey } from '../../outbox/delivery-keys.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import {
-  messageBody,
-  type PersonMessage,
-  slackToPlain,
-  titleFromText,
-} from '../../tickets/message-text.ts';
+import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
-import { holdRequestChannelMessage, withdrawDeletedMessage } from './request-channel-message.ts';
+import {
+  holdRequestChannelMessage,
+  takeUnfiledEdit,
+  withdrawDeletedMessage,
+} from './request-channel-message.ts';
 import { takeTriageEdit, takeTriageReply } from './triage-thread-message.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
@@ -58,6 +58,7 @@ export function messageEvent(
     if (subtype === 'message_changed') {
       const key = eventKey(body as { api_app_id?: string; team_id?: string; event_id?: string });
       if (await takeTriageEdit(deps, event, key, context.botUserId)) return;
+      if (await takeUnfiledEdit(deps, event, key)) return;
       const edited = event.message as { parent_user_id?: unknown } | undefined;
       const appUserId = context.botUserId;
       const appThread = mayBeTicketThread(
@@ -108,18 +109,17 @@ export function messageEvent(
       return;
     }
 
-    const text = slackToPlain(message.text ?? '').trim();
-    const ticket = { title: titleFromText(text) || 'Request from Slack', description: body_ };
     if (message.channel_type === 'im') {
-      const payload: CreateTicketPayload = {
-        actorUserId: message.user,
-        requesterUserIds: [message.user],
-        ticket,
-        reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
-      };
-      await enqueueIntent(deps, key, createTicket, payload);
+      const payload = directMessageFiling(message);
+      // Soon after a resolution, "still broken" is asked about before anything is filed.
+      const dm = { userId: message.user, channel: message.channel, ts: message.ts };
+      if (await askIfResolvedLately(deps, { ...dm, body: body_, filing: payload }, key)) return;
+      // Keyed by the message, as its question's buttons file it: an edit finds its filing.
+      const filingKey = threadMessageKey(message.channel, message.ts);
+      await enqueueIntent(deps, filingKey, createTicket, payload);
       return;
     }
+    const ticket = ticketFieldsOf(message);
     await holdRequestChannelMessage(deps, {
       channel: message.channel,
       channelType: message.channel_type,

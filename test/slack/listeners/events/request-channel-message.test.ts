@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { IntentDeps } from '../../../../src/slack/deps.ts';
 import {
+  addHeldEdit,
   fileChannelMessage,
   heldMessageKey,
 } from '../../../../src/slack/intents/file-channel-message.ts';
@@ -11,6 +12,7 @@ import type { CheckedMessageEvent } from '../../../../src/slack/listeners/events
 import {
   holdRequestChannelMessage,
   type TopLevelMessage,
+  takeUnfiledEdit,
   withdrawDeletedMessage,
 } from '../../../../src/slack/listeners/events/request-channel-message.ts';
 import { messageKey } from '../../../../src/slack/outbox/delivery-keys.ts';
@@ -161,5 +163,128 @@ describe('request channel messages', () => {
     await withdrawDeletedMessage(h.deps, deletion({ ts: '1700000002.000100', thread_ts: TS }));
     await withdrawDeletedMessage(h.deps, deletion({ bot_id: 'B0DEPLOY' }));
     expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+
+  const edit = (text: string, editedTs: string): CheckedMessageEvent =>
+    ({
+      type: 'message',
+      subtype: 'message_changed',
+      channel: CHANNEL,
+      channel_type: 'channel',
+      ts: editedTs,
+      message: { ts: TS, user: 'U0ALICE', text, edited: { user: 'U0ALICE', ts: editedTs } },
+      previous_message: { ts: TS, user: 'U0ALICE', text: 'Laptop will not wake' },
+    }) as CheckedMessageEvent;
+
+  it('an edit within the hold changes what is filed, and an older edit arriving late does not', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    const newer = edit('Laptop will not wake from sleep', '1700000002.000100');
+    const older = edit('Laptop will not wake at all', '1700000001.000100');
+    expect(await takeUnfiledEdit(h.deps, newer, 'ev:2')).toBe(true);
+    expect(await takeUnfiledEdit(h.deps, older, 'ev:1')).toBe(true);
+    h.later(3_000);
+    const held = (await h.due()) as ReservedEntry;
+    expect(held.payload).toMatchObject({
+      filing: { ticket: { title: 'Laptop will not wake from sleep' } },
+    });
+    expect(await h.due()).toBeUndefined();
+  });
+
+  it('an edit once a worker took the held message is queued to go on the ticket instead', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    h.later(3_000);
+    const held = (await h.due()) as ReservedEntry;
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+      true,
+    );
+    const later = (await h.due()) as ReservedEntry;
+    expect(later).toMatchObject({
+      deliveryKey: 'ev:2',
+      kind: addHeldEdit.kind,
+      payload: { channel: CHANNEL, ts: TS, userId: 'U0ALICE', body: 'edited: Laptop sleeps' },
+    });
+    expect(held.payload).toMatchObject({ filing: { ticket: { title: 'Laptop will not wake' } } });
+  });
+
+  it('adds nothing when Slack delivers an edit filed with its message again after the filing started', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await holdRequestChannelMessage(h.deps, message());
+    const edited = edit('Laptop sleeps', '1700000002.000100');
+    await takeUnfiledEdit(h.deps, edited, 'ev:2');
+    h.later(3_000);
+    const held = (await h.due()) as ReservedEntry;
+    expect(await takeUnfiledEdit(h.deps, edited, 'ev:2')).toBe(true);
+    expect(held.payload).toMatchObject({ filing: { ticket: { title: 'Laptop sleeps' } } });
+    expect(await h.due()).toBeUndefined();
+  });
+
+  it('leaves an edit in a channel that is not a request channel, or of a filed message, to the thread', async () => {
+    const h = harness();
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+      false,
+    );
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    await h.stores.links.link('IT-7', { channel: CHANNEL, threadTs: TS });
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+      false,
+    );
+    expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+
+  it('leaves an edit of an old message that was never held to the thread, queuing nothing', async () => {
+    const h = harness();
+    await h.stores.channelModes.set(CHANNEL, 'auto');
+    expect(await takeUnfiledEdit(h.deps, edit('Laptop sleeps', '1700000002.000100'), 'ev:2')).toBe(
+      false,
+    );
+    expect((await h.stores.outbox.stats()).depth).toBe(0);
+  });
+
+  describe('a direct message to the app', () => {
+    const DM = 'D0ALICE';
+    const dmEdit = (text: string): CheckedMessageEvent =>
+      ({
+        type: 'message',
+        subtype: 'message_changed',
+        channel: DM,
+        channel_type: 'im',
+        ts: '1700000002.000100',
+        message: { ts: TS, user: 'U0ALICE', text, edited: { ts: '1700000002.000100' } },
+        previous_message: { ts: TS, user: 'U0ALICE', text: 'Moniter flickers' },
+      }) as CheckedMessageEvent;
+    const filingKey = `thread-msg:${DM}:${TS}`;
+
+    it('is filed with an edit made before a worker took its filing', async () => {
+      const h = harness();
+      await h.stores.outbox.enqueue(filingKey, 'create_ticket', { old: true });
+      expect(await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2')).toBe(true);
+      const filing = (await h.due()) as ReservedEntry;
+      expect(filing.payload).toMatchObject({
+        ticket: { title: 'Monitor flickers' },
+        reply: { kind: 'thread', channel: DM, threadTs: TS },
+      });
+    });
+
+    it('queues an edit made once a worker took its filing, to go on the ticket', async () => {
+      const h = harness();
+      await h.stores.outbox.enqueue(filingKey, 'create_ticket', { old: true });
+      await h.due();
+      await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2');
+      expect(await h.due()).toMatchObject({
+        kind: addHeldEdit.kind,
+        payload: { channel: DM, ts: TS, body: 'edited: Monitor flickers', filingKey },
+      });
+    });
+
+    it('queues nothing while its question after a resolution is out: the buttons read it as it is', async () => {
+      const h = harness();
+      expect(await takeUnfiledEdit(h.deps, dmEdit('Monitor flickers'), 'ev:2')).toBe(true);
+      expect((await h.stores.outbox.stats()).depth).toBe(0);
+    });
   });
 });
