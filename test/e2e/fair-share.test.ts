@@ -70,7 +70,7 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
     expect(await lookup(stack, bob, bobs.id)).toContain('Bob’s monitor');
   });
 
-  it('opens the create form for a person whose share is spent, saying its lists wait and when, and files it', async () => {
+  it('opens the create form for a person whose share is spent, saying their devices wait and when, and files it', async () => {
     // The form's reads are Alice's to pay too.
     await spendShare(stack, alice);
     const before = stack.platformRequests.length;
@@ -82,7 +82,9 @@ describe('a person’s fair share of lookups, inside a small budget', () => {
       /Desks or your devices could not be listed: you have asked the service desk for a lot in the last minute; try again in about \d+ (s|min)/,
     );
     expect(text).toContain('You can still file');
-    expect(stack.platformRequests.slice(before)).toEqual([]);
+    // Their devices wait for their share; a shared list (desks, a desk's fields) is read when
+    // nobody's copy is kept, their share spent or not.
+    expect(stack.platformRequests.slice(before)).not.toContain('listAssets');
     await stack.driver.viewSubmission({ viewId: modal.id, userId: alice, values: {} });
     await eventually(
       () => ticketsOf(stack, 'alice@acme.example').find((t) => t.title === 'Scanner jams'),

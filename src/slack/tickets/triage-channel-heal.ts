@@ -121,6 +121,9 @@ export class TriageChannelHeal {
   }
 
   async #heal(): Promise<number> {
+    // What the store held before Slack was read: a channel set by command while the records are
+    // read pins its own record, and must not be given a second one here.
+    const stored = await this.#stores.triageChannels.all();
     const records = await this.#records.readAll(this.#stopping.signal);
     const newest = new Map<string, TriageChannelRecord>();
     for (const record of records) {
@@ -133,8 +136,10 @@ export class TriageChannelHeal {
     }
     // Set before records existed (or a pin removed by hand): recorded now, for the next time.
     const recorded = new Set(records.map((r) => `${r.desk}\n${r.channel}`));
-    for (const entry of await this.#stores.triageChannels.all()) {
+    for (const entry of stored) {
       if (entry.origin !== 'slack' || recorded.has(`${entry.desk}\n${entry.channel}`)) continue;
+      // Moved or ended by command since: that command kept (or unpinned) its own record.
+      if ((await this.#stores.triageChannels.channelFor(entry.desk)) !== entry.channel) continue;
       try {
         await this.#records.remember(entry.channel, { desk: entry.desk });
       } catch (error) {
