@@ -9,6 +9,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { ACTIONS } from '../ids.ts';
+import { parseJsonAs } from './json-value.ts';
 import { LIMITS, md, plain, quotedSections, safeMrkdwn } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 
@@ -27,12 +28,7 @@ export type ClosedReply = z.infer<typeof closedReplySchema>;
 
 /** Reads a button value back; undefined when it is not one of the prompt's. */
 export function parseClosedReply(value: string | undefined): ClosedReply | undefined {
-  try {
-    const parsed = closedReplySchema.safeParse(JSON.parse(value ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonAs(closedReplySchema, value);
 }
 
 /**
@@ -145,12 +141,7 @@ export type FollowUp = z.infer<typeof followUpSchema>;
 
 /** Reads a follow-up button's value back; undefined when it is not one of the prompt's. */
 export function parseFollowUp(value: string | undefined): FollowUp | undefined {
-  try {
-    const parsed = followUpSchema.safeParse(JSON.parse(value ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonAs(followUpSchema, value);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { ACTIONS } from '../ids.ts';
+import { parseJsonAs } from './json-value.ts';
 import { LIMITS, md, plain, safeMrkdwn } from './mrkdwn.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
 
@@ -26,12 +27,7 @@ export type TakenMessage = z.infer<typeof takenMessageSchema>;
 
 /** Reads a button value back; undefined when it is not one of the notice's. */
 export function parseTakenMessage(value: string | undefined): TakenMessage | undefined {
-  try {
-    const parsed = takenMessageSchema.safeParse(JSON.parse(value ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonAs(takenMessageSchema, value);
 }
 
 // A title is the platform's: escaped, and short enough for one line.

@@ -7,6 +7,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { REPLY_FIELDS, VIEWS } from '../ids.ts';
 import type { ViewStateValues } from './create-modal-builder.ts';
+import { parseJsonAs } from './json-value.ts';
 import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { buildFailureNotice } from './notice-builder.ts';
 import type { SlackMessage } from './ticket-card-builder.ts';
@@ -25,12 +26,7 @@ export type ReplyModalMetadata = z.infer<typeof metadataSchema>;
 
 /** Decodes the modal's metadata; undefined when it is not the reply modal's. */
 export function decodeReplyMetadata(raw: string | undefined): ReplyModalMetadata | undefined {
-  try {
-    const parsed = metadataSchema.safeParse(JSON.parse(raw ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonAs(metadataSchema, raw);
 }
 
 /** The "Reply to requester" modal of a ticket. */

@@ -14,6 +14,7 @@ import {
 import { UPDATE_FIELDS, VIEWS } from '../ids.ts';
 import { cardRefSchema } from './card-ref.ts';
 import type { ViewStateValues } from './create-modal-builder.ts';
+import { parseJsonAs } from './json-value.ts';
 import { LIMITS, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -42,12 +43,7 @@ export function encodeUpdateMetadata(metadata: UpdateModalMetadata): string {
 
 /** Decodes the metadata; undefined when it is not the update modal's. */
 export function decodeUpdateMetadata(raw: string | undefined): UpdateModalMetadata | undefined {
-  try {
-    const parsed = metadataSchema.safeParse(JSON.parse(raw ?? ''));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonAs(metadataSchema, raw);
 }
 
 const option = (text: string, value: string): PlainTextOption => ({

@@ -3,6 +3,7 @@
  * opened, so the submission knows where the card goes and which message it is about.
  */
 import { z } from 'zod';
+import { parseJsonAs } from '../builders/json-value.ts';
 
 const metadataSchema = z.object({
   /** The channel where /ticket was used. */
@@ -36,10 +37,5 @@ export function encodeModalMetadata(metadata: CreateModalMetadata): string {
 
 /** Decodes `private_metadata`; an unreadable value means "opened from nowhere in particular". */
 export function decodeModalMetadata(raw: string | undefined): CreateModalMetadata {
-  try {
-    const parsed = metadataSchema.safeParse(JSON.parse(raw ?? '{}'));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+  return parseJsonAs(metadataSchema, raw) ?? {};
 }

@@ -4,7 +4,6 @@ import type { Ticket } from '../../../src/contract/schemas.ts';
 import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
 import { RateLimitError } from '../../../src/servicedesk/index.ts';
 import type { KnownTicket } from '../../../src/slack/deps.ts';
-import { FairShareSpentError } from '../../../src/slack/errors.ts';
 import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
