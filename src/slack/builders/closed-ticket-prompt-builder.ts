@@ -31,32 +31,37 @@ export function parseClosedReply(value: string | undefined): ClosedReply | undef
   return parseJsonAs(closedReplySchema, value);
 }
 
+/** A prompt's button: its action, its label, and whether it is the one suggested. */
+interface PromptButton {
+  actionId: string;
+  label: string;
+  primary?: boolean;
+}
+
 /**
- * A prompt: why the reply was not added (`lead`), the reply's words in full, and a button that
- * files them (`file`).
+ * A prompt: why the words were not added as they were (`lead`), the words in full, and the
+ * buttons that act on them, each carrying `value` (what the words are, as JSON).
  */
-function replyPrompt(
-  reply: ClosedReply,
+function wordsPrompt(
+  value: object,
   body: string,
   lead: string,
   text: string,
-  file: { actionId: string; label: string },
+  buttons: readonly PromptButton[],
 ): SlackMessage {
   const blocks: KnownBlock[] = [
     { type: 'section', text: md(lead) },
-    // The button's label takes the rest of what one message may carry.
+    // The buttons' labels take the rest of what one message may carry.
     ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
     {
       type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: file.actionId,
-          text: plain(file.label, LIMITS.buttonText),
-          style: 'primary',
-          value: JSON.stringify(reply),
-        },
-      ],
+      elements: buttons.map((button) => ({
+        type: 'button' as const,
+        action_id: button.actionId,
+        text: plain(button.label, LIMITS.buttonText),
+        ...(button.primary ? { style: 'primary' as const } : {}),
+        value: JSON.stringify(value),
+      })),
     },
   ];
   return { text, blocks };
@@ -65,12 +70,18 @@ function replyPrompt(
 /** Builds the prompt shown to the person who replied to a closed ticket. */
 export function buildClosedTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
   const id = safeMrkdwn(reply.ticketId, 40);
-  return replyPrompt(
+  return wordsPrompt(
     reply,
     body,
     `:lock: *${id}* is closed, so your reply was not added to it. Would you like to open a new ticket with it?`,
     `${reply.ticketId} is closed, so your reply was not added to it.`,
-    { actionId: ACTIONS.closedReplyNewTicket, label: 'Open a new ticket with this text' },
+    [
+      {
+        actionId: ACTIONS.closedReplyNewTicket,
+        label: 'Open a new ticket with this text',
+        primary: true,
+      },
+    ],
   );
 }
 
@@ -81,12 +92,12 @@ export function buildClosedTicketPrompt(reply: ClosedReply, body: string): Slack
  */
 export function buildOthersTicketPrompt(reply: ClosedReply, body: string): SlackMessage {
   const id = safeMrkdwn(reply.ticketId, 40);
-  return replyPrompt(
+  return wordsPrompt(
     reply,
     body,
     `:information_source: *${id}* is someone else’s request and it is resolved, so your reply was not added: it would reopen their ticket. If you have this problem too, file it as your own ticket, with your words and a link to *${id}*.`,
     `${reply.ticketId} is someone else’s resolved request, so your reply was not added to it.`,
-    { actionId: ACTIONS.fileAsOwnTicket, label: 'File as my own ticket' },
+    [{ actionId: ACTIONS.fileAsOwnTicket, label: 'File as my own ticket', primary: true }],
   );
 }
 
@@ -155,31 +166,20 @@ export function buildResolvedFollowUpPrompt(
 ): SlackMessage {
   const id = safeMrkdwn(followUp.ticketId, 40);
   const named = title ? `*${id}* · ${safeMrkdwn(title, 200)}` : `*${id}*`;
-  const lead = `:thinking_face: Your ticket ${named} was resolved lately. Is this about it? Reopen it with your message, or file your message as a new ticket.`;
-  const value = JSON.stringify(followUp);
-  const blocks: KnownBlock[] = [
-    { type: 'section', text: md(lead) },
-    ...quotedSections(body, LIMITS.messageBlocks - 2, LIMITS.messageBlockText - lead.length - 100),
-    {
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: ACTIONS.resolvedFollowUpReopen,
-          text: plain(`Reopen ${followUp.ticketId}`, LIMITS.buttonText),
-          style: 'primary',
-          value,
-        },
-        {
-          type: 'button',
-          action_id: ACTIONS.resolvedFollowUpNewTicket,
-          text: plain('File as a new ticket', LIMITS.buttonText),
-          value,
-        },
-      ],
-    },
-  ];
-  return { text: `${followUp.ticketId} was resolved lately. Is your message about it?`, blocks };
+  return wordsPrompt(
+    followUp,
+    body,
+    `:thinking_face: Your ticket ${named} was resolved lately. Is this about it? Reopen it with your message, or file your message as a new ticket.`,
+    `${followUp.ticketId} was resolved lately. Is your message about it?`,
+    [
+      {
+        actionId: ACTIONS.resolvedFollowUpReopen,
+        label: `Reopen ${followUp.ticketId}`,
+        primary: true,
+      },
+      { actionId: ACTIONS.resolvedFollowUpNewTicket, label: 'File as a new ticket' },
+    ],
+  );
 }
 
 /** What replaces the question once the person chose to reopen the ticket with their words. */
