@@ -4,12 +4,13 @@
  * Slack side's poster) the worker, on one set of stores and one clock. It is also the only
  * writer of the mirror's state: the Slack side reaches it through the `Mirror` interface.
  */
-import type { Ticket } from '../servicedesk/index.ts';
+import type { Message, Ticket } from '../servicedesk/index.ts';
 import type { Stores, Thread } from '../store/types.ts';
 import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
 import { readFeedRecord } from './change-feed-record.ts';
 import { factsOf, timeOf } from './change-feed-scan.ts';
+import { PostBusyError, PostDeferredError } from './errors.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
@@ -267,6 +268,36 @@ export class MirrorComponent implements Mirror {
       );
   }
 
+  async messageWritten(ticketId: string, message: Message): Promise<void> {
+    const worker = this.#worker;
+    if (!worker) return;
+    try {
+      await worker.postWritten(ticketId, message);
+    } catch (error) {
+      // Another replica is posting it right now: its post is the one.
+      if (error instanceof PostBusyError) return;
+      this.#logger.warn(
+        { err: error, ticket_id: ticketId, message_id: message.id },
+        'message written from Slack not posted at once; the mirror posts it',
+      );
+      await this.#lookForMessages(ticketId, error).catch((failure: unknown) =>
+        this.#logger.warn({ err: failure, ticket_id: ticketId }, 'mirror not told to look'),
+      );
+    }
+  }
+
+  /**
+   * Has the mirror read the ticket's messages soon (when Slack allows it again), so a post
+   * that failed at once is made by its look rather than waiting for the next routine one.
+   */
+  async #lookForMessages(ticketId: string, error: unknown): Promise<void> {
+    const now = this.#now();
+    const at = error instanceof PostDeferredError ? Math.max(now, error.retryAt) : now + 1_000;
+    await this.#stores.mirror.noteHint(ticketId, now, 'message');
+    await this.#stores.schedule.pollAt(ticketId, at);
+    this.#worker?.wake(at);
+  }
+
   async slackWrote(ticketId: string): Promise<void> {
     if (!this.#runs) return;
     try {
@@ -296,11 +327,12 @@ export class MirrorComponent implements Mirror {
     if (!this.#runs) return;
     try {
       const now = this.#now();
-      // As a hint: the look reads the activity, where the change is, and is not routine.
+      // As a hint: the look reads the activity, where the change is, and is not routine. At
+      // once: the platform recorded the change before it answered, and the person who made it
+      // waits to see its line and the cards follow (posted by the look's claimed posts, once).
       await this.#stores.mirror.noteHint(ticketId, now);
-      const at = this.planner.afterSlackWrite(now);
-      await this.#stores.schedule.pollAt(ticketId, at);
-      this.#worker?.wake(at);
+      await this.#stores.schedule.pollAt(ticketId, now);
+      this.#worker?.wake(now);
     } catch (error) {
       this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a change');
     }

@@ -170,6 +170,19 @@ export class MirrorWorker {
     return this.#loop.stop();
   }
 
+  /**
+   * Posts a message the app itself just added from Slack into the ticket's linked threads at
+   * once, through the same claimed posts as a poll (so the poll that reads it later, another
+   * replica or a retry finds each post done and never posts it twice). Throws what a post
+   * throws (Slack refusing, a post another replica is sending); what is not posted stays for
+   * the mirror's next look, as the message cursor has not moved past it.
+   */
+  async postWritten(ticketId: string, message: Message): Promise<void> {
+    const threads = await this.#stores.links.threadsForTicket(ticketId);
+    if (threads.length === 0) return;
+    await this.#mirrorMessage(ticketId, message, threads);
+  }
+
   /** Claims the tickets due now and polls them; returns how many were claimed. */
   async runOnce(): Promise<number> {
     await this.#pacer?.refreshIfDue();

@@ -3,7 +3,7 @@
  * ask. The mirror's state (cursors, own-message marks, the poll schedule) is written only by
  * the mirror; the Slack side holds this interface, never the mirror's stores.
  */
-import type { Ticket } from '../servicedesk/index.ts';
+import type { Message, Ticket } from '../servicedesk/index.ts';
 import type { Thread } from '../store/types.ts';
 import type { WrittenIn } from './own-marks.ts';
 
@@ -51,6 +51,13 @@ export interface Mirror {
    * public one still reaches the requester's threads (do not call `rememberOwnMessageId` too).
    */
   rememberTriageMessageId?(ticketId: string, messageId: string): Promise<void>;
+  /**
+   * The platform just returned this message, added from Slack (after its own marks were kept):
+   * it is posted at once into the ticket's linked threads that should show it, each post
+   * claimed as the mirror's own, so the mirror's later look never posts it again. Best effort:
+   * a post Slack refuses now is left to the mirror's next look, brought forward.
+   */
+  messageWritten?(ticketId: string, message: Message): Promise<void>;
   /**
    * A person just wrote to the ticket from Slack: its answer is looked for soon. Best effort:
    * the write is made, so a failure here is logged and the regular schedule finds it later.

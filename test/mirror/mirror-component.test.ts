@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PostDeferredError } from '../../src/mirror/errors.ts';
 import {
   MirrorComponent,
   type MirrorComponentOptions,
@@ -10,7 +11,7 @@ import {
 } from '../../src/mirror/index.ts';
 import { createMemoryStores } from '../../src/store/index.ts';
 import type { MirrorStore } from '../../src/store/types.ts';
-import { emptyModel, TENANT } from './support.ts';
+import { emptyModel, RecordingPoster, TENANT } from './support.ts';
 
 const NOW = 1_767_225_600_000;
 const THREAD = { channel: 'C0HELP', threadTs: '1767225600.000100' };
@@ -59,10 +60,10 @@ describe('the mirror as the Slack side tells it', () => {
     expect((await stores.mirror.state('IT-1'))?.slackWriteAt).toBe(NOW);
   });
 
-  it('looks at a ticket changed from Slack soon, reading its activity', async () => {
+  it('looks at a ticket changed from Slack at once, reading its activity', async () => {
     const { mirror, stores } = setUp();
     await mirror.slackChanged('IT-1');
-    expect(await stores.schedule.dueAt('IT-1')).toBe(NOW + 2_000);
+    expect(await stores.schedule.dueAt('IT-1')).toBe(NOW);
     expect((await stores.mirror.state('IT-1'))?.hintedAt).toBe(NOW);
   });
 
@@ -166,5 +167,64 @@ describe('the mirror as the Slack side tells it', () => {
   it('builds no worker where no mirror runs', () => {
     const { mirror } = setUp({ runs: false });
     expect(mirror.attach({} as never)).toBeUndefined();
+  });
+
+  describe('a message written from Slack', () => {
+    const TRIAGE = { channel: 'C0TRIAGE', threadTs: '1767225600.000200', triage: true };
+
+    /** A public message an agent added from a triage card, as the platform returned it. */
+    function agentReply() {
+      const model = emptyModel(() => NOW);
+      const ticket = model.createTicket(TENANT, {
+        title: 'Printer',
+        requester_email: 'alice@acme.example',
+      });
+      return model.addMessage(TENANT, ticket.id, {
+        body: 'Please try the left tray',
+        author_email: 'sam.rivera@acme.example',
+        internal: false,
+      });
+    }
+
+    function attached() {
+      const setup = setUp();
+      const poster = new RecordingPoster();
+      setup.mirror.attach(poster);
+      return { ...setup, poster };
+    }
+
+    it('is posted at once into each linked thread, and a second telling posts nothing more', async () => {
+      const { mirror, stores, poster } = attached();
+      await stores.links.link('IT-1', THREAD);
+      await stores.links.link('IT-1', TRIAGE);
+      const message = agentReply();
+      await mirror.messageWritten('IT-1', message);
+      await mirror.messageWritten('IT-1', message);
+      expect(
+        poster.posts.map((post) => (post.kind === 'message' ? post.thread : undefined)),
+      ).toEqual([THREAD, TRIAGE]);
+    });
+
+    it('is left to a look of the mirror at once when Slack fails its post', async () => {
+      const { mirror, stores, poster, warnings } = attached();
+      await stores.links.link('IT-1', THREAD);
+      poster.failures = 1;
+      await mirror.messageWritten('IT-1', agentReply());
+      expect(poster.posts).toEqual([]);
+      expect(warnings).toEqual([
+        'message written from Slack not posted at once; the mirror posts it',
+      ]);
+      expect(await stores.schedule.dueAt('IT-1')).toBe(NOW + 1_000);
+      expect((await stores.mirror.state('IT-1'))?.messageHintedAt).toBe(NOW);
+    });
+
+    it('is left to a look of the mirror when Slack allows it when Slack answers 429', async () => {
+      const { mirror, stores, poster } = attached();
+      await stores.links.link('IT-1', THREAD);
+      poster.nextPostError = new PostDeferredError(NOW + 30_000);
+      await mirror.messageWritten('IT-1', agentReply());
+      expect(poster.posts).toEqual([]);
+      expect(await stores.schedule.dueAt('IT-1')).toBe(NOW + 30_000);
+    });
   });
 });

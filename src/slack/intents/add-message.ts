@@ -92,6 +92,8 @@ export async function addReply(
     'thread reply added to ticket',
   );
   await deps.mirror.rememberOwnMessageId(payload.ticketId, message.id, writtenIn);
+  // The ticket's other threads show it at once, by the mirror's own claimed posts.
+  await deps.mirror.messageWritten?.(payload.ticketId, message);
   await deps.mirror.slackWrote(payload.ticketId);
   if (options.announceReopen !== false)
     await announceReopen(deps, payload, checked, email, message.id);

@@ -1,10 +1,10 @@
 /**
  * The send-to-requester intent: an agent's words from a triage card ("Reply to requester") or
  * their own message in a triage thread ("Send to requester") become a public message on the
- * ticket, written as that agent. The mirror brings it to the requester's thread or DM like any
- * answer from the desk (it is not marked as the app's own), and to the triage thread once: a
- * modal's reply is not there yet and comes with the mirror; a message sent with the shortcut is
- * there already, so the mirror is told to leave that thread out.
+ * ticket, written as that agent. It is posted at once, through the mirror's claimed posts, to
+ * the requester's thread or DM like any answer from the desk (it is not marked as the app's
+ * own), and to the triage thread once: a modal's reply is not there yet; a message sent with
+ * the shortcut is there already, so the mirror is told to leave that thread out.
  * Agents only, checked again when it runs. Keyed by the modal or the shortcut's click, so one
  * submission adds one message; the agent's words come back to them on any failure.
  */
@@ -64,7 +64,10 @@ function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPa
       );
       if (payload.inTriageThread)
         await deps.mirror.rememberTriageMessageId?.(payload.ticketId, message.id);
-      // The requester's thread gets it from the mirror: look soon.
+      // Posted at once, by the mirror's own claimed posts, in each linked thread that should
+      // show it (the requester's, and the triage thread unless it is there already): the
+      // mirror's later look finds them done. Then its answer is looked for soon.
+      await deps.mirror.messageWritten?.(payload.ticketId, message);
       await deps.mirror.slackWrote(payload.ticketId);
       deps.logger.info(
         {
