@@ -46,6 +46,7 @@ import { registerViews } from './listeners/views/index.ts';
 import { type AnyIntentDefinition, intentHandlers } from './outbox/intent-definition.ts';
 import { OutboxWorker } from './outbox/outbox-worker.ts';
 import { knownTicketStatus, type PeopleReadMetrics, PeopleReads } from './people/fair-share.ts';
+import { PeopleByEmail } from './people/people-by-email.ts';
 import { PeopleDirectory } from './people/people-directory.ts';
 import { TriageMembership } from './people/triage-membership.ts';
 import { HealWindow } from './threads/heal-window.ts';
@@ -207,15 +208,19 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   // A card shows a desk's field values by their names; a card never fails for want of them.
   const fieldsOf = (desk: string | null | undefined) => deskFieldsOf({ logger, deskFields }, desk);
+  // Slack people by the platform's emails, one cache for the cards and the mirror's lines.
+  const byEmail = new PeopleByEmail({ client: background });
   const cards = new CardUpdater({
     client: background,
     dashboardUrl: options.settings.dashboardUrl,
     logger: logger.child({ component: 'cards' }),
     deskFields: fieldsOf,
+    byEmail: (email) => byEmail.person(email),
   });
   const { mirror } = options;
   const poster = new SlackMirrorPoster({
     client: background,
+    byEmail,
     deskFields: fieldsOf,
     cards,
     dashboardUrl: options.settings.dashboardUrl,

@@ -12,6 +12,7 @@ import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
 import type { BusyReason } from './builders/busy-builder.ts';
+import type { ShownPerson } from './builders/person-text.ts';
 
 /** What the status memo knows about a ticket. */
 export interface KnownTicket {
@@ -65,6 +66,8 @@ export interface Directory {
    * a ticket (`on`), also a member of a private triage channel of its desk (`TriageMembers`).
    */
   isAgent(userId: string, on?: AgentScope): Promise<boolean>;
+  /** The Slack user with this email (a ticket's assignee), never failing: undefined if unknown. */
+  byEmail?(email: string): Promise<ShownPerson | undefined>;
 }
 
 /** The ticket an agent's right is asked on, and what is known of where it is. */

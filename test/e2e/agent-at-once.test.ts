@@ -180,4 +180,43 @@ describe('what an agent does shows at once', () => {
     expect(textsOf(dm, dmThread).filter(assigned)).toHaveLength(1);
     expect(textsOf(agentsPrivate, cardTs).slice(1).filter(assigned)).toHaveLength(1);
   });
+
+  it('the triage card Assign to me refreshed names the assignee as a mention, not their address', async () => {
+    // After the assignment above.
+    const card = await eventually(
+      () => stack.double.workspace.message(agentsPrivate, cardTs),
+      1_000,
+      'the triage card',
+    );
+    const blocks = JSON.stringify(card.blocks);
+    expect(blocks).toContain(`*Assignee*\\n<@${agent}>`);
+    expect(blocks).not.toContain('sam.rivera@acme.example');
+  });
+
+  it('the card in the requester’s thread follows Assign to me, naming the assignee as a mention', async () => {
+    // After the assignment above: refreshed by the mirror's look at once, not a later one.
+    await eventually(
+      () =>
+        (stack.double.workspace.thread(dm, dmThread) ?? []).some((m) =>
+          JSON.stringify(m.blocks ?? []).includes(`*Assignee*\\n<@${agent}>`),
+        ),
+      2_500,
+      'the requester’s card naming the assignee',
+    );
+  });
+
+  it('an agent’s /ticket lookup names the assignee as a mention, not their address', async () => {
+    const command = await stack.driver.slashCommand({
+      userId: agent,
+      channelId: agentsPrivate,
+      text: ticketId,
+    });
+    const post = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    const text = JSON.stringify(post.body);
+    expect(text).toContain(`<@${agent}>`);
+    expect(text).not.toContain('sam.rivera@acme.example');
+  });
 });

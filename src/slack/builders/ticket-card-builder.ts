@@ -5,6 +5,7 @@ import { ACTIONS, CARD_BLOCKS } from '../ids.ts';
 import { buildCardActions, type CardAudience } from './card-actions-builder.ts';
 import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, slackDate } from './mrkdwn.ts';
+import { personText, type ShownPerson, teamText } from './person-text.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
 /** A Slack message: fallback text (notifications, screen readers) and blocks. */
@@ -70,6 +71,8 @@ export interface TicketCardOptions {
    * card). Without them no custom field is shown.
    */
   deskFields?: readonly CustomField[] | undefined;
+  /** The assignee as Slack knows them (found by their email): shown by name, not address. */
+  assignee?: ShownPerson | undefined;
 }
 
 /** Builds the ticket card: title, status, priority, created, assignee and a dashboard link. */
@@ -90,7 +93,7 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
       md(`*Priority*\n${safeMrkdwn(priorityLabel(ticket.priority), 200)}`),
       md(`*Created*\n${slackDate(ticket.created_at)}`),
       md(
-        `*Assignee*\n${ticket.assignee_email ? safeMrkdwn(ticket.assignee_email, 200) : ticket.team ? `Team ${safeMrkdwn(ticket.team, 100)}` : '_Not assigned yet_'}`,
+        `*Assignee*\n${ticket.assignee_email ? personText(ticket.assignee_email, options.assignee) : ticket.team ? teamText(ticket.team, 100) : '_Not assigned yet_'}`,
       ),
     ],
   });

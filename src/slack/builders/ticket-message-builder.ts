@@ -243,7 +243,7 @@ const CHANGE_LINES = {
     // The platform records a team change as an assignment of the field `team`.
     if ((change as { field?: unknown }).field === 'team') {
       return change.to
-        ? `:busts_in_silhouette: *${id}* is with the *${safeMrkdwn(change.to, 200)}* team`
+        ? `:busts_in_silhouette: *${id}* is with *${safeMrkdwn(change.to, 200)}*`
         : `:busts_in_silhouette: *${id}* has no team any more`;
     }
     return change.to

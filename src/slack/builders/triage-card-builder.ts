@@ -9,6 +9,7 @@ import type { CustomField, Ticket } from '../../contract/schemas.ts';
 import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../ids.ts';
 import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, slackDate, truncate } from './mrkdwn.ts';
+import { personText, type ShownPerson, teamText } from './person-text.ts';
 import { dashboardButton, type SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -34,6 +35,8 @@ export interface TriageCardOptions {
   dashboardUrl?: string | undefined;
   /** The desk's custom fields: the ticket's values are shown by their names. */
   deskFields?: readonly CustomField[] | undefined;
+  /** The assignee as Slack knows them (found by their email): shown by name, not address. */
+  assignee?: ShownPerson | undefined;
 }
 
 /** Builds the triage card of a ticket. */
@@ -49,7 +52,7 @@ export function buildTriageCard(ticket: Ticket, options: TriageCardOptions = {})
         md(`*Desk*\n${deskText(ticket, options.deskName)}`),
         md(`*Priority*\n${safeMrkdwn(priorityLabel(ticket.priority), 200)}`),
         md(`*Status*\n${safeMrkdwn(statusLabel(ticket.status), 200)}`),
-        md(`*Assignee*\n${assigneeText(ticket)}`),
+        md(`*Assignee*\n${assigneeText(ticket, options.assignee)}`),
         md(`*Filed*\n${slackDate(ticket.created_at)}`),
         md(`*From*\n${originText(ticket, options.slackPermalink)}`),
       ],
@@ -83,9 +86,9 @@ function deskText(ticket: Ticket, deskName: string | undefined): string {
   return safeMrkdwn(deskName ?? ticket.desk_id, 200);
 }
 
-function assigneeText(ticket: Ticket): string {
-  if (ticket.assignee_email) return safeMrkdwn(ticket.assignee_email, 300);
-  if (ticket.team) return `Team ${safeMrkdwn(ticket.team, 200)}`;
+function assigneeText(ticket: Ticket, assignee: ShownPerson | undefined): string {
+  if (ticket.assignee_email) return personText(ticket.assignee_email, assignee, 300);
+  if (ticket.team) return teamText(ticket.team);
   return '_Not assigned yet_';
 }
 

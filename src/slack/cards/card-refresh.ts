@@ -12,6 +12,7 @@ import { noticeWithoutReopen } from '../builders/reopened-notice-builder.ts';
 import { buildTicketCard } from '../builders/ticket-card-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { IntentDeps } from '../deps.ts';
+import { shownAssignee } from '../people/people-by-email.ts';
 import { type Actor, isRequester } from '../people/ticket-access.ts';
 import { postToResponseUrl } from '../posting/private-notice.ts';
 import { deskFieldsOf } from '../tickets/desk-fields.ts';
@@ -23,7 +24,7 @@ import { isDirectMessage } from './card-audience.ts';
  */
 export async function refreshCard(
   deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'> &
-    Partial<Pick<IntentDeps, 'desks' | 'deskFields'>>,
+    Partial<Pick<IntentDeps, 'desks' | 'deskFields' | 'people'>>,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,
@@ -32,11 +33,13 @@ export async function refreshCard(
   if (!card) return;
   const viewer = { isAgent: actor.isAgent, isRequester: isRequester(actor, ticket) };
   try {
+    const assignee = await shownAssignee(deps.people?.byEmail?.bind(deps.people), ticket);
     if (card.kind === 'card') {
       const message = buildTicketCard(ticket, {
         dashboardUrl: deps.settings.dashboardUrl,
         ...(card.lead ? { lead: card.lead } : {}),
         audience: isDirectMessage(card.channel) ? viewer : 'everyone',
+        assignee,
       });
       await deps.client.chat.update({
         channel: card.channel,
@@ -54,6 +57,7 @@ export async function refreshCard(
         ...(card.requesterUserId ? { requester: { userId: card.requesterUserId } } : {}),
         ...(card.permalink ? { slackPermalink: card.permalink } : {}),
         ...(deskName ? { deskName } : {}),
+        assignee,
       });
       // Without metadata, chat.update keeps the card's own (the ticket it is about).
       await deps.client.chat.update({ channel: card.channel, ts: card.ts, ...message });
@@ -64,6 +68,7 @@ export async function refreshCard(
         dashboardUrl: deps.settings.dashboardUrl,
         ...(card.lead ? { lead: card.lead } : {}),
         audience: viewer,
+        assignee,
       });
       await postToResponseUrl(card.responseUrl, { replace_original: true, ...message });
       return;

@@ -19,10 +19,12 @@ import type { Ticket } from '../../contract/schemas.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { cardLead, isCard, isTriageCard, triageCardExtras } from '../builders/card-ref.ts';
+import type { ShownPerson } from '../builders/person-text.ts';
 import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { DeskFieldsOf } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
+import { type FindByEmail, shownAssignee } from '../people/people-by-email.ts';
 import {
   postMetadata,
   type ThreadMessage,
@@ -51,6 +53,8 @@ export interface CardUpdaterOptions {
   logger: CardLogger;
   /** A desk's custom fields, for the values a triage card shows (none when unset). */
   deskFields?: DeskFieldsOf;
+  /** Finds the assignee in Slack, whom a card names (by email when unset). */
+  byEmail?: FindByEmail;
   /** How long a card's refresh waits for more asks, which it then answers too (default 1 s). */
   coalesceMs?: number;
   /** Least time between two refreshes (default 1.5 s: 40 a minute, room left for the buttons). */
@@ -117,6 +121,7 @@ export class CardUpdater {
   readonly #client: WebClient;
   readonly #dashboardUrl: string | undefined;
   readonly #deskFields: DeskFieldsOf | undefined;
+  readonly #byEmail: FindByEmail | undefined;
   readonly #logger: CardLogger;
   readonly #o: Required<
     Pick<
@@ -135,6 +140,7 @@ export class CardUpdater {
     this.#client = options.client;
     this.#dashboardUrl = options.dashboardUrl;
     this.#deskFields = options.deskFields;
+    this.#byEmail = options.byEmail;
     this.#logger = options.logger;
     this.#o = {
       coalesceMs: options.coalesceMs ?? 1_000,
@@ -275,16 +281,19 @@ export class CardUpdater {
   /** Finds the ticket's cards in the thread and updates those that show something else. */
   async #refresh(thread: Thread, ticket: Ticket): Promise<number> {
     let updated = 0;
-    for (const card of await this.#findCards(thread, ticket.id)) {
+    const cards = await this.#findCards(thread, ticket.id);
+    const assignee = cards.length > 0 ? await shownAssignee(this.#byEmail, ticket) : undefined;
+    for (const card of cards) {
       const shown = Date.parse(String(card.metadata?.event_payload?.ticket_updated_at ?? ''));
       // Another replica already showed a later state: an older read must not undo it.
       if (shown > Date.parse(ticket.updated_at ?? '')) continue;
       const triage = isTriageCard(card.blocks ?? []);
       const lead = cardLead(card.blocks ?? []);
       const message = triage
-        ? await this.#triageCard(ticket, card)
+        ? await this.#triageCard(ticket, card, assignee)
         : buildTicketCard(ticket, {
             dashboardUrl: this.#dashboardUrl,
+            assignee,
             ...(lead ? { lead } : {}),
             // As the card was posted: in a channel everyone may act, each click checked; in a
             // DM only its person, whose buttons the card already carries.
@@ -313,10 +322,15 @@ export class CardUpdater {
   }
 
   /** A triage card rebuilt, keeping who filed it and where, which the ticket does not say. */
-  async #triageCard(ticket: Ticket, card: ThreadMessage): Promise<SlackMessage> {
+  async #triageCard(
+    ticket: Ticket,
+    card: ThreadMessage,
+    assignee: ShownPerson | undefined,
+  ): Promise<SlackMessage> {
     const extras = triageCardExtras(card.blocks ?? []);
     return buildTriageCard(ticket, {
       dashboardUrl: this.#dashboardUrl,
+      assignee,
       deskFields: await this.#deskFields?.(ticket.desk_id),
       ...(extras.requesterUserId ? { requester: { userId: extras.requesterUserId } } : {}),
       ...(extras.permalink ? { slackPermalink: extras.permalink } : {}),

@@ -4,8 +4,10 @@
  * command would otherwise cost a users.info call against Slack's own rate limits.
  */
 import type { WebClient } from '@slack/web-api';
+import type { ShownPerson } from '../builders/person-text.ts';
 import type { AgentScope, Directory, Person, TriageMembers } from '../deps.ts';
 import { PersonWithoutEmailError } from '../errors.ts';
+import { PeopleByEmail } from './people-by-email.ts';
 
 /** A Slack person as the app needs them. */
 export type { Person };
@@ -31,9 +33,14 @@ export class PeopleDirectory implements Directory {
   readonly #now: () => number;
   readonly #people = new Map<string, { at: number; person: Promise<Person> }>();
   #group: { at: number; members: Promise<ReadonlySet<string>> } | undefined;
+  readonly #byEmail: PeopleByEmail;
 
   constructor(options: PeopleDirectoryOptions) {
     this.#client = options.client;
+    this.#byEmail = new PeopleByEmail({
+      client: options.client,
+      ...(options.now ? { now: options.now } : {}),
+    });
     this.#agentEmails = options.agentEmails;
     this.#agentUsergroup = options.agentUsergroup;
     this.#deskAgents = options.deskAgents;
@@ -50,6 +57,11 @@ export class PeopleDirectory implements Directory {
     // A failed lookup must not be cached: the next call tries again.
     person.catch(() => this.#people.delete(userId));
     return person;
+  }
+
+  /** The Slack user with this email (a ticket's assignee), never failing: undefined if unknown. */
+  byEmail(email: string): Promise<ShownPerson | undefined> {
+    return this.#byEmail.person(email);
   }
 
   /** The person's email, or PersonWithoutEmailError: the platform cannot match them without it. */

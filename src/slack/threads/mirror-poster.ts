@@ -18,6 +18,7 @@ import type {
 } from '../../mirror/types.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
+import type { ShownPerson } from '../builders/person-text.ts';
 import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builder.ts';
 import {
   buildRequesterNotice,
@@ -29,6 +30,7 @@ import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
 import type { DeskFieldsOf } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
+import { PeopleByEmail } from '../people/people-by-email.ts';
 import {
   type PostPart,
   postMetadata,
@@ -44,10 +46,6 @@ import type { RequesterNotices } from './requester-notices.ts';
 
 /** Slack errors meaning "no such person", for a requester the workspace does not know. */
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
-// People's names change rarely and a handful of agents make most changes: an hour's cache
-// keeps the lookups to a few an hour.
-const NAME_TTL_MS = 60 * 60_000;
-const NAMES_KEPT = 500;
 // A triage channel's recent messages searched for a card posted before a crash: minutes ago.
 const TRIAGE_SEARCH_LIMIT = 200;
 // When a triage channel's privacy could not be read (Slack failed, no Retry-After): ask again.
@@ -56,6 +54,8 @@ const PRIVACY_RETRY_MS = 30_000;
 /** What the poster needs. */
 export interface SlackMirrorPosterOptions {
   client: WebClient;
+  /** Slack people by email, shared with the cards (default: its own, on `client`). */
+  byEmail?: PeopleByEmail;
   /** A desk's custom fields, for the values a triage card shows (none when unset). */
   deskFields?: DeskFieldsOf;
   /** Makes the card refreshes, at the pace Slack allows. */
@@ -98,12 +98,6 @@ function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } } | null)?.data?.error;
 }
 
-/** A Slack user found by email. */
-interface SlackPerson {
-  id: string | undefined;
-  name: string | undefined;
-}
-
 /** Posts for the mirror through the Slack Web API. */
 export class SlackMirrorPoster implements MirrorPoster {
   readonly #client: WebClient;
@@ -115,10 +109,11 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #personAsked: SlackMirrorPosterOptions['personAsked'];
   readonly #triagePrivacy: SlackMirrorPosterOptions['triagePrivacy'];
   readonly #logger: SlackMirrorPosterOptions['logger'];
-  readonly #names = new Map<string, { at: number; person: Promise<SlackPerson | undefined> }>();
+  readonly #byEmail: PeopleByEmail;
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
+    this.#byEmail = options.byEmail ?? new PeopleByEmail({ client: options.client });
     this.#deskFields = options.deskFields;
     this.#cards = options.cards;
     this.#onStatus = options.onStatus;
@@ -237,29 +232,8 @@ export class SlackMirrorPoster implements MirrorPoster {
   }
 
   /** The Slack user with this email (id and name), cached as names are. */
-  #slackPerson(email: string): Promise<SlackPerson | undefined> {
-    const cached = this.#names.get(email);
-    if (cached && Date.now() - cached.at < NAME_TTL_MS) return cached.person;
-    const person = this.#client.users.lookupByEmail({ email }).then(
-      ({ user }): SlackPerson => ({
-        id: user?.id,
-        name: user?.real_name || user?.profile?.real_name || undefined,
-      }),
-      (error: unknown) => {
-        // Someone Slack does not know stays unknown for the hour; any other failure is asked
-        // again next time, and this line names them by email rather than wait.
-        const code = slackError(error);
-        if (!code || !UNKNOWN_PERSON.has(code)) this.#names.delete(email);
-        return undefined;
-      },
-    );
-    this.#names.delete(email);
-    this.#names.set(email, { at: Date.now(), person });
-    if (this.#names.size > NAMES_KEPT) {
-      const oldest = this.#names.keys().next().value;
-      if (oldest !== undefined) this.#names.delete(oldest);
-    }
-    return person;
+  #slackPerson(email: string): Promise<ShownPerson | undefined> {
+    return this.#byEmail.person(email);
   }
 
   async notifyRequester(notice: RequesterNotice): Promise<PostOutcome> {
@@ -331,7 +305,8 @@ export class SlackMirrorPoster implements MirrorPoster {
         : undefined;
     const card = buildTriageCard(ticket, {
       deskFields: await this.#deskFields?.(ticket.desk_id),
-      requester: { userId: person?.id, name: person?.name },
+      requester: { userId: person?.userId, name: person?.name },
+      assignee: ticket.assignee_email ? await this.#slackPerson(ticket.assignee_email) : undefined,
       dashboardUrl: this.#dashboardUrl,
       slackPermalink: permalink,
     });

@@ -26,6 +26,18 @@ describe('ticket card', () => {
     expect(text).toContain('"url":"https://acme.example/dashboard/tickets/IT-12"');
   });
 
+  it('shows the assignee as a Slack mention, not their address, when Slack knows them', () => {
+    const text = allText(buildTicketCard(ticket, { assignee: { userId: 'U0ALEX', name: 'Alex' } }));
+    expect(text).toContain('*Assignee*\\n<@U0ALEX>');
+    expect(text).not.toContain('alex.agent@acme.example');
+  });
+
+  it('names the team once when nobody has the ticket yet', () => {
+    const text = allText(buildTicketCard({ ...ticket, assignee_email: null, team: 'People Team' }));
+    expect(text).toContain('*Assignee*\\n:busts_in_silhouette: People Team');
+    expect(text).not.toContain('Team People Team');
+  });
+
   it('makes a title of <!channel> ping nobody', () => {
     const card = buildTicketCard({ ...ticket, title: '<!channel> <!here> <@U0001> &' });
     const text = allText(card);

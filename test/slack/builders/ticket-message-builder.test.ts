@@ -249,7 +249,7 @@ describe('ticket message builder', () => {
         ...change({ type: 'assigned', from: null, to: 'Hardware' }),
         field: 'team',
       }).text,
-    ).toContain('is with the *Hardware* team');
+    ).toContain('is with *Hardware*');
     expect(
       buildTicketChangeLine(
         'IT-12',

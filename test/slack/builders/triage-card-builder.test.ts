@@ -69,13 +69,35 @@ describe('triage card', () => {
     expect(field(card, 'Desk')).toBe('_No desk_');
   });
 
-  it('shows the assignee, or the team when nobody has it yet', () => {
+  it('shows the assignee by the address alone when Slack knows no one with it, or the team when nobody has it yet', () => {
     expect(
       field(buildTriageCard({ ...ticket, assignee_email: 'sam@acme.example' }), 'Assignee'),
     ).toBe('sam@acme.example');
     expect(field(buildTriageCard({ ...ticket, team: 'Hardware' }), 'Assignee')).toBe(
-      'Team Hardware',
+      ':busts_in_silhouette: Hardware',
     );
+  });
+
+  it('names a team once: "People Team", never "Team People Team"', () => {
+    expect(field(buildTriageCard({ ...ticket, team: 'People Team' }), 'Assignee')).toBe(
+      ':busts_in_silhouette: People Team',
+    );
+  });
+
+  it('shows the assignee as a mention when their email is a Slack user’s', () => {
+    const card = buildTriageCard(
+      { ...ticket, assignee_email: 'sam.rivera@acme.example' },
+      { assignee: { userId: 'U0AGENT', name: 'Sam Rivera' } },
+    );
+    expect(field(card, 'Assignee')).toBe('<@U0AGENT>');
+  });
+
+  it('shows the assignee by their Slack name when no Slack id came with it', () => {
+    const card = buildTriageCard(
+      { ...ticket, assignee_email: 'sam.rivera@acme.example' },
+      { assignee: { name: 'Sam <Rivera>' } },
+    );
+    expect(field(card, 'Assignee')).toBe('Sam &lt;Rivera&gt;');
   });
 
   it('quotes the first lines of the description and says when more is in the ticket', () => {

@@ -25,6 +25,7 @@ import { buildTicketList, buildTicketNotFound } from '../../builders/ticket-list
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
 import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
+import { shownAssignee } from '../../people/people-by-email.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
 import { deskFieldsFor } from '../../tickets/desk-fields.ts';
 import { titleFromText } from '../../tickets/message-text.ts';
@@ -151,7 +152,13 @@ async function answerLookup(
   );
   await respond(
     ephemeral(
-      buildTicketCard(ticket, { dashboardUrl: deps.settings.dashboardUrl, audience, deskFields }),
+      buildTicketCard(ticket, {
+        dashboardUrl: deps.settings.dashboardUrl,
+        audience,
+        deskFields,
+        // The assignee by name (a mention), as the thread's lines name them.
+        assignee: await shownAssignee(deps.people.byEmail?.bind(deps.people), ticket),
+      }),
     ),
   );
 }
