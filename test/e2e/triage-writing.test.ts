@@ -296,7 +296,7 @@ describe('writing from a triage thread', () => {
     const card = await eventually(
       () => {
         const now = stack.double.workspace.message(agentsPrivate, cardTs);
-        return JSON.stringify(now?.blocks).includes('sam.rivera@acme.example') ? now : undefined;
+        return JSON.stringify(now?.blocks).includes(`<@${agent}>`) ? now : undefined;
       },
       5_000,
       'the card showing the assignee',
