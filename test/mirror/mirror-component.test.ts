@@ -205,6 +205,17 @@ describe('the mirror as the Slack side tells it', () => {
       ).toEqual([THREAD, TRIAGE]);
     });
 
+    it('is left alone, without a warning, while another replica is posting it', async () => {
+      const { mirror, stores, poster, warnings } = attached();
+      await stores.links.link('IT-1', THREAD);
+      const message = agentReply();
+      const key = JSON.stringify([message.id, THREAD.channel, THREAD.threadTs]);
+      await stores.mirror.claimPost('IT-1', key, 30_000);
+      await mirror.messageWritten('IT-1', message);
+      expect(poster.posts).toEqual([]);
+      expect(warnings).toEqual([]);
+    });
+
     it('is left to a look of the mirror at once when Slack fails its post', async () => {
       const { mirror, stores, poster, warnings } = attached();
       await stores.links.link('IT-1', THREAD);
