@@ -219,4 +219,17 @@ describe('what an agent does shows at once', () => {
     expect(text).toContain(`<@${agent}>`);
     expect(text).not.toContain('sam.rivera@acme.example');
   });
+
+  it('with a second replica running the outbox and the mirror, a reply is still posted once in each thread', async () => {
+    await stack.addReplica();
+    for (const words of ['First of two replies', 'Second of two replies']) {
+      await replyFromCard(words);
+      await eventually(() => inBoth(words), 1_500, `"${words}" in both threads`);
+    }
+    await mirrorLooks();
+    for (const words of ['First of two replies', 'Second of two replies']) {
+      expect(countIn(dm, dmThread, words)).toBe(1);
+      expect(countIn(agentsPrivate, cardTs, words)).toBe(1);
+    }
+  });
 });
