@@ -144,18 +144,30 @@ describe('what an agent does shows at once', () => {
   });
 
   it('Reply to requester is posted once in each thread when Slack answers its first post with 500', async () => {
+    const injectedBefore = stack.double
+      .callsTo('chat.postMessage')
+      .filter((c) => c.injected).length;
     stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 3 });
     await replyFromCard('The toner was replaced');
     await eventually(() => inBoth('The toner was replaced'), 15_000, 'the reply in both threads');
+    expect(stack.double.callsTo('chat.postMessage').filter((call) => call.injected).length).toBe(
+      injectedBefore + 3,
+    );
     await mirrorLooks();
     expect(countIn(dm, dmThread, 'The toner was replaced')).toBe(1);
     expect(countIn(agentsPrivate, cardTs, 'The toner was replaced')).toBe(1);
   });
 
   it('Reply to requester is posted once in each thread when Slack answers its first post with 429', async () => {
+    const injectedBefore = stack.double
+      .callsTo('chat.postMessage')
+      .filter((c) => c.injected).length;
     stack.double.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
     await replyFromCard('Paper jam cleared');
     await eventually(() => inBoth('Paper jam cleared'), 15_000, 'the reply in both threads');
+    expect(stack.double.callsTo('chat.postMessage').filter((call) => call.injected).length).toBe(
+      injectedBefore + 1,
+    );
     await mirrorLooks();
     expect(countIn(dm, dmThread, 'Paper jam cleared')).toBe(1);
     expect(countIn(agentsPrivate, cardTs, 'Paper jam cleared')).toBe(1);
