@@ -19,6 +19,7 @@
  */
 import { type Sleep, sleep } from '../clock.ts';
 import type { Desk, ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
+import { deskTriageEntry } from '../store/triage-rules.ts';
 import type { Thread } from '../store/types.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
@@ -105,8 +106,6 @@ const DONE_KEPT = 5_000;
 const UNROUTED_KEPT_MS = 15 * 60_000;
 // How long the platform's desks (their parents) are kept: desks change rarely.
 const DESKS_KEPT_MS = 10 * 60_000;
-// A subdesk's parents looked at, at most (a loop in the platform's data ends here).
-const MAX_DESK_DEPTH = 5;
 const BACKGROUND = { priority: 'background' } as const;
 
 function timeOf(iso: string | null | undefined): number | undefined {
@@ -488,18 +487,10 @@ export class TriageFeed {
     list: readonly TriageChannel[],
     desk: string | null | undefined,
   ): Promise<TriageChannel | undefined> {
-    if (!desk) return undefined;
-    const own = list.find((one) => one.desk === desk);
+    const own = deskTriageEntry(list, desk);
     // The parents are read only when some other desk has a channel that could be one.
-    if (own || !list.some((one) => one.desk !== TRIAGE_CATCH_ALL)) return own;
-    const parents = await this.#parents();
-    let at: string | undefined = desk;
-    for (let depth = 0; at && depth < MAX_DESK_DEPTH; depth++) {
-      at = parents.get(at);
-      const entry = at ? list.find((one) => one.desk === at) : undefined;
-      if (entry) return entry;
-    }
-    return undefined;
+    if (own || !desk || !list.some((one) => one.desk !== TRIAGE_CATCH_ALL)) return own;
+    return deskTriageEntry(list, desk, await this.#parents());
   }
 
   /** Each subdesk's parent, from the platform's desks (one background read per period). */
