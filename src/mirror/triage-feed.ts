@@ -150,7 +150,7 @@ export class TriageFeed {
   // New tickets that had no triage channel, until when a hook of theirs is worth a read.
   readonly #unrouted = new Map<string, number>();
   // Changed tickets this replica knows nothing of: one whose card is in the catch-all moves.
-  readonly #touched = new Set<string>();
+  readonly #touched = new Map<string, Ticket | undefined>();
   #desks: { at: number; parents: Map<string, string> } | undefined;
   readonly #goneUntil = new Map<string, number>();
   readonly #since = new Map<string, number>();
@@ -214,8 +214,7 @@ export class TriageFeed {
       // Its card may be in the catch-all (posted by another replica, or long ago): the store
       // says, without a platform request.
       if (this.#settled.has(ticketId) || this.#waiting.has(ticketId)) return;
-      if (this.#touched.size < DONE_KEPT) this.#touched.add(ticketId);
-      this.#loop.wake();
+      this.#touch(ticketId, undefined);
       return;
     }
     this.#unrouted.delete(ticketId);
@@ -238,7 +237,11 @@ export class TriageFeed {
     for (const ticket of tickets) {
       if (this.#settled.has(ticket.id)) continue;
       const createdAt = timeOf(ticket.created_at);
-      if (createdAt === undefined || createdAt < oldest) continue;
+      if (createdAt === undefined || createdAt < oldest) {
+        // Too old for a new card, but one in the catch-all moves once its ticket is on a desk.
+        if (this.#catchAllApart()) this.#touch(ticket.id, ticket);
+        continue;
+      }
       const waiting = this.#waiting.get(ticket.id);
       if (waiting) {
         waiting.ticket ??= ticket;
@@ -396,15 +399,29 @@ export class TriageFeed {
     if (this.#touched.size === 0) return;
     const touched = [...this.#touched];
     this.#touched.clear();
-    const list = await this.#channelList();
-    const catchAll = list.find((one) => one.desk === TRIAGE_CATCH_ALL)?.channel;
-    if (!catchAll || list.every((one) => one.channel === catchAll)) return;
-    for (const ticketId of touched) {
+    await this.#channelList();
+    const catchAll = this.#catchAllApart();
+    if (!catchAll) return;
+    for (const [ticketId, ticket] of touched) {
+      if (this.#settled.has(ticketId) || this.#waiting.has(ticketId)) continue;
       const threads = await this.#stores.links.threadsForTicket(ticketId);
-      if (threads.some((thread) => thread.triage && thread.channel === catchAll)) {
-        this.created(ticketId);
-      }
+      if (!threads.some((thread) => thread.triage && thread.channel === catchAll)) continue;
+      // A listing's ticket is weighed as listed; a hook's is read.
+      this.#waiting.set(ticketId, { ticketId, ticket, dueAt: this.#o.now(), attempts: 0 });
     }
+  }
+
+  #touch(ticketId: string, ticket: Ticket | undefined): void {
+    if (this.#touched.size >= DONE_KEPT && !this.#touched.has(ticketId)) return;
+    this.#touched.set(ticketId, ticket);
+    this.#loop.wake();
+  }
+
+  /** The catch-all's channel when some desk's channel is another one (a card may move). */
+  #catchAllApart(): string | undefined {
+    const list = this.#channels?.list ?? [];
+    const catchAll = list.find((one) => one.desk === TRIAGE_CATCH_ALL)?.channel;
+    return catchAll && list.some((one) => one.channel !== catchAll) ? catchAll : undefined;
   }
 
   /**

@@ -132,6 +132,25 @@ describe('triage feed routing', () => {
     expect(t.one.poster.pointers).toHaveLength(0);
   });
 
+  it('moves the catch-all card of a ticket filed an hour ago when a listing shows it on a desk, reading nothing', async () => {
+    const t = setUp();
+    await t.stores.triageChannels.set('it', IT_TRIAGE);
+    await t.stores.triageChannels.set(TRIAGE_CATCH_ALL, CATCH_ALL);
+    await t.one.triage.runOnce();
+    t.clock.now += 1_000;
+    const ticket = t.model.createTicket(TENANT, { title: 'Help', channel: 'email' });
+    t.one.triage.created(ticket.id);
+    await t.one.triage.runOnce();
+    t.clock.now += 3_600_000;
+    t.model.setDesk(TENANT, ticket.id, 'it');
+    t.one.platform.calls.length = 0;
+    t.one.triage.listed([t.model.getTicket(TENANT, ticket.id)]);
+    await t.one.triage.runOnce();
+    expect(t.one.poster.cards.map((card) => card.channel)).toEqual([CATCH_ALL, IT_TRIAGE]);
+    expect(t.one.poster.pointers).toHaveLength(1);
+    expect(t.one.platform.count('getTicket')).toBe(0);
+  });
+
   it('reads no ticket for a ticket.updated hook of a ticket with no card in the catch-all', async () => {
     const t = setUp();
     await t.stores.triageChannels.set('it', IT_TRIAGE);
