@@ -28,8 +28,12 @@ class DeskPlatform extends ModelPlatform {
     super(...args);
     this.#desks = args[0].listDesks(TENANT).items;
   }
+  /** Errors the next reads of the desks throw, in order. */
+  readonly desksFail: Error[] = [];
   listDesks = async (): Promise<Envelope<Desk>> => {
     this.desksRead += 1;
+    const failure = this.desksFail.shift();
+    if (failure) throw failure;
     return { items: this.#desks, total_count: this.#desks.length };
   };
 }
@@ -88,6 +92,26 @@ describe('triage feed routing', () => {
     await t.one.triage.runOnce();
     expect(t.one.poster.cards).toEqual(ids.map((ticketId) => ({ channel: IT_TRIAGE, ticketId })));
     expect(t.one.platform.desksRead).toBe(1);
+  });
+
+  it('posts a subdesk’s ticket in its parent’s channel once the desks can be read after the platform failed', async () => {
+    const t = setUp();
+    await t.stores.triageChannels.set('it', IT_TRIAGE);
+    await t.one.triage.runOnce();
+    t.clock.now += 1_000;
+    const ticket = t.model.createTicket(TENANT, {
+      title: 'Headset',
+      desk_id: 'it-hardware',
+      channel: 'portal',
+    });
+    t.one.platform.desksFail.push(new Error('503 from the platform'));
+    t.one.triage.created(ticket.id);
+    await t.one.triage.runOnce();
+    expect(t.one.poster.cards).toEqual([]);
+    t.clock.now += 5_000;
+    await t.one.triage.runOnce();
+    expect(t.one.poster.cards).toEqual([{ channel: IT_TRIAGE, ticketId: ticket.id }]);
+    expect(t.one.platform.desksRead).toBe(2);
   });
 
   it('reads no desks for a ticket whose desk has its own channel', async () => {
