@@ -215,6 +215,21 @@ describe('reactions on a triage card by someone who is not an agent', () => {
     expect(ticket().status).toBe('new');
   });
 
+  it('an agent’s reaction is made when Slack fails to read the card', async () => {
+    stack.double.failNext('conversations.replies', 'internal_error', { status: 500, times: 5 });
+    await stack.driver.userReacts({
+      userId: agent,
+      channelId: itHelp,
+      ts: cardTs,
+      reaction: 'eyes',
+    });
+    await eventually(
+      () => ticket().assignee_email === 'sam.rivera@acme.example',
+      10_000,
+      'the assignment',
+    );
+  });
+
   it('is told by direct message when Slack rate-limits the private notice', async () => {
     stack.double.failNext('chat.postEphemeral', 'ratelimited', { retryAfterSec: 7 });
     await stack.driver.userReacts({

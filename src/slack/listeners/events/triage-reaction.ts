@@ -59,14 +59,24 @@ export function triageReaction(deps: ListenerDeps) {
       await refuse(deps, eventKey(body), { userId, channel, ticketId, emoji, action });
       return;
     }
-    const card = await readCard(deps, channel, ts, appUserId);
-    // Read again just now: a card that is no longer the ticket's (deleted) is left alone.
-    if (card?.ticketId !== ticketId) return;
+    const card = await readCard(deps, channel, ts, appUserId).catch((error: unknown) => {
+      // The change is made all the same: the mirror brings the card along afterwards, reading
+      // it then; only a notice to the agent goes by direct message instead.
+      deps.logger.warn(
+        { err: error, channel, ticket_id: ticketId },
+        'could not read the triage card reacted on',
+      );
+      return 'unread' as const;
+    });
+    // Read just now: a card that is no longer the ticket's (deleted) is left alone.
+    if (card !== 'unread' && card?.ticketId !== ticketId) return;
     const payload: UpdateTicketPayload = {
       ticketId,
       actorUserId: userId,
       request: REQUEST_OF[action],
-      card: { kind: 'triage', channel, ts, ...triageCardExtras(card.blocks) },
+      ...(card === 'unread'
+        ? {}
+        : { card: { kind: 'triage', channel, ts, ...triageCardExtras(card.blocks) } }),
     };
     await enqueueIntent(deps, eventKey(body), updateTicket, payload);
   };
