@@ -8,6 +8,9 @@
  * ticket as it is (assigning to the same agent again changes nothing). Removing undoes nothing.
  * Someone who is not an agent of the ticket is told privately, once, and nothing changes. A
  * reaction on anything but the app's own triage card (its `triage_card` metadata) does nothing.
+ * Before Slack is answered only the event itself is looked at; the card and the person are read
+ * after (no Slack call holds the answer). A crash in between loses the reaction, never makes it
+ * twice: the card shows nothing changed, and reacting again does it.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { TriageReactionAction } from '../../../config.ts';
@@ -52,34 +55,64 @@ export function triageReaction(deps: ListenerDeps) {
     // A card is the app's own post: a reaction on anyone else's message costs no Slack read.
     if (appUserId && event.item_user && event.item_user !== appUserId) return;
     if (channel.startsWith('D')) return;
-    const ticketId = await deps.triageThreads.ticketForTriageThread(channel, ts, appUserId);
-    if (!ticketId) return;
-    const userId = event.user;
-    if (!(await deps.people.isAgent(userId, { ticketId, channel }))) {
-      await refuse(deps, eventKey(body), { userId, channel, ticketId, emoji, action });
-      return;
-    }
-    const card = await readCard(deps, channel, ts, appUserId).catch((error: unknown) => {
-      // The change is made all the same: the mirror brings the card along afterwards, reading
-      // it then; only a notice to the agent goes by direct message instead.
-      deps.logger.warn(
-        { err: error, channel, ticket_id: ticketId },
-        'could not read the triage card reacted on',
-      );
-      return 'unread' as const;
-    });
-    // Read just now: a card that is no longer the ticket's (deleted) is left alone.
-    if (card !== 'unread' && card?.ticketId !== ticketId) return;
-    const payload: UpdateTicketPayload = {
-      ticketId,
-      actorUserId: userId,
-      request: REQUEST_OF[action],
-      ...(card === 'unread'
-        ? {}
-        : { card: { kind: 'triage', channel, ts, ...triageCardExtras(card.blocks) } }),
+    const reaction = {
+      deliveryKey: eventKey(body),
+      userId: event.user,
+      channel,
+      ts,
+      emoji,
+      action,
+      appUserId,
     };
-    await enqueueIntent(deps, eventKey(body), updateTicket, payload);
+    // Slack is read (the card, the person) once Slack is answered; the delivery key keeps a
+    // retry, or the same event on another replica, to one change.
+    deps.tasks.run('triage-reaction', () => actOnReaction(deps, reaction), {
+      channel,
+      user: event.user,
+    });
   };
+}
+
+/** One reaction on a message of the app's, as the listener took it. */
+interface Reaction {
+  deliveryKey: string;
+  userId: string;
+  channel: string;
+  ts: string;
+  emoji: string;
+  action: TriageReactionAction;
+  appUserId: string | undefined;
+}
+
+// Queues the change when the message is a triage card and the person an agent of its ticket.
+async function actOnReaction(deps: ListenerDeps, reaction: Reaction): Promise<void> {
+  const { deliveryKey, userId, channel, ts, emoji, action, appUserId } = reaction;
+  const ticketId = await deps.triageThreads.ticketForTriageThread(channel, ts, appUserId);
+  if (!ticketId) return;
+  if (!(await deps.people.isAgent(userId, { ticketId, channel }))) {
+    await refuse(deps, deliveryKey, { userId, channel, ticketId, emoji, action });
+    return;
+  }
+  const card = await readCard(deps, channel, ts, appUserId).catch((error: unknown) => {
+    // The change is made all the same: the mirror brings the card along afterwards, reading
+    // it then; only a notice to the agent goes by direct message instead.
+    deps.logger.warn(
+      { err: error, channel, ticket_id: ticketId },
+      'could not read the triage card reacted on',
+    );
+    return 'unread' as const;
+  });
+  // Read just now: a card that is no longer the ticket's (deleted) is left alone.
+  if (card !== 'unread' && card?.ticketId !== ticketId) return;
+  const payload: UpdateTicketPayload = {
+    ticketId,
+    actorUserId: userId,
+    request: REQUEST_OF[action],
+    ...(card === 'unread'
+      ? {}
+      : { card: { kind: 'triage', channel, ts, ...triageCardExtras(card.blocks) } }),
+  };
+  await enqueueIntent(deps, deliveryKey, updateTicket, payload);
 }
 
 // The card as Slack has it (its blocks keep who filed the ticket and where, which the card must
@@ -115,18 +148,16 @@ async function refuse(
   },
 ): Promise<void> {
   const { userId, channel, ticketId, emoji, action } = refusal;
-  const told = await deps.stores.claims.claim(`reaction-refused:${deliveryKey}`, TOLD_KEEP_MS);
-  if (told.state !== 'claimed') return;
+  // Without the store a repeat may be told twice, which is better than not told at all.
+  const told = await deps.stores.claims
+    .claim(`reaction-refused:${deliveryKey}`, TOLD_KEEP_MS)
+    .catch(() => undefined);
+  if (told && told.state !== 'claimed') return;
   const ask = { userId, ticketId, action: TRIAGE_REACTION_ACTIONS[action] };
   if (!(await isFirstRefusal(deps.stores.claims, ask))) return;
-  deps.tasks.run(
-    'tell-reaction-refused',
-    () =>
-      tellPrivately(
-        deps.client,
-        { userId, channel },
-        buildReactionRefusal(ticketId, emoji, action),
-      ),
-    { channel, user: userId, ticket_id: ticketId },
+  await tellPrivately(
+    deps.client,
+    { userId, channel },
+    buildReactionRefusal(ticketId, emoji, action),
   );
 }

@@ -64,7 +64,13 @@ function setup(options: { agent?: boolean } = {}) {
     tasks: { run: (_label: string, task: () => Promise<unknown>) => void tasks.push(task()) },
     triageThreads,
   };
-  return { stores, slackCalls, tasks, handle: triageReaction(deps as never) };
+  const listener = triageReaction(deps as never);
+  // The listener answers Slack first; what it does after is awaited here.
+  const handle = async (given: never) => {
+    await listener(given);
+    await Promise.all(tasks);
+  };
+  return { stores, slackCalls, handle };
 }
 
 const args = (reaction: string, over: Record<string, unknown> = {}) =>
@@ -114,9 +120,8 @@ describe('a reaction on a triage card', () => {
   });
 
   it('by someone who is not an agent queues nothing and tells them privately', async () => {
-    const { stores, slackCalls, tasks, handle } = setup({ agent: false });
+    const { stores, slackCalls, handle } = setup({ agent: false });
     await handle(args('arrow_up_small'));
-    await Promise.all(tasks);
     expect(await stores.outbox.reserve('w', 60_000)).toBeUndefined();
     expect(slackCalls).toContain('chat.postEphemeral');
   });
