@@ -106,6 +106,15 @@ describe('reactions on a triage card', () => {
     expect(lines[0]?.text).toContain('by Sam Rivera');
   });
 
+  it('👀 removed and added again by the same agent assigns nothing more', async () => {
+    // Slack's new reaction_added for the emoji added again: a new delivery, not a retry.
+    await stack.driver.event(reactionEvent('eyes'));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(ticket().assignee_email).toBe('sam.rivera@acme.example');
+    expect(threadLines('is assigned to')).toHaveLength(1);
+    expect(stack.double.workspace.ephemerals({ user: agent })).toEqual([]);
+  });
+
   it('a reaction event Slack delivers twice, to two replicas at once, raises the priority one step', async () => {
     const second = await stack.addReplica();
     const event = reactionEvent('arrow_up_small');
