@@ -102,6 +102,51 @@ export type AppRole = (typeof APP_ROLES)[number];
  */
 export type ChannelModeSetting = 'auto' | 'off';
 
+/** What a reaction on a triage card does (TRIAGE_REACTIONS): assign, resolve or raise the priority. */
+export const TRIAGE_REACTION_ACTIONS = ['assign', 'resolve', 'raise'] as const;
+/** One of `TRIAGE_REACTION_ACTIONS`. */
+export type TriageReactionAction = (typeof TRIAGE_REACTION_ACTIONS)[number];
+
+/** The reactions agents use on triage cards unless TRIAGE_REACTIONS says otherwise. */
+export const DEFAULT_TRIAGE_REACTIONS = 'eyes=assign,white_check_mark=resolve,arrow_up_small=raise';
+
+/**
+ * TRIAGE_REACTIONS as typed: emoji name=action pairs (`:eyes:` and `eyes` alike), or `off` for
+ * none. Each problem quotes the pair at fault and says how to write it.
+ */
+export function parseTriageReactions(value: string): {
+  reactions: Map<string, TriageReactionAction>;
+  problems: string[];
+} {
+  const reactions = new Map<string, TriageReactionAction>();
+  const problems: string[] = [];
+  if (value.toLowerCase() === 'off') return { reactions, problems };
+  const example = `e.g. ${DEFAULT_TRIAGE_REACTIONS}, or off`;
+  const pairs = value
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
+  for (const pair of pairs) {
+    const [rawName = '', rawAction = '', ...rest] = pair.split('=').map((part) => part.trim());
+    const name = rawName.replace(/^:|:$/g, '').toLowerCase();
+    const action = rawAction.toLowerCase();
+    if (!pair.includes('=') || rest.length > 0) {
+      problems.push(`has "${pair}": write emoji name=action pairs, ${example}`);
+    } else if (!/^[a-z0-9_+'-]+$/.test(name)) {
+      problems.push(`has "${pair}": "${rawName}" is not an emoji name (such as eyes), ${example}`);
+    } else if (!(TRIAGE_REACTION_ACTIONS as readonly string[]).includes(action)) {
+      problems.push(
+        `has "${pair}": "${rawAction}" is not an action; use ${TRIAGE_REACTION_ACTIONS.join(', ')}, ${example}`,
+      );
+    } else if (reactions.has(name)) {
+      problems.push(`names :${name}: twice: one action per emoji`);
+    } else {
+      reactions.set(name, action as TriageReactionAction);
+    }
+  }
+  return { reactions, problems };
+}
+
 /**
  * DESK_TRIAGE_CHANNELS as typed: desk slug=channel id pairs, `*` for the catch-all (tickets on
  * no desk, or on a desk with no triage channel of its own). Each problem quotes the pair at
@@ -304,6 +349,11 @@ const envSchema = z.object({
     for (const message of problems) ctx.addIssue({ code: 'custom', message });
     return channels;
   }),
+  TRIAGE_REACTIONS: optional.transform((value, ctx) => {
+    const { reactions, problems } = parseTriageReactions(value ?? DEFAULT_TRIAGE_REACTIONS);
+    for (const message of problems) ctx.addIssue({ code: 'custom', message });
+    return reactions;
+  }),
 });
 
 /** Every environment variable the app reads, in the order the schema lists them. */
@@ -331,6 +381,8 @@ export interface Config {
     autoChannelHoldMs: number;
     /** How long after a resolution a direct message asks whether it is about that ticket (0: never). */
     reopenWindowMs: number;
+    /** What an agent's reaction on a triage card does, by emoji name (empty: reactions do nothing). */
+    triageReactions: ReadonlyMap<string, TriageReactionAction>;
   };
   serviceDesk: {
     url: string;
@@ -399,6 +451,13 @@ function crossProblems(env: NodeJS.ProcessEnv): Problem[] {
         'is required in HTTP mode: copy it from Basic Information > App Credentials (or set SLACK_APP_TOKEN for Socket Mode)',
     });
   }
+  const emoji = envSchema.pick({ TICKET_EMOJI: true, TRIAGE_REACTIONS: true }).safeParse(env);
+  if (emoji.success && emoji.data.TRIAGE_REACTIONS.has(emoji.data.TICKET_EMOJI)) {
+    problems.push({
+      name: 'TRIAGE_REACTIONS',
+      message: `uses :${emoji.data.TICKET_EMOJI}:, which is TICKET_EMOJI (it files a message as a ticket): choose another emoji for its action`,
+    });
+  }
   return problems;
 }
 
@@ -443,6 +502,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deskTriageChannels: e.DESK_TRIAGE_CHANNELS,
       autoChannelHoldMs: Math.round(e.CHANNEL_AUTO_HOLD_SECONDS * 1000),
       reopenWindowMs: e.REOPEN_WINDOW,
+      triageReactions: e.TRIAGE_REACTIONS,
     },
     serviceDesk: {
       url: e.SERVICE_DESK_URL,

@@ -213,6 +213,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       channelModes: config.slack.channelModes,
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
+      triageReactions: config.slack.triageReactions,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

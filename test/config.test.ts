@@ -305,3 +305,55 @@ describe('DESK_TRIAGE_CHANNELS', () => {
     ]);
   });
 });
+
+describe('TRIAGE_REACTIONS', () => {
+  it('defaults to 👀 assign, ✅ resolve and 🔼 raise', () => {
+    expect([...loadConfig(base).slack.triageReactions]).toEqual([
+      ['eyes', 'assign'],
+      ['white_check_mark', 'resolve'],
+      ['arrow_up_small', 'raise'],
+    ]);
+  });
+
+  it('reads emoji name=action pairs, colons and case aside', () => {
+    const config = loadConfig({ ...base, TRIAGE_REACTIONS: ':Raised_Hands:=ASSIGN, fire=raise' });
+    expect([...config.slack.triageReactions]).toEqual([
+      ['raised_hands', 'assign'],
+      ['fire', 'raise'],
+    ]);
+  });
+
+  it('turns the reactions off with off', () => {
+    expect(loadConfig({ ...base, TRIAGE_REACTIONS: 'off' }).slack.triageReactions.size).toBe(0);
+  });
+
+  it('refuses an unknown action, naming the actions there are', () => {
+    expect(problemsOf({ ...base, TRIAGE_REACTIONS: 'eyes=close' })).toEqual([
+      'TRIAGE_REACTIONS has "eyes=close": "close" is not an action; use assign, resolve, raise, e.g. eyes=assign,white_check_mark=resolve,arrow_up_small=raise, or off',
+    ]);
+  });
+
+  it('refuses an entry that is not a pair', () => {
+    expect(problemsOf({ ...base, TRIAGE_REACTIONS: 'eyes' })[0]).toMatch(
+      /^TRIAGE_REACTIONS has "eyes": write emoji name=action pairs, e\.g\. eyes=assign/,
+    );
+  });
+
+  it('refuses a name that is not an emoji name', () => {
+    expect(problemsOf({ ...base, TRIAGE_REACTIONS: '👀=assign' })[0]).toMatch(
+      /^TRIAGE_REACTIONS has "👀=assign": "👀" is not an emoji name \(such as eyes\)/,
+    );
+  });
+
+  it('refuses one emoji given two actions', () => {
+    expect(problemsOf({ ...base, TRIAGE_REACTIONS: 'eyes=assign,eyes=resolve' })[0]).toMatch(
+      /^TRIAGE_REACTIONS names :eyes: twice: one action per emoji/,
+    );
+  });
+
+  it('refuses the ticket emoji, which files a message', () => {
+    expect(problemsOf({ ...base, TRIAGE_REACTIONS: 'ticket=assign' })).toEqual([
+      'TRIAGE_REACTIONS uses :ticket:, which is TICKET_EMOJI (it files a message as a ticket): choose another emoji for its action',
+    ]);
+  });
+});

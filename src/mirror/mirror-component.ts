@@ -32,7 +32,10 @@ import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.t
 
 /** What the mirror is built from; the pace and the clock are the caller's. */
 export interface MirrorComponentOptions {
-  platform: MirrorPlatform & ChangeFeedPlatform & RelinkPlatform;
+  platform: MirrorPlatform &
+    ChangeFeedPlatform &
+    RelinkPlatform &
+    Pick<TriageFeedOptions['platform'], 'listDesks'>;
   stores: Pick<Stores, 'claims' | 'links' | 'budget' | 'schedule' | 'mirror' | 'feed'> &
     Partial<Pick<Stores, 'triageChannels'>>;
   logger: MirrorLogger & { child?(bindings: object): MirrorLogger };

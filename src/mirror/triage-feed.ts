@@ -18,7 +18,8 @@
  * (as this feed first saw it) get a card.
  */
 import { type Sleep, sleep } from '../clock.ts';
-import type { Ticket } from '../servicedesk/index.ts';
+import type { Desk, ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
+import { deskTriageEntry } from '../store/triage-rules.ts';
 import type { Thread } from '../store/types.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
@@ -31,7 +32,9 @@ import { WorkLoop } from './work-loop.ts';
 /** What the triage feed needs. */
 export interface TriageFeedOptions {
   platform: Pick<ChangeFeedPlatform, 'listTickets' | 'getTicket'> &
-    Pick<MirrorPlatform, 'listMessages'>;
+    Pick<MirrorPlatform, 'listMessages'> &
+    // The desks' parents (a subdesk's ticket goes to its parent's channel); without it, none.
+    Partial<Pick<ServiceDeskClient, 'listDesks'>>;
   stores: Pick<Stores, 'triageChannels' | 'links' | 'mirror' | 'schedule' | 'claims'>;
   logger: MirrorLogger;
   /** Lets the scans go only while routine work may (default: always). */
@@ -82,12 +85,17 @@ interface Waiting {
   backfill?: Thread;
 }
 
-/** How weighing a card went: made (or never to be), another replica's, or its channel's to wait. */
-type CardOutcome = 'settled' | 'busy' | 'left' | 'unrouted';
+/**
+ * How weighing a card went: made (or never to be), another replica's, its channel's to wait,
+ * no channel yet, or made in the catch-all (a desk set later moves it).
+ */
+type CardOutcome = 'settled' | 'busy' | 'left' | 'unrouted' | 'provisional';
 
 interface Route {
   channel: string;
   since: number;
+  /** Whether the channel is the catch-all's (no channel for the desk, its parents' neither). */
+  catchAll: boolean;
 }
 
 const SINCE_TTL_MS = 10 * 365 * 86_400_000;
@@ -96,6 +104,8 @@ const MAX_PAGES = 3;
 const DONE_KEPT = 5_000;
 // How long a new ticket with no triage channel yet waits for the hook that gives it a desk.
 const UNROUTED_KEPT_MS = 15 * 60_000;
+// How long the platform's desks (their parents) are kept: desks change rarely.
+const DESKS_KEPT_MS = 10 * 60_000;
 const BACKGROUND = { priority: 'background' } as const;
 
 function timeOf(iso: string | null | undefined): number | undefined {
@@ -139,6 +149,9 @@ export class TriageFeed {
   readonly #settled = new Set<string>();
   // New tickets that had no triage channel, until when a hook of theirs is worth a read.
   readonly #unrouted = new Map<string, number>();
+  // Changed tickets this replica knows nothing of: one whose card is in the catch-all moves.
+  readonly #touched = new Map<string, Ticket | undefined>();
+  #desks: { at: number; parents: Map<string, string> } | undefined;
   readonly #goneUntil = new Map<string, number>();
   readonly #since = new Map<string, number>();
   #channels: { at: number; list: TriageChannel[] } | undefined;
@@ -196,9 +209,16 @@ export class TriageFeed {
    */
   updated(ticketId: string): void {
     const until = this.#unrouted.get(ticketId);
-    if (until === undefined) return;
+    if (until === undefined || until <= this.#o.now()) {
+      this.#unrouted.delete(ticketId);
+      // Its card may be in the catch-all (posted by another replica, or long ago): the store
+      // says, without a platform request.
+      if (this.#settled.has(ticketId) || this.#waiting.has(ticketId)) return;
+      this.#touch(ticketId, undefined);
+      return;
+    }
     this.#unrouted.delete(ticketId);
-    if (until > this.#o.now()) this.created(ticketId);
+    this.created(ticketId);
   }
 
   #keepUnrouted(ticketId: string): void {
@@ -217,7 +237,11 @@ export class TriageFeed {
     for (const ticket of tickets) {
       if (this.#settled.has(ticket.id)) continue;
       const createdAt = timeOf(ticket.created_at);
-      if (createdAt === undefined || createdAt < oldest) continue;
+      if (createdAt === undefined || createdAt < oldest) {
+        // Too old for a new card, but one in the catch-all moves once its ticket is on a desk.
+        if (this.#catchAllApart()) this.#touch(ticket.id, ticket);
+        continue;
+      }
       const waiting = this.#waiting.get(ticket.id);
       if (waiting) {
         waiting.ticket ??= ticket;
@@ -249,6 +273,7 @@ export class TriageFeed {
     try {
       await this.#channelList();
       await this.#scanIfDue();
+      await this.#lookAtTouched();
     } catch (error) {
       this.#logger.warn({ err: error }, 'triage scan failed; will scan again');
     }
@@ -276,7 +301,7 @@ export class TriageFeed {
       }
       this.#waiting.delete(ticketId);
       if (outcome === 'settled') this.#settle(ticketId);
-      if (outcome === 'unrouted') this.#keepUnrouted(ticketId);
+      if (outcome === 'unrouted' || outcome === 'provisional') this.#keepUnrouted(ticketId);
     } catch (error) {
       const now = this.#o.now();
       if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
@@ -308,19 +333,31 @@ export class TriageFeed {
     const createdAt = timeOf(ticket.created_at) ?? 0;
     // No channel yet (no desk, or none triaged): a desk set later, or a channel, may give one.
     if (!route) return 'unrouted';
-    if (createdAt < route.since) return 'settled';
     const { channel } = route;
-    if ((this.#goneUntil.get(channel) ?? 0) > this.#o.now()) return 'left';
     const threads = await this.#stores.links.threadsForTicket(ticket.id);
-    if (threads.some((thread) => thread.triage)) return 'settled';
+    const triage = threads.filter((thread) => thread.triage);
+    // A card in the catch-all whose ticket is now on a desk with a channel moves there: the
+    // desk's card is posted, and the catch-all's turns into a pointer to it (one card).
+    const catchAll = (await this.#channelList()).find((one) => one.desk === TRIAGE_CATCH_ALL);
+    const stale = route.catchAll
+      ? undefined
+      : triage.find((thread) => thread.channel !== channel && thread.channel === catchAll?.channel);
+    if (triage.length > 0 && !stale) {
+      return route.catchAll && triage.some((one) => one.channel === channel)
+        ? 'provisional'
+        : 'settled';
+    }
+    if (!stale && createdAt < route.since) return 'settled';
+    if ((this.#goneUntil.get(channel) ?? 0) > this.#o.now()) return 'left';
     const { mirror } = this.#stores;
     const key = triageCardKey(channel);
     const claim = await mirror.claimPost(ticket.id, key, this.#o.leaseMs);
     if (claim.state === 'done') return 'settled';
     if (claim.state === 'busy') return 'busy';
-    let ts: string | undefined;
+    // Linked already: an earlier move posted the desk's card and failed before the pointer.
+    let ts = triage.find((thread) => thread.channel === channel)?.threadTs;
     try {
-      if (claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
+      if (ts === undefined && claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
       if (ts === undefined) {
         const filedFrom = threads.find((thread) => !thread.triage);
         const posted = await poster.postTriageCard(channel, ticket, filedFrom);
@@ -332,6 +369,15 @@ export class TriageFeed {
         ts = posted.ts;
       }
       await this.#stores.links.link(ticket.id, { channel, threadTs: ts, triage: true });
+      if (stale) {
+        await poster.pointTriageCard?.(stale, { channel, threadTs: ts, triage: true }, ticket.id);
+        // The catch-all's thread no longer follows the ticket: its conversation goes on here.
+        await this.#stores.links.unlink(ticket.id, stale);
+        this.#logger.info(
+          { ticket_id: ticket.id, from: stale.channel, to: channel },
+          'triage card moved to its desk’s channel',
+        );
+      }
     } catch (error) {
       await mirror.releasePost(ticket.id, key, claim.token).catch(() => undefined);
       throw error;
@@ -342,7 +388,40 @@ export class TriageFeed {
     await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
     waiting.backfill = { channel, threadTs: ts, triage: true };
     this.#onCard?.({ ticketId: ticket.id, channel, createdAt, postedAt: this.#o.now() });
-    return 'settled';
+    return route.catchAll ? 'provisional' : 'settled';
+  }
+
+  /**
+   * The changed tickets this replica knew nothing of: those with a card in the catch-all are
+   * read again (their desk may have a channel now). One store read each, no platform request.
+   */
+  async #lookAtTouched(): Promise<void> {
+    if (this.#touched.size === 0) return;
+    const touched = [...this.#touched];
+    this.#touched.clear();
+    await this.#channelList();
+    const catchAll = this.#catchAllApart();
+    if (!catchAll) return;
+    for (const [ticketId, ticket] of touched) {
+      if (this.#settled.has(ticketId) || this.#waiting.has(ticketId)) continue;
+      const threads = await this.#stores.links.threadsForTicket(ticketId);
+      if (!threads.some((thread) => thread.triage && thread.channel === catchAll)) continue;
+      // A listing's ticket is weighed as listed; a hook's is read.
+      this.#waiting.set(ticketId, { ticketId, ticket, dueAt: this.#o.now(), attempts: 0 });
+    }
+  }
+
+  #touch(ticketId: string, ticket: Ticket | undefined): void {
+    if (this.#touched.size >= DONE_KEPT && !this.#touched.has(ticketId)) return;
+    this.#touched.set(ticketId, ticket);
+    this.#loop.wake();
+  }
+
+  /** The catch-all's channel when some desk's channel is another one (a card may move). */
+  #catchAllApart(): string | undefined {
+    const list = this.#channels?.list ?? [];
+    const catchAll = list.find((one) => one.desk === TRIAGE_CATCH_ALL)?.channel;
+    return catchAll && list.some((one) => one.channel !== catchAll) ? catchAll : undefined;
   }
 
   /**
@@ -406,14 +485,40 @@ export class TriageFeed {
     }
   }
 
-  /** The ticket's triage channel (its desk's, else the catch-all's) and since when it is. */
+  /**
+   * The ticket's triage channel (its desk's, else its nearest parent desk's, else the
+   * catch-all's) and since when it is.
+   */
   async #routeOf(ticket: Ticket): Promise<Route | undefined> {
     const list = await this.#channelList();
-    const entry =
-      list.find((one) => ticket.desk_id && one.desk === ticket.desk_id) ??
-      list.find((one) => one.desk === TRIAGE_CATCH_ALL);
-    if (!entry) return undefined;
-    return { channel: entry.channel, since: await this.#sinceOf(entry) };
+    const entry = await this.#deskEntry(list, ticket.desk_id);
+    if (entry)
+      return { channel: entry.channel, since: await this.#sinceOf(entry), catchAll: false };
+    const catchAll = list.find((one) => one.desk === TRIAGE_CATCH_ALL);
+    if (!catchAll) return undefined;
+    return { channel: catchAll.channel, since: await this.#sinceOf(catchAll), catchAll: true };
+  }
+
+  /** The triage channel of the desk or of its nearest parent that has one. */
+  async #deskEntry(
+    list: readonly TriageChannel[],
+    desk: string | null | undefined,
+  ): Promise<TriageChannel | undefined> {
+    const own = deskTriageEntry(list, desk);
+    // The parents are read only when some other desk has a channel that could be one.
+    if (own || !desk || !list.some((one) => one.desk !== TRIAGE_CATCH_ALL)) return own;
+    return deskTriageEntry(list, desk, await this.#parents());
+  }
+
+  /** Each subdesk's parent, from the platform's desks (one background read per period). */
+  async #parents(): Promise<Map<string, string>> {
+    const now = this.#o.now();
+    if (this.#desks && now - this.#desks.at < DESKS_KEPT_MS) return this.#desks.parents;
+    const listDesks = this.#platform.listDesks?.bind(this.#platform);
+    if (!listDesks) return new Map();
+    const { items } = await listDesks(BACKGROUND);
+    this.#desks = { at: now, parents: parentsOf(items) };
+    return this.#desks.parents;
   }
 
   async #channelList(): Promise<TriageChannel[]> {
@@ -513,6 +618,12 @@ export class TriageFeed {
     }
     return tickets;
   }
+}
+
+function parentsOf(desks: readonly Desk[]): Map<string, string> {
+  const parents = new Map<string, string>();
+  for (const desk of desks) if (desk.parent_slug) parents.set(desk.slug, desk.parent_slug);
+  return parents;
 }
 
 function sinceIn(record: { state: string; result?: unknown } | undefined): number | undefined {

@@ -108,6 +108,12 @@ export interface MirrorPoster {
    * card whose earlier claim lapsed unfinished is posted again.
    */
   findTriageCard?(channel: string, ticket: Ticket): Promise<string | undefined>;
+  /**
+   * Turns the ticket's card in `from` (the catch-all) into a one-line pointer to its card in
+   * `to` (its desk's channel), once the ticket is on a desk: one card, in one place. Repeating
+   * it changes nothing; a card Slack no longer has is left alone.
+   */
+  pointTriageCard?(from: Thread, to: Thread, ticketId: string): Promise<void>;
 }
 
 /** What the mirror reports after each post (latency metrics, the benchmark). */

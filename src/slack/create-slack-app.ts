@@ -189,10 +189,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     client: background,
     ...(options.triagePrivacyMs !== undefined ? { ttlMs: options.triagePrivacyMs } : {}),
   });
+  const desks = new DeskCatalog(options.serviceDesk);
   const triageMembers = new TriageMembership({
     client: background,
     stores: options.stores,
     privacy: triagePrivacy,
+    desks,
   });
   const people = new PeopleDirectory({
     client: interactive,
@@ -243,7 +245,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     stores: options.stores,
     people,
     statuses,
-    desks: new DeskCatalog(options.serviceDesk),
+    desks,
     reads: new PeopleReads({
       store: options.stores.fairShare,
       serviceDesk: options.serviceDesk,

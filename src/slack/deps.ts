@@ -7,6 +7,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { TriageReactionAction } from '../config.ts';
 import type { Asset, CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
@@ -257,6 +258,8 @@ export interface SlackSettings {
    */
   reopenWindowMs?: number;
   dashboardUrl: string | undefined;
+  /** What an agent's reaction on a triage card does, by emoji name (TRIAGE_REACTIONS; unset: none). */
+  triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
 }

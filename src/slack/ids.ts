@@ -55,6 +55,16 @@ export const ACTIONS = {
   addDeskDetails: 'add_desk_details',
 } as const;
 
+/**
+ * The actions an agent's reaction on a triage card asks for (TRIAGE_REACTIONS), named as a
+ * button's action id is where a refusal is told once per person, ticket and action.
+ */
+export const TRIAGE_REACTION_ACTIONS = {
+  assign: 'triage_reaction_assign',
+  resolve: 'triage_reaction_resolve',
+  raise: 'triage_reaction_raise',
+} as const;
+
 /** Block and action ids of the update modal's inputs. */
 export const UPDATE_FIELDS = {
   status: { block: 'status', action: 'status_select' },
@@ -137,7 +147,8 @@ export const BOT_SCOPES = {
   'pins:read':
     'the pinned record of a triage channel, read back when Redis came back empty (triage-channel-records)',
   'pins:write': 'pinning the record of a triage channel set with /ticket triage',
-  'reactions:read': 'the ticket emoji reaction',
+  'reactions:read':
+    "the ticket emoji reaction; agents' reactions on triage cards (TRIAGE_REACTIONS)",
   'usergroups:read': 'the agents user group',
   'users:read': 'names of people',
   'users:read.email': 'matching a Slack person to the platform by email',

@@ -75,3 +75,25 @@ export function clearedBy(
     .filter((entry) => entry.channel === channel)
     .map(({ desk }) => ({ desk, becomes: defaults.has(desk) ? TRIAGE_OFF : undefined }));
 }
+
+/** A subdesk's parents looked at, at most (a loop in the platform's data ends here). */
+const MAX_DESK_DEPTH = 5;
+
+/**
+ * The triage channel of a desk, else of its nearest parent desk that has one (`parents`: each
+ * subdesk's parent slug, as the platform's desks name them); not the catch-all's.
+ */
+export function deskTriageEntry(
+  list: readonly TriageChannel[],
+  desk: string | null | undefined,
+  parents?: ReadonlyMap<string, string>,
+): TriageChannel | undefined {
+  let at = desk ?? undefined;
+  for (let depth = 0; at && at !== TRIAGE_CATCH_ALL && depth <= MAX_DESK_DEPTH; depth++) {
+    const here = at;
+    const entry = list.find((one) => one.desk === here);
+    if (entry) return entry;
+    at = parents?.get(here);
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 /** Starting and stopping the sandbox: its store, and what it leaves behind. */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../tools/sandbox/sandbox.ts';
+import { SANDBOX_TRIAGE_CHANNEL, startSandbox } from '../../tools/sandbox/sandbox.ts';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 
@@ -46,6 +46,36 @@ describe('the sandbox', () => {
       expect(keys).toEqual([]);
     } finally {
       await redis.quit();
+    }
+  });
+
+  it('gives a ticket filed by a DM (on no desk) and one on the subdesk it-hardware a card in #it-triage', async () => {
+    const sandbox = await startSandbox();
+    try {
+      // The feed marks when it first saw #it-triage; tickets before that get no card.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const dm = sandbox.double.workspace.openIm(defaultIds.alice);
+      await sandbox.driver.userPosts({
+        userId: defaultIds.alice,
+        channelId: dm,
+        text: 'Something odd happens when I log in',
+      });
+      const hardware = sandbox.emulator.model.createTicket('acme', {
+        title: 'Extra monitor',
+        desk_id: 'it-hardware',
+        requester_email: 'bob@acme.example',
+        channel: 'portal',
+      });
+      const cardOf = (title: string) =>
+        sandbox.double.workspace
+          .messages(SANDBOX_TRIAGE_CHANNEL)
+          .find(
+            (m) => m.metadata?.event_type === 'triage_card' && JSON.stringify(m).includes(title),
+          );
+      await eventually(() => cardOf(hardware.title), 15_000, 'the it-hardware ticket’s card');
+      await eventually(() => cardOf('Something odd happens'), 15_000, 'the DM ticket’s card');
+    } finally {
+      await sandbox.close();
     }
   });
 

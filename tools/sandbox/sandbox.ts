@@ -88,8 +88,9 @@ export const SANDBOX_DESK = 'it';
 export const SANDBOX_REQUEST_CHANNEL = 'C0LAPTOP';
 
 /**
- * #it-triage: the IT desk's triage channel (DESK_TRIAGE_CHANNELS), private to the app and Sam
- * Rivera, where each new IT ticket gets a card and its conversation in the card's thread.
+ * #it-triage: the IT desk's triage channel and the catch-all (DESK_TRIAGE_CHANNELS), private to
+ * the app and Sam Rivera, where each new ticket (IT's, its subdesks', or on no desk yet) gets a
+ * card and its conversation in the card's thread.
  */
 export const SANDBOX_TRIAGE_CHANNEL = 'C0ITTRIAGE';
 
@@ -172,7 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       AGENT_EMAILS: [...AGENT_EMAILS].join(','),
       CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK},${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
       CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
-      DESK_TRIAGE_CHANNELS: `${SANDBOX_DESK}=${SANDBOX_TRIAGE_CHANNEL}`,
+      // #it-triage is the catch-all too: a ticket filed on no desk (a DM, a message shortcut)
+      // gets its card there, as do the subdesks' (it-hardware, it-access) through their parent.
+      DESK_TRIAGE_CHANNELS: `${SANDBOX_DESK}=${SANDBOX_TRIAGE_CHANNEL},*=${SANDBOX_TRIAGE_CHANNEL}`,
       TICKET_EMOJI: SANDBOX_TICKET_EMOJI,
       SERVICE_DESK_RATE_PER_MINUTE: String(SANDBOX_RATE_LIMITS.perMinute),
       SERVICE_DESK_RATE_PER_HOUR: String(SANDBOX_RATE_LIMITS.perHour),

@@ -85,19 +85,30 @@ export function buildAgentsRoomNotice(body: string | undefined): SlackMessage {
   return buildFailureNotice(AGENTS_ROOM_TEXT, body);
 }
 
-/** Why "Send to requester" or "Reply to requester" did nothing. */
-export type SendRefusal = 'agents_only' | 'not_triage_thread' | 'not_own_message' | 'empty';
+/**
+ * Why "Send to requester" or "Reply to requester" did nothing: `agents_only` is the card's
+ * button's, `send_agents_only` the message shortcut's (offered by Slack on every message, to
+ * everyone, so its refusal says what it is for).
+ */
+export type SendRefusal =
+  | 'agents_only'
+  | 'send_agents_only'
+  | 'not_triage_thread'
+  | 'not_own_message'
+  | 'empty';
 
 /** Told privately when "Send to requester" or "Reply to requester" is refused. */
 export function buildSendRefusal(reason: SendRefusal): SlackMessage {
   const text =
     reason === 'agents_only'
       ? ':no_entry: Only service-desk agents can answer a ticket’s requester from a triage card.'
-      : reason === 'not_triage_thread'
-        ? ':no_entry: *Send to requester* works on your own message in a triage thread (the thread of a ticket’s triage card). Nothing was sent.'
-        : reason === 'not_own_message'
-          ? ':no_entry: *Send to requester* sends only your own message, as from you. Nothing was sent.'
-          : ':no_entry: This message has no text to send. Nothing was sent.';
+      : reason === 'send_agents_only'
+        ? ':no_entry: *Send to requester* is for agents answering from a triage thread: it sends their own message there to the ticket’s requester. Nothing was sent.'
+        : reason === 'not_triage_thread'
+          ? ':no_entry: *Send to requester* works on your own message in a triage thread (the thread of a ticket’s triage card). Nothing was sent.'
+          : reason === 'not_own_message'
+            ? ':no_entry: *Send to requester* sends only your own message, as from you. Nothing was sent.'
+            : ':no_entry: This message has no text to send. Nothing was sent.';
   return { text, blocks: [{ type: 'section', text: md(text) }] };
 }
 

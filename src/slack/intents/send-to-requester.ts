@@ -94,7 +94,8 @@ function sendToRequesterRunner(deps: IntentDeps): IntentRunner<SendToRequesterPa
       // A modal whose submission is still waiting shows the failure itself, text kept.
       if (context.awaited && payload.viewId) return;
       if (error instanceof ChangeRefusedError && error.reason === 'agents_only') {
-        await tellPrivately(deps.client, payload, buildSendRefusal('agents_only'));
+        const refusal = payload.inTriageThread ? 'send_agents_only' : 'agents_only';
+        await tellPrivately(deps.client, payload, buildSendRefusal(refusal));
         return;
       }
       const reason = (await isClosedRefusal(deps, payload.ticketId, error))

@@ -20,15 +20,17 @@ import { describeFailure } from '../builders/failure-reason-builder.ts';
 import { buildDelayedNotice, buildFailureNotice } from '../builders/notice-builder.ts';
 import { buildAlreadyOpen, buildRefusal } from '../builders/refusal-builder.ts';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
+import { buildAlreadyUrgent } from '../builders/triage-reaction-builder.ts';
 import { refreshCard } from '../cards/card-refresh.ts';
 import type { IntentDeps } from '../deps.ts';
 import { ChangeRefusedError, PersonWithoutEmailError } from '../errors.ts';
-import { ACTIONS } from '../ids.ts';
+import { ACTIONS, TRIAGE_REACTION_ACTIONS } from '../ids.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { isFirstRefusal } from '../people/refusal-once.ts';
 import { actorOf, type ChangeRequest, decideChange } from '../people/ticket-access.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
+import { pinnedRaiseFrom } from '../tickets/priority-raise.ts';
 
 /** The change asked for; the modal's assignee is a Slack person, matched by email when it runs. */
 export const changeRequestSchema = z.discriminatedUnion('kind', [
@@ -41,6 +43,8 @@ export const changeRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('assign_to_me') }),
   z.object({ kind: z.literal('resolve') }),
   z.object({ kind: z.literal('reopen') }),
+  // One step up from the priority the ticket has when it first runs (a 🔼 on its triage card).
+  z.object({ kind: z.literal('raise_priority') }),
 ]);
 
 /** The payload queued for an update-ticket intent. */
@@ -64,6 +68,7 @@ const BUTTON_OF: Record<UpdateTicketPayload['request']['kind'], string> = {
   assign_to_me: ACTIONS.assignToMe,
   resolve: ACTIONS.markResolved,
   reopen: ACTIONS.reopenTicket,
+  raise_priority: TRIAGE_REACTION_ACTIONS.raise,
 };
 
 /** What the intent remembers against the delivery key. */
@@ -93,8 +98,16 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
     }
   }
 
-  async function changeRequest(payload: UpdateTicketPayload): Promise<ChangeRequest> {
+  async function changeRequest(
+    payload: UpdateTicketPayload,
+    ticket: Ticket,
+    deliveryKey: string,
+  ): Promise<ChangeRequest> {
     const request = payload.request;
+    if (request.kind === 'raise_priority') {
+      const from = await pinnedRaiseFrom(deps.stores.claims, deliveryKey, ticket.priority);
+      return { kind: 'raise_priority', from };
+    }
     if (request.kind !== 'fields') return request;
     return {
       kind: 'fields',
@@ -140,7 +153,7 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
   }
 
   return {
-    async run(payload) {
+    async run(payload, entry) {
       const ticket = await currentTicket(payload.ticketId);
       // A member of a private triage channel of the ticket's desk is its agent too.
       const actor = await actorOf(deps, payload.actorUserId, {
@@ -148,7 +161,8 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
         deskId: ticket.desk_id ?? null,
         channel: payload.card?.kind === 'triage' ? payload.card.channel : undefined,
       });
-      const decision = decideChange(ticket, actor, await changeRequest(payload));
+      const request = await changeRequest(payload, ticket, entry.deliveryKey);
+      const decision = decideChange(ticket, actor, request);
       if (decision.outcome === 'refused') {
         throw new ChangeRefusedError(ticket.id, decision.reason);
       }
@@ -182,6 +196,16 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
           deps.logger.warn(
             { err: error, ticket_id: updated.id },
             'could not say that the ticket is already open',
+          ),
+        );
+      }
+      // A raise of a ticket that was urgent already: nothing to raise, and the agent is told so.
+      if (request.kind === 'raise_priority' && !changed && request.from === 'urgent') {
+        // Best effort: nothing was changed, and the card below is refreshed all the same.
+        await tellOnce(payload, buildAlreadyUrgent(updated.id)).catch((error: unknown) =>
+          deps.logger.warn(
+            { err: error, ticket_id: updated.id },
+            'could not say that the ticket is already urgent',
           ),
         );
       }

@@ -16,6 +16,7 @@ import {
 import type { CardAudience } from '../builders/card-actions-builder.ts';
 import type { AgentScope, IntentDeps, SlackDeps } from '../deps.ts';
 import type { RefusalReason } from '../errors.ts';
+import { isAtLeast, priorityAbove } from '../tickets/priority-raise.ts';
 import type { PeopleRequest, PersonRead } from './fair-share.ts';
 
 /**
@@ -115,7 +116,9 @@ export type ChangeRequest =
     }
   | { kind: 'assign_to_me' }
   | { kind: 'resolve' }
-  | { kind: 'reopen' };
+  | { kind: 'reopen' }
+  /** One step up from `from`, the priority the ticket had when the raise was first tried. */
+  | { kind: 'raise_priority'; from: string | null };
 
 /** What to do about a change request on a ticket as it is now. */
 export type ChangeDecision =
@@ -168,6 +171,15 @@ export function decideChange(ticket: Ticket, actor: Actor, request: ChangeReques
         input.assignee_email = request.assigneeEmail;
       return Object.keys(input).length > 0
         ? { outcome: 'change', input }
+        : { outcome: 'unchanged' };
+    }
+    case 'raise_priority': {
+      if (!actor.isAgent) return { outcome: 'refused', reason: 'agents_only' };
+      const to = priorityAbove(request.from);
+      // Already there or above (a retry whose write landed, or a colleague raised it further):
+      // a raise never lowers a priority.
+      return to && !isAtLeast(ticket.priority, to)
+        ? { outcome: 'change', input: { priority: to } }
         : { outcome: 'unchanged' };
     }
   }

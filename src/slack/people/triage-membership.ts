@@ -4,8 +4,9 @@
  * notes in Slack (its triage thread's channel) may write them and use the card's buttons there.
  *
  * Which channels count for a ticket: the channels of its triage threads (the links), the triage
- * channel its desk routes to (its own, else the catch-all's) when the desk is known, and the
- * channel a click or reply came from when that channel is a triage channel. Each counts only
+ * channel its desk routes to (its own, else its nearest parent desk's as far as the desks kept at
+ * hand say, else the catch-all's) when the desk is known, and the channel a click or reply came
+ * from when that channel is a triage channel. Each counts only
  * while Slack says it is private (`TriageChannelPrivacy`): a public channel makes nobody an agent.
  *
  * Members are read with `conversations.members` (Slack's Tier 4) once per channel per `ttlMs`
@@ -14,8 +15,9 @@
  * A failed read is not kept: the caller sees Slack's error.
  */
 import type { WebClient } from '@slack/web-api';
+import { deskTriageEntry } from '../../store/triage-rules.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../../store/types.ts';
-import type { AgentScope, TriageMembers } from '../deps.ts';
+import type { AgentScope, Desks, TriageMembers } from '../deps.ts';
 import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 
 /** Options of the membership. */
@@ -23,6 +25,8 @@ export interface TriageMembershipOptions {
   client: Pick<WebClient, 'conversations'>;
   stores: Pick<Stores, 'links' | 'triageChannels'>;
   privacy: Pick<TriageChannelPrivacy, 'privacy'>;
+  /** The platform's desks as kept (a subdesk's ticket routes to its parent's channel). */
+  desks?: Pick<Desks, 'peek'> | undefined;
   /** How long a channel's members are kept between reads (default 5 min). */
   ttlMs?: number;
   /** How long the list of triage channels is kept (default 5 s). */
@@ -39,6 +43,7 @@ export class TriageMembership implements TriageMembers {
   readonly #client: TriageMembershipOptions['client'];
   readonly #stores: TriageMembershipOptions['stores'];
   readonly #privacy: TriageMembershipOptions['privacy'];
+  readonly #desks: TriageMembershipOptions['desks'];
   readonly #ttlMs: number;
   readonly #channelsTtlMs: number;
   readonly #maxPages: number;
@@ -50,6 +55,7 @@ export class TriageMembership implements TriageMembers {
     this.#client = options.client;
     this.#stores = options.stores;
     this.#privacy = options.privacy;
+    this.#desks = options.desks;
     this.#ttlMs = options.ttlMs ?? 5 * 60_000;
     this.#channelsTtlMs = options.channelsTtlMs ?? 5_000;
     this.#maxPages = options.maxPages ?? 20;
@@ -126,7 +132,7 @@ export class TriageMembership implements TriageMembers {
     const routed =
       scope.deskId === undefined
         ? undefined
-        : (list.find((entry) => scope.deskId && entry.desk === scope.deskId) ??
+        : (deskTriageEntry(list, scope.deskId, this.#parents()) ??
           list.find((entry) => entry.desk === TRIAGE_CATCH_ALL));
     if (routed) channels.add(routed.channel);
     // Where the click or reply came from: a triage channel (its desk's, when the desk is known).
@@ -135,6 +141,15 @@ export class TriageMembership implements TriageMembers {
       channels.add(from);
     }
     return channels;
+  }
+
+  /** Each subdesk's parent, from the desks kept at hand (no read of its own: a check waits on none). */
+  #parents(): Map<string, string> | undefined {
+    const desks = this.#desks?.peek();
+    if (!desks) return undefined;
+    return new Map(
+      desks.flatMap((desk) => (desk.parent_slug ? [[desk.slug, desk.parent_slug]] : [])),
+    );
   }
 
   #channelList(): Promise<TriageChannel[]> {

@@ -97,6 +97,23 @@ export function triageCardTicketOf(message: ThreadMessage): string | undefined {
   return typeof ticketId === 'string' ? ticketId : undefined;
 }
 
+/** The metadata event type of a catch-all card turned into a pointer to its desk's card. */
+export const TRIAGE_MOVED_EVENT_TYPE = 'triage_card_moved';
+
+/**
+ * The metadata of a catch-all card that points to the ticket's card in its desk's channel: no
+ * longer a triage card (no action or reaction takes it for one), but still naming its ticket.
+ */
+export function triageMovedMetadata(
+  ticketId: string,
+  to: { channel: string; threadTs: string },
+): { event_type: string; event_payload: Record<string, string> } {
+  return {
+    event_type: TRIAGE_MOVED_EVENT_TYPE,
+    event_payload: { ticket_id: ticketId, channel: to.channel, ts: to.threadTs },
+  };
+}
+
 /** The metadata event type of a triage channel's pinned record (its payload: `{desk, set_at}`). */
 export const TRIAGE_CHANNEL_EVENT_TYPE = 'triage_channel';
 

@@ -23,6 +23,12 @@ export function isConversationUnavailable(error: unknown): boolean {
   return slackError !== undefined && UNAVAILABLE.has(slackError);
 }
 
+/** Whether a Slack error says the message to change is gone (deleted) or not the app's. */
+export function isMessageGone(error: unknown): boolean {
+  const code = (error as { data?: { error?: string } } | null)?.data?.error;
+  return code === 'message_not_found' || code === 'cant_update_message';
+}
+
 /**
  * Whether the app is a member of a conversation, and so hears the replies in its threads:
  * false when it is not (with `chat:write.public` Slack would still take a post in a public

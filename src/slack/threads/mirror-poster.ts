@@ -27,6 +27,7 @@ import {
   type PeopleNames,
 } from '../builders/ticket-message-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
+import { buildTriageMovedPointer } from '../builders/triage-moved-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
 import type { DeskFieldsOf } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
@@ -38,8 +39,14 @@ import {
   ticketMetadata,
   triageCardMetadata,
   triageCardTicketOf,
+  triageMovedMetadata,
 } from '../posting/post-metadata.ts';
-import { isConversationUnavailable, permalinkOf, sendDm } from '../posting/slack-posting.ts';
+import {
+  isConversationUnavailable,
+  isMessageGone,
+  permalinkOf,
+  sendDm,
+} from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
 import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 import type { RequesterNotices } from './requester-notices.ts';
@@ -322,6 +329,24 @@ export class SlackMirrorPoster implements MirrorPoster {
       return { ts: posted.ts };
     } catch (error) {
       if (isConversationUnavailable(error)) return 'gone';
+      throw deferredIfLimited(error);
+    }
+  }
+
+  async pointTriageCard(from: Thread, to: Thread, ticketId: string): Promise<void> {
+    // Only a link to the new card, in a channel that took the card itself: nothing of the
+    // ticket's text, so no privacy check beyond the one the card passed.
+    const permalink = await permalinkOf(this.#client, to.channel, to.threadTs);
+    try {
+      await this.#client.chat.update({
+        channel: from.channel,
+        ts: from.threadTs,
+        ...buildTriageMovedPointer(ticketId, to.channel, permalink),
+        metadata: triageMovedMetadata(ticketId, to),
+      });
+    } catch (error) {
+      // A card deleted, or a channel archived or left: there is nothing left to point from.
+      if (isConversationUnavailable(error) || isMessageGone(error)) return;
       throw deferredIfLimited(error);
     }
   }

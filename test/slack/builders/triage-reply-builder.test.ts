@@ -64,11 +64,22 @@ describe('what agents and others are told privately', () => {
   });
 
   it('names why the shortcut sent nothing, for each reason', () => {
-    const texts = (['agents_only', 'not_triage_thread', 'not_own_message', 'empty'] as const).map(
-      (reason) => buildSendRefusal(reason).text,
-    );
-    expect(new Set(texts).size).toBe(4);
-    expect(texts[2]).toContain('your own message');
+    const reasons = [
+      'agents_only',
+      'send_agents_only',
+      'not_triage_thread',
+      'not_own_message',
+      'empty',
+    ] as const;
+    const texts = reasons.map((reason) => buildSendRefusal(reason).text);
+    expect(new Set(texts).size).toBe(5);
+    expect(texts[3]).toContain('your own message');
+  });
+
+  it('says what Send to requester is for when someone who is not an agent uses it', () => {
+    const text = buildSendRefusal('send_agents_only').text;
+    expect(text).toContain('*Send to requester* is for agents answering from a triage thread');
+    expect(text).not.toContain('triage card');
   });
 
   it('confirms a message sent to the requester, naming the ticket', () => {

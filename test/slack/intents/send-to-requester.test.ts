@@ -145,6 +145,26 @@ describe('a reply to the requester from triage', () => {
     expect(recorded.added).toEqual([]);
   });
 
+  it('from the shortcut, refused to someone no longer an agent, says what the shortcut is for', async () => {
+    const { deps } = depsFor({ agent: false });
+    const told: Record<string, string>[] = [];
+    nock(SLACK)
+      .post('/api/chat.postEphemeral', (body) => {
+        told.push(form(body));
+        return true;
+      })
+      .reply(200, { ok: true });
+    const error = await intentHandler(sendToRequester, deps)
+      .run(entryOf(fromShortcut))
+      .catch((refused: unknown) => refused);
+    await intentHandler(sendToRequester, deps).failed(entryOf(fromShortcut), error, {
+      awaited: false,
+    });
+    expect(told[0]?.text).toContain(
+      '*Send to requester* is for agents answering from a triage thread',
+    );
+  });
+
   it('to a ticket known to be closed is refused before anything is written', async () => {
     const { deps, recorded } = depsFor({ agent: true, status: 'closed' });
     await expect(intentHandler(sendToRequester, deps).run(entryOf(fromModal))).rejects.toThrow(

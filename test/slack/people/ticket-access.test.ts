@@ -20,6 +20,41 @@ const agent: Actor = { userId: 'U0AGENT', email: 'sam.rivera@acme.example', isAg
 const stranger: Actor = { userId: 'U0BOB', email: 'bob@acme.example', isAgent: false };
 
 describe('change rules', () => {
+  it('raises the priority one step from where the raise started', () => {
+    expect(decideChange(ticket, agent, { kind: 'raise_priority', from: 'medium' })).toEqual({
+      outcome: 'change',
+      input: { priority: 'high' },
+    });
+  });
+
+  it('changes nothing on a raise whose step is made already (a retry whose write landed)', () => {
+    const raised = { ...ticket, priority: 'high' as const };
+    expect(decideChange(raised, agent, { kind: 'raise_priority', from: 'medium' })).toEqual({
+      outcome: 'unchanged',
+    });
+  });
+
+  it('never lowers a priority a colleague raised further meanwhile', () => {
+    const urgent = { ...ticket, priority: 'urgent' as const };
+    expect(decideChange(urgent, agent, { kind: 'raise_priority', from: 'low' })).toEqual({
+      outcome: 'unchanged',
+    });
+  });
+
+  it('changes nothing on a raise of an urgent ticket', () => {
+    const urgent = { ...ticket, priority: 'urgent' as const };
+    expect(decideChange(urgent, agent, { kind: 'raise_priority', from: 'urgent' })).toEqual({
+      outcome: 'unchanged',
+    });
+  });
+
+  it('refuses a raise to the requester', () => {
+    expect(decideChange(ticket, requester, { kind: 'raise_priority', from: 'medium' })).toEqual({
+      outcome: 'refused',
+      reason: 'agents_only',
+    });
+  });
+
   it('lets an agent change status, priority and assignee, sending only what differs', () => {
     expect(
       decideChange(ticket, agent, {

@@ -5,6 +5,7 @@
 import { WebClient } from '@slack/web-api';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Desk } from '../../../src/servicedesk/index.ts';
 import { TriageMembership } from '../../../src/slack/people/triage-membership.ts';
 import type { ChannelPrivacy } from '../../../src/slack/triage/channel-privacy.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
@@ -15,7 +16,7 @@ const IT_TRIAGE = 'G0ITTRIAGE';
 const HR_TRIAGE = 'G0HRTRIAGE';
 
 async function membership(
-  options: { privacy?: Record<string, ChannelPrivacy>; now?: () => number } = {},
+  options: { privacy?: Record<string, ChannelPrivacy>; now?: () => number; desks?: Desk[] } = {},
 ) {
   const stores = createMemoryStores();
   await stores.triageChannels.set('it', IT_TRIAGE);
@@ -30,6 +31,7 @@ async function membership(
     privacy: { privacy: async (channel) => options.privacy?.[channel] ?? 'private' },
     ttlMs: 60_000,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.desks ? { desks: { peek: () => options.desks } } : {}),
   });
   return { members, stores };
 }
@@ -63,6 +65,17 @@ describe('triage channel membership', () => {
     expect(await members.isDeskAgent(BOB, { ticketId: 'HR-1', deskId: 'hr' })).toBe(true);
     expect(await members.isDeskAgent(BOB, { ticketId: 'IT-2', deskId: null })).toBe(false);
     expect(await members.isDeskAgent('U0CAROL', { ticketId: 'IT-2', deskId: null })).toBe(true);
+  });
+
+  it('counts the parent desk’s triage channel for a ticket on a subdesk with none of its own', async () => {
+    const { members } = await membership({
+      desks: [
+        { slug: 'it', name: 'IT', parent_slug: null },
+        { slug: 'it-hardware', name: 'Hardware', parent_slug: 'it' },
+      ],
+    });
+    membersOf(IT_TRIAGE, [BOB]);
+    expect(await members.isDeskAgent(BOB, { ticketId: 'IT-9', deskId: 'it-hardware' })).toBe(true);
   });
 
   it('never makes a member of another desk’s triage channel an agent of this desk’s ticket', async () => {

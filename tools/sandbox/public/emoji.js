@@ -10,6 +10,7 @@ const EMOJI = {
   arrow_down: '⬇️',
   arrow_right: '➡️',
   arrow_up: '⬆️',
+  arrow_up_small: '🔼',
   arrows_counterclockwise: '🔄',
   bell: '🔔',
   black_circle: '⚫',
@@ -143,7 +144,16 @@ export function withEmoji(text) {
 }
 
 /**
- * The emoji offered by the reaction picker, the app's ticket emoji first.
+ * The emoji offered by the reaction picker, the app's ticket emoji first, then the agents'
+ * actions on a triage card (TRIAGE_REACTIONS' default: assign, resolve, raise).
  * @type {readonly string[]}
  */
-export const REACTION_CHOICES = ['ticket', '+1', 'eyes', 'white_check_mark', 'pray', 'tada'];
+export const REACTION_CHOICES = [
+  'ticket',
+  'eyes',
+  'white_check_mark',
+  'arrow_up_small',
+  '+1',
+  'pray',
+  'tada',
+];

@@ -14,11 +14,17 @@ import { memberJoinedChannel } from './member-joined-channel.ts';
 import { memberLeftChannel } from './member-left-channel.ts';
 import { messageEvent } from './message.ts';
 import { reactionAdded } from './reaction-added.ts';
+import { triageReaction } from './triage-reaction.ts';
 
-/** Registers message (with edits), reaction_added, app_home_opened and channel membership. */
+/**
+ * Registers message (with edits), reaction_added (the ticket emoji, and agents' reactions on
+ * triage cards), app_home_opened and channel membership.
+ */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
   app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), reactionAdded(deps));
+  // The agents' actions on triage cards (TRIAGE_REACTIONS); never the ticket emoji, which files.
+  app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), triageReaction(deps));
   app.event('app_home_opened', checkShape(appHomeOpenedShape, deps.logger), appHomeOpened(deps));
   app.event(
     'member_joined_channel',

@@ -75,7 +75,7 @@ export function sendToRequesterShortcut(deps: ListenerDeps) {
           if (!ticketId) return tell(buildSendRefusal('not_triage_thread'));
           // An agent, or a member of the triage channel's desk (checked once the ticket is known).
           if (!(await deps.people.isAgent(userId, { ticketId, channel })))
-            return tell(buildSendRefusal('agents_only'));
+            return tell(buildSendRefusal('send_agents_only'));
           if (!body) return tell(buildSendRefusal('empty'));
           const payload: SendToRequesterPayload = {
             ticketId,

@@ -127,11 +127,13 @@ describe('Send to requester', () => {
     expect(JSON.stringify(told[0])).toContain('triage thread');
   });
 
-  it('refuses someone who is not an agent privately and queues nothing', async () => {
+  it('refuses someone who is not an agent privately, saying what it is for, and queues nothing', async () => {
     const told = hookTold();
     const { stores, settled } = run({ agent: false });
     await settled;
-    expect(JSON.stringify(told[0])).toContain('Only service-desk agents');
+    expect(JSON.stringify(told[0])).toContain(
+      '*Send to requester* is for agents answering from a triage thread',
+    );
     expect(await stores.outbox.reserve('w', 60_000)).toBeUndefined();
   });
 
