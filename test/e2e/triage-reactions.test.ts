@@ -90,7 +90,7 @@ describe('reactions on a triage card', () => {
     const card = await eventually(
       () => {
         const now = stack.double.workspace.message(agentsPrivate, cardTs);
-        return JSON.stringify(now?.blocks).includes('sam.rivera') ? now : undefined;
+        return JSON.stringify(now?.blocks).includes(`<@${agent}>`) ? now : undefined;
       },
       10_000,
       'the card showing the assignee',

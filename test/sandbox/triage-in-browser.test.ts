@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('the triage channel in a browser', () => {
 
     // Assign to me, then Update to Resolved, from the triage card.
     await card.getByRole('button', { name: 'Assign to me' }).click();
-    await card.getByText('sam.rivera@acme.example').first().waitFor(SLOW);
+    await card.getByText('@Sam Rivera').first().waitFor(SLOW);
     await card.getByRole('button', { name: 'Update' }).click();
     const update = page.getByRole('dialog', { name: `Update ${ticket.id}` });
     await update.getByLabel('Status').selectOption({ label: 'Resolved' });
@@ -167,7 +167,7 @@ describe.skipIf(!hasChromium)('the triage channel in a browser', () => {
     await page.getByRole('button', { name: 'Channel it-help' }).click();
     const aliceCard = page.locator(`li.message[data-ts="${cardTs}"]`);
     await aliceCard.getByText('Resolved').first().waitFor(SLOW);
-    await aliceCard.getByText('sam.rivera@acme.example').first().waitFor(SLOW);
+    await aliceCard.getByText('@Sam Rivera').first().waitFor(SLOW);
     await aliceCard.getByRole('button', { name: /repl(y|ies)/ }).click();
     await messageWith(threadMessages, answer).waitFor(SLOW);
     expect(await threadMessages.locator('li.message', { hasText: 'dock firmware' }).count()).toBe(
