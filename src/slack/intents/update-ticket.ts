@@ -177,7 +177,8 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
           priority: 'interactive',
         });
         deps.statuses.remember(updated);
-        // The change's announcement and the requester's DM come from the mirror: look soon.
+        // The change's line in every thread, the other cards and the requester's DM come from
+        // the mirror's claimed posts: it looks at once.
         await deps.mirror.slackChanged(ticket.id);
         deps.logger.info(
           {
