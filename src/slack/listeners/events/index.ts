@@ -22,9 +22,12 @@ import { triageReaction } from './triage-reaction.ts';
  */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
-  app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), reactionAdded(deps));
-  // The agents' actions on triage cards (TRIAGE_REACTIONS); never the ticket emoji, which files.
-  app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), triageReaction(deps));
+  // The ticket emoji files; the agents' actions on triage cards (TRIAGE_REACTIONS, never the
+  // ticket emoji) act. One shape check for both, so an odd event is logged once.
+  const reactionListeners = [reactionAdded(deps), triageReaction(deps)];
+  app.event('reaction_added', checkShape(reactionAddedShape, deps.logger), async (args) => {
+    for (const listener of reactionListeners) await listener(args);
+  });
   app.event('app_home_opened', checkShape(appHomeOpenedShape, deps.logger), appHomeOpened(deps));
   app.event(
     'member_joined_channel',
