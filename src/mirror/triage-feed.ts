@@ -83,6 +83,10 @@ interface Waiting {
   attempts: number;
   /** The card's thread, once posted, while the messages read before it are posted there. */
   backfill?: Thread;
+  /** How the card went once posted, kept while its backfill is retried (a provisional card still moves). */
+  posted?: CardOutcome;
+  /** A hook said the ticket changed while it waited: it is read and weighed again (its desk may be new). */
+  changed?: boolean;
 }
 
 /**
@@ -208,6 +212,13 @@ export class TriageFeed {
    * have one now. Any other ticket costs nothing.
    */
   updated(ticketId: string): void {
+    const waiting = this.#waiting.get(ticketId);
+    if (waiting) {
+      // The ticket read before the hook may be stale (no desk yet): a move must not be lost.
+      waiting.ticket = undefined;
+      waiting.changed = true;
+      return;
+    }
     const until = this.#unrouted.get(ticketId);
     if (until === undefined || until <= this.#o.now()) {
       this.#unrouted.delete(ticketId);
@@ -288,8 +299,9 @@ export class TriageFeed {
     const { ticketId } = waiting;
     try {
       // A card posted whose thread is still to catch up goes on with that alone.
-      let outcome: CardOutcome = 'settled';
+      let outcome: CardOutcome = waiting.posted ?? 'settled';
       if (!waiting.backfill) {
+        waiting.changed = false;
         waiting.ticket ??= await this.#platform.getTicket(ticketId, BACKGROUND);
         outcome = await this.#card(waiting.ticket, waiting);
       }
@@ -297,6 +309,14 @@ export class TriageFeed {
       this.#logger.debug({ ticket_id: ticketId, outcome }, 'triage card weighed');
       if (outcome === 'busy') {
         waiting.dueAt = this.#o.now() + this.#o.leaseMs;
+        return;
+      }
+      if (outcome === 'provisional' && waiting.changed) {
+        // Changed while its card was made or caught up: weighed again, it may move now.
+        waiting.backfill = undefined;
+        waiting.posted = undefined;
+        waiting.changed = false;
+        waiting.dueAt = this.#o.now();
         return;
       }
       this.#waiting.delete(ticketId);
@@ -387,6 +407,7 @@ export class TriageFeed {
     // hint; what it already posted into the requester's threads is brought in here.
     await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
     waiting.backfill = { channel, threadTs: ts, triage: true };
+    waiting.posted = route.catchAll ? 'provisional' : 'settled';
     this.#onCard?.({ ticketId: ticket.id, channel, createdAt, postedAt: this.#o.now() });
     return route.catchAll ? 'provisional' : 'settled';
   }

@@ -156,6 +156,21 @@ describe('triage feed routing', () => {
     expect(t.one.poster.pointers).toHaveLength(0);
   });
 
+  it('cards in the desk’s channel a ticket whose ticket.updated hook came while it waited as listed before its desk', async () => {
+    const t = setUp();
+    await t.stores.triageChannels.set('it', IT_TRIAGE);
+    await t.stores.triageChannels.set(TRIAGE_CATCH_ALL, CATCH_ALL);
+    await t.one.triage.runOnce();
+    t.clock.now += 1_000;
+    const ticket = t.model.createTicket(TENANT, { title: 'Help', channel: 'slack' });
+    t.one.triage.listed([ticket]);
+    t.model.setDesk(TENANT, ticket.id, 'it');
+    t.one.triage.updated(ticket.id);
+    await t.one.triage.runOnce();
+    await t.one.triage.runOnce();
+    expect(t.one.poster.cards).toEqual([{ channel: IT_TRIAGE, ticketId: ticket.id }]);
+  });
+
   it('moves the catch-all card of a ticket filed an hour ago when a listing shows it on a desk, reading nothing', async () => {
     const t = setUp();
     await t.stores.triageChannels.set('it', IT_TRIAGE);
