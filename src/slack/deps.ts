@@ -218,8 +218,6 @@ export type TriageThreadKind =
 
 /** Triage threads: the agents' threads under triage cards (`threads/triage-threads.ts`). */
 export interface TriageThreads {
-  /** Whether the channel is a desk's (or the catch-all's) triage channel. */
-  isTriageChannel(channel: string): Promise<boolean>;
   /** What the store says of the thread: no Slack call, so a listener may ask before its ack. */
   classify(channel: string, threadTs: string): Promise<TriageThreadKind>;
   /**

@@ -34,14 +34,12 @@ export function triageCardTicket(
 /** Options of the finder. */
 export interface TriageThreadFinderOptions {
   client: Pick<WebClient, 'conversations'>;
-  stores: Pick<Stores, 'links' | 'triageChannels'>;
+  stores: Pick<Stores, 'links'>;
   /**
    * Links a thread found by its card again, as the ticket's triage thread (the mirror's
    * `relinkThread`): after Redis was emptied, its conversation follows again.
    */
   relink?: (ticketId: string, thread: Thread) => Promise<unknown>;
-  /** How long the list of triage channels is kept (default 5 s). */
-  channelsTtlMs?: number;
   /** Most threads whose card was read that are kept (default 5,000). */
   maxKept?: number;
   now?: () => number;
@@ -52,10 +50,8 @@ export class TriageThreadFinder implements TriageThreads {
   readonly #client: TriageThreadFinderOptions['client'];
   readonly #stores: TriageThreadFinderOptions['stores'];
   readonly #relink: TriageThreadFinderOptions['relink'];
-  readonly #channelsTtlMs: number;
   readonly #maxKept: number;
   readonly #now: () => number;
-  #channels: { at: number; ids: Promise<Set<string>> } | undefined;
   // Thread key → the ticket its card names (null: its parent is no triage card).
   readonly #cards = new Map<string, string | null>();
 
@@ -63,24 +59,8 @@ export class TriageThreadFinder implements TriageThreads {
     this.#client = options.client;
     this.#stores = options.stores;
     this.#relink = options.relink;
-    this.#channelsTtlMs = options.channelsTtlMs ?? 5_000;
     this.#maxKept = options.maxKept ?? 5_000;
     this.#now = options.now ?? Date.now;
-  }
-
-  async isTriageChannel(channel: string): Promise<boolean> {
-    const now = this.#now();
-    if (!this.#channels || now - this.#channels.at >= this.#channelsTtlMs) {
-      const ids = this.#stores.triageChannels
-        .all()
-        .then((all) => new Set(all.map((entry) => entry.channel)));
-      this.#channels = { at: now, ids };
-      // A failed read is not kept: the next message asks again.
-      ids.catch(() => {
-        if (this.#channels?.ids === ids) this.#channels = undefined;
-      });
-    }
-    return (await this.#channels.ids).has(channel);
   }
 
   async classify(channel: string, threadTs: string): Promise<TriageThreadKind> {

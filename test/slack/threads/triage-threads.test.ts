@@ -136,16 +136,6 @@ describe('which threads are triage threads', () => {
     await expect(finder.ticketForTriageThread(TRIAGE, CARD_TS, APP)).rejects.toThrow();
     expect(await finder.classify(TRIAGE, CARD_TS)).toEqual({ kind: 'unknown' });
   });
-
-  it('sees a channel made a triage channel after the kept list lapsed', async () => {
-    let now = 0;
-    const stores = createMemoryStores();
-    const finder = new TriageThreadFinder({ client: client(), stores, now: () => now });
-    expect(await finder.isTriageChannel(TRIAGE)).toBe(false);
-    await stores.triageChannels.set('it', TRIAGE);
-    now = 5_000;
-    expect(await finder.isTriageChannel(TRIAGE)).toBe(true);
-  });
 });
 
 describe('the ticket a triage card names', () => {
