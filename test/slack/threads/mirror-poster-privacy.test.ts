@@ -16,24 +16,16 @@ import {
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
 import { eventually } from '../../support/eventually.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
 
 const ids = defaultIds;
 
-const ticket: Ticket = {
+const ticket: Ticket = ticketWith({
   id: 'IT-50',
   title: 'Laptop will not boot',
-  status: 'new',
   priority: 'high',
-  created_at: new Date(Date.now() - 5_000).toISOString(),
-  updated_at: new Date(Date.now() - 5_000).toISOString(),
   description: 'Black screen',
-  desk_id: 'it',
-  requester_email: 'alice@acme.example',
-  assignee_email: null,
-  team: null,
-  channel: 'portal',
-  url: null,
-};
+});
 
 const note: Message = {
   id: 'msg_secret',

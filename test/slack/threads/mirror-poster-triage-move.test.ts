@@ -15,24 +15,15 @@ import {
   type SlackDouble,
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
 
 const ids = defaultIds;
 
-const ticket: Ticket = {
+const ticket: Ticket = ticketWith({
   id: 'IT-41',
   title: 'Something <!channel> broke',
-  status: 'new',
-  priority: 'medium',
-  created_at: new Date(Date.now() - 5_000).toISOString(),
-  updated_at: new Date(Date.now() - 5_000).toISOString(),
-  description: null,
   desk_id: null,
-  requester_email: 'alice@acme.example',
-  assignee_email: null,
-  team: null,
-  channel: 'portal',
-  url: null,
-};
+});
 
 describe('Slack mirror poster: a triage card moved out of the catch-all', () => {
   let double: SlackDouble;

@@ -11,24 +11,16 @@ import {
   type SlackDouble,
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
 
 const ids = defaultIds;
 
-const ticket: Ticket = {
+const ticket: Ticket = ticketWith({
   id: 'IT-40',
   title: 'Printer on fire',
-  status: 'new',
   priority: 'high',
-  created_at: new Date(Date.now() - 5_000).toISOString(),
-  updated_at: new Date(Date.now() - 5_000).toISOString(),
   description: 'Smoke from tray 2',
-  desk_id: 'it',
-  requester_email: 'alice@acme.example',
-  assignee_email: null,
-  team: null,
-  channel: 'portal',
-  url: null,
-};
+});
 
 describe('Slack mirror poster: triage cards', () => {
   let double: SlackDouble;
