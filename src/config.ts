@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { CodedError } from './coded-error.ts';
+import { parseServiceTargets, type ServiceTargets } from './contract/service-levels.ts';
+import { durationMs } from './duration.ts';
 
 /** Raised when the environment does not describe a runnable app; lists every problem at once. */
 export class ConfigError extends CodedError {
@@ -66,16 +68,6 @@ const wholeNumber = (fallback: number, why: string) =>
   );
 
 const DAY = 86_400_000;
-const UNIT_MS: Record<string, number> = { d: DAY, h: 3_600_000, m: 60_000, s: 1_000 };
-
-// A duration such as 3d, 72h, 90m or 45s (0 alone needs no unit); undefined when it is not one.
-function durationMs(value: string): number | undefined {
-  const text = value.trim().toLowerCase();
-  if (text === '0') return 0;
-  const match = /^(\d+(?:\.\d+)?)\s*([dhms])$/.exec(text);
-  if (!match) return undefined;
-  return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] as number));
-}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -354,7 +346,60 @@ const envSchema = z.object({
     for (const message of problems) ctx.addIssue({ code: 'custom', message });
     return reactions;
   }),
+  SLA_TARGETS: optional.transform((value, ctx) => {
+    const { targets, problems } = parseServiceTargets(value ?? '');
+    for (const message of problems) ctx.addIssue({ code: 'custom', message });
+    return targets;
+  }),
+  SLA_WARN_AT: numberIn(
+    0.8,
+    'must be a fraction above 0 and below 1, e.g. 0.8 (warn when 80% of a target’s time is gone)',
+    (n) => n > 0 && n < 1,
+  ),
+  DESK_ONCALL_GROUPS: list.transform((pairs, ctx) => {
+    const groups = new Map<string, string>();
+    for (const pair of pairs) {
+      const match = /^([a-z0-9][a-z0-9_-]*|\*)=(S[A-Z0-9]+)$/i.exec(pair);
+      if (!match) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `has "${pair}": write desk slug=user group id pairs (the id, S0123ABCD, not the @handle), e.g. it=S0123ABCD`,
+        });
+        continue;
+      }
+      groups.set((match[1] as string).toLowerCase(), (match[2] as string).toUpperCase());
+    }
+    return groups;
+  }),
+  TRIAGE_DIGEST_AT: optional.transform((value, ctx) => {
+    const text = (value ?? '09:00').toLowerCase();
+    if (text === 'off') return undefined;
+    const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text);
+    if (!match) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a time of day as HH:MM, e.g. 09:00, or off (no morning summary)',
+      });
+      return z.NEVER;
+    }
+    return Number(match[1]) * 60 + Number(match[2]);
+  }),
+  TRIAGE_DIGEST_TZ: optional
+    .transform((v) => v ?? 'UTC')
+    .refine(isTimeZone, {
+      error: 'must be an IANA time zone such as Europe/Paris or America/New_York',
+    }),
 });
+
+/** Whether Intl knows the time zone (an IANA name such as Europe/Paris). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Every environment variable the app reads, in the order the schema lists them. */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
@@ -383,6 +428,14 @@ export interface Config {
     reopenWindowMs: number;
     /** What an agent's reaction on a triage card does, by emoji name (empty: reactions do nothing). */
     triageReactions: ReadonlyMap<string, TriageReactionAction>;
+    /** Service-level targets by `desk:priority` (SLA_TARGETS), used when the platform gives none. */
+    slaTargets: ServiceTargets;
+    /** The fraction of a target's time at which its clock warns (SLA_WARN_AT). */
+    slaWarnAt: number;
+    /** The on-call user group a breach message mentions, by desk slug (`*`: any desk). */
+    deskOncallGroups: ReadonlyMap<string, string>;
+    /** The triage channels' morning summary: minutes after midnight in its time zone; unset: off. */
+    triageDigest: { minuteOfDay: number; timeZone: string } | undefined;
   };
   serviceDesk: {
     url: string;
@@ -503,6 +556,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       autoChannelHoldMs: Math.round(e.CHANNEL_AUTO_HOLD_SECONDS * 1000),
       reopenWindowMs: e.REOPEN_WINDOW,
       triageReactions: e.TRIAGE_REACTIONS,
+      slaTargets: e.SLA_TARGETS,
+      slaWarnAt: e.SLA_WARN_AT,
+      deskOncallGroups: e.DESK_ONCALL_GROUPS,
+      triageDigest:
+        e.TRIAGE_DIGEST_AT === undefined
+          ? undefined
+          : { minuteOfDay: e.TRIAGE_DIGEST_AT, timeZone: e.TRIAGE_DIGEST_TZ },
     },
     serviceDesk: {
       url: e.SERVICE_DESK_URL,

@@ -357,3 +357,52 @@ describe('TRIAGE_REACTIONS', () => {
     ]);
   });
 });
+
+describe('service levels and the morning summary', () => {
+  it('has no targets, warns at 0.8 and sends the summary at 09:00 UTC unless told', () => {
+    const { slack } = loadConfig(base);
+    expect(slack.slaTargets.size).toBe(0);
+    expect(slack.slaWarnAt).toBe(0.8);
+    expect(slack.deskOncallGroups.size).toBe(0);
+    expect(slack.triageDigest).toEqual({ minuteOfDay: 9 * 60, timeZone: 'UTC' });
+  });
+
+  it('reads SLA_TARGETS, DESK_ONCALL_GROUPS and the summary time and zone', () => {
+    const { slack } = loadConfig({
+      ...base,
+      SLA_TARGETS: 'it:urgent=15m/4h',
+      DESK_ONCALL_GROUPS: 'IT=s0123abcd',
+      TRIAGE_DIGEST_AT: '8:30',
+      TRIAGE_DIGEST_TZ: 'Europe/Paris',
+    });
+    expect(slack.slaTargets.get('it:urgent')).toEqual({
+      firstResponseMs: 15 * 60_000,
+      resolutionMs: 4 * 3_600_000,
+    });
+    expect([...slack.deskOncallGroups]).toEqual([['it', 'S0123ABCD']]);
+    expect(slack.triageDigest).toEqual({ minuteOfDay: 8 * 60 + 30, timeZone: 'Europe/Paris' });
+  });
+
+  it('turns the summary off with off', () => {
+    expect(loadConfig({ ...base, TRIAGE_DIGEST_AT: 'off' }).slack.triageDigest).toBeUndefined();
+  });
+
+  it('names each bad entry: a target, a warning point, a group handle, a time and a zone', () => {
+    expect(
+      problemsOf({
+        ...base,
+        SLA_TARGETS: 'it:urgent=soon/4h',
+        SLA_WARN_AT: '80',
+        DESK_ONCALL_GROUPS: 'it=@it-oncall',
+        TRIAGE_DIGEST_AT: '9am',
+        TRIAGE_DIGEST_TZ: 'Paris',
+      }),
+    ).toEqual([
+      'SLA_TARGETS has "it:urgent=soon/4h": "soon" is not a time such as 15m, 4h, 3d or - (none)',
+      'SLA_WARN_AT must be a fraction above 0 and below 1, e.g. 0.8 (warn when 80% of a target’s time is gone) (got "80")',
+      'DESK_ONCALL_GROUPS has "it=@it-oncall": write desk slug=user group id pairs (the id, S0123ABCD, not the @handle), e.g. it=S0123ABCD',
+      'TRIAGE_DIGEST_AT must be a time of day as HH:MM, e.g. 09:00, or off (no morning summary) (got "9am")',
+      'TRIAGE_DIGEST_TZ must be an IANA time zone such as Europe/Paris or America/New_York (got "Paris")',
+    ]);
+  });
+});

@@ -65,6 +65,11 @@ export const ticketSchema = z.looseObject({
   url: nullableString,
   /** Values of the desk's custom fields, by key. */
   custom_fields: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Service-level clocks (contract: "Service-level clocks on tickets"); absent without them. */
+  first_response_due_at: nullableString,
+  resolution_due_at: nullableString,
+  first_responded_at: nullableString,
+  sla_paused: z.boolean().nullable().optional(),
 });
 /** A ticket. */
 export type Ticket = z.infer<typeof ticketSchema>;

@@ -8,6 +8,7 @@ export {
   type Variant,
 } from '../contract/routes.ts';
 export * from '../contract/schemas.ts';
+export * from '../contract/service-levels.ts';
 export { isTicketId, normaliseTicketId, ticketIdFromText } from '../contract/ticket-id.ts';
 export type {
   AcquireHook,

@@ -1,0 +1,69 @@
+/**
+ * A ticket's service-level clocks as agents read them on a card: "First response due in 12
+ * minutes", "Resolution due tomorrow at 14:00", "First response breached 5 minutes ago",
+ * "Paused: waiting on requester". Slack renders every time in the reader's own time zone, and
+ * a relative one as of when it is read. For agents only: a requester's card never calls it.
+ */
+import type { ClockKind, ServiceClock } from '../../contract/service-levels.ts';
+
+const CLOCK_NAMES: Readonly<Record<ClockKind, string>> = {
+  first_response: 'First response',
+  resolution: 'Resolution',
+};
+
+const STATE_ICONS = {
+  running: ':clock3:',
+  warning: ':warning:',
+  breached: ':red_circle:',
+  paused: ':double_vertical_bar:',
+  met: ':white_check_mark:',
+} as const;
+
+// Within this, a due time reads best as "in 12 minutes"; beyond it, as a day and a time.
+const RELATIVE_WITHIN_MS = 12 * 3_600_000;
+
+/** The name of a clock, such as "First response". */
+export function clockName(kind: ClockKind): string {
+  return CLOCK_NAMES[kind];
+}
+
+/** One line of mrkdwn per clock; a met resolution (the ticket is done) says nothing. */
+export function clockLines(clocks: readonly ServiceClock[], nowMs: number): string[] {
+  const lines: string[] = [];
+  for (const clock of clocks) {
+    const line = clockLine(clock, nowMs);
+    if (line) lines.push(line);
+  }
+  return lines;
+}
+
+/** A clock as one line of mrkdwn, with its icon. */
+export function clockLine(clock: ServiceClock, nowMs: number): string | undefined {
+  const name = CLOCK_NAMES[clock.kind];
+  const icon = STATE_ICONS[clock.state];
+  switch (clock.state) {
+    case 'met':
+      return clock.kind === 'first_response' ? `${icon} ${name} met` : undefined;
+    case 'paused':
+      return `${icon} ${name} paused: waiting on requester`;
+    case 'breached':
+      return `${icon} ${name} breached ${relativeDate(clock.dueAtMs)}`;
+    default:
+      return `${icon} ${name} due ${dueDate(clock.dueAtMs, nowMs)}`;
+  }
+}
+
+/** "in 12 minutes" (Slack counts it as the reader reads), with the UTC time as a fallback. */
+export function relativeDate(ms: number): string {
+  return `<!date^${Math.floor(ms / 1000)}^{ago}|${utcFallback(ms)}>`;
+}
+
+/** A due time: relative when it is near, else "tomorrow at 14:00" in the reader's zone. */
+function dueDate(ms: number, nowMs: number): string {
+  if (ms - nowMs <= RELATIVE_WITHIN_MS) return relativeDate(ms);
+  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${utcFallback(ms)}>`;
+}
+
+function utcFallback(ms: number): string {
+  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
