@@ -142,3 +142,24 @@ export function triageChannelRecordOf(message: ThreadMessage): TriageChannelReco
   if (typeof desk !== 'string' || desk === '' || typeof setAt !== 'number') return undefined;
   return { desk, setAt };
 }
+
+/** The metadata event type of a triage channel's morning summary (its payload: `{date}`). */
+export const TRIAGE_DIGEST_EVENT_TYPE = 'triage_digest';
+
+/**
+ * The metadata of a morning summary, naming its local date (`YYYY-MM-DD`): by it the summary
+ * is found again in the channel after a crash between posting and recording it.
+ */
+export function triageDigestMetadata(date: string): {
+  event_type: string;
+  event_payload: Record<string, string>;
+} {
+  return { event_type: TRIAGE_DIGEST_EVENT_TYPE, event_payload: { date } };
+}
+
+/** The local date a morning summary names, when the message's metadata is one. */
+export function triageDigestDateOf(message: ThreadMessage): string | undefined {
+  if (message.metadata?.event_type !== TRIAGE_DIGEST_EVENT_TYPE) return undefined;
+  const date = message.metadata.event_payload?.date;
+  return typeof date === 'string' ? date : undefined;
+}
