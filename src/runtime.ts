@@ -11,6 +11,7 @@ import { WebClient } from '@slack/web-api';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import {
   type ChangeFeedMode,
@@ -62,6 +63,8 @@ export interface RuntimeParts {
   slackRetryMs?: number;
   /** Node's process metrics on /metrics (off where several apps share a process). */
   processMetrics?: boolean;
+  /** The morning summary's clock (tests run it on an injected one). */
+  digestClock?: Partial<Clock>;
 }
 
 /** The app, built and not yet started. */
@@ -229,6 +232,12 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     ...(parts.triageHealPaceMs !== undefined ? { triageHealPaceMs: parts.triageHealPaceMs } : {}),
     ...(parts.triagePrivacyMs !== undefined ? { triagePrivacyMs: parts.triagePrivacyMs } : {}),
     mirror,
+    triageDigest: config.slack.triageDigest && {
+      schedule: config.slack.triageDigest,
+      targets: config.slack.slaTargets,
+      warnAt: config.slack.slaWarnAt,
+      ...parts.digestClock,
+    },
   });
   // The worker posts through the Slack app's poster: built after it, as it needs the app.
   mirror.attach(slack.poster);

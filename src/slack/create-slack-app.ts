@@ -61,6 +61,7 @@ import { TriageChannelHeal } from './tickets/triage-channel-heal.ts';
 import { TriageChannelRecords } from './tickets/triage-channel-records.ts';
 import { TriageChannelPrivacy } from './triage/channel-privacy.ts';
 import { logPublicTriageChannels } from './triage/public-triage-channels.ts';
+import { TriageDigest, type TriageDigestOptions } from './triage/triage-digest.ts';
 
 /** What the Slack app is built from. */
 export interface SlackAppOptions {
@@ -96,6 +97,13 @@ export interface SlackAppOptions {
   /** The mirror (platform → Slack), built by the runtime: told of writes from Slack. */
   mirror: Mirror;
   /**
+   * The triage channels' morning summary (TRIAGE_DIGEST_AT/TZ, with SLA_TARGETS and SLA_WARN_AT
+   * for its clocks); unset: none. `now` and `sleep` are for tests.
+   */
+  triageDigest?:
+    | Pick<TriageDigestOptions, 'schedule' | 'targets' | 'warnAt' | 'now' | 'sleep'>
+    | undefined;
+  /**
    * What this process runs (default all). `web`: the receiver and listeners, and the modal
    * submissions it waits on; the outbox's loops and the mirror run elsewhere. `worker`: the
    * outbox's loops and the mirror, and the routes on a plain HTTP server; no Slack requests.
@@ -111,6 +119,8 @@ export interface SlackApp {
   worker: OutboxWorker;
   /** The mirror's Slack side: what its worker posts with (the runtime runs the worker). */
   poster: MirrorPoster;
+  /** The triage channels' morning summary, when configured (runs where the worker runs). */
+  digest: TriageDigest | undefined;
   /**
    * Starts what the role runs: listening (HTTP server or Socket Mode connection, or for a
    * worker only the routes) and the outbox worker; returns the HTTP port.
@@ -291,6 +301,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       logger.warn({ err: error }, 'service catalog not refreshed; the kept copy serves'),
     onTruncated: (kept) => logger.warn({ kept }, 'service catalog cut to its first items'),
   });
+  const digest = options.triageDigest
+    ? new TriageDigest({
+        ...options.triageDigest,
+        client: background,
+        platform: options.serviceDesk,
+        stores: options.stores,
+        privacy: triagePrivacy,
+        dashboardUrl: options.settings.dashboardUrl,
+        logger: logger.child({ component: 'triage-digest' }),
+      })
+    : undefined;
   const deps: SlackDeps = {
     ...intentDeps,
     client: interactive,
@@ -325,12 +346,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     deps,
     worker,
     poster,
+    digest,
     async start() {
       // Bolt starts the receiver, which owns its server and so knows its port.
       await app.start();
       if (role !== 'web') {
         worker.start();
         triageHeal.start();
+        digest?.start();
         // Said at start, as whenever a post is withheld: a public triage channel gets nothing.
         tasks.run('check-triage-channels', () =>
           logPublicTriageChannels({ stores: options.stores, logger }, triagePrivacy),
@@ -343,7 +366,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
-      await Promise.all([tasks.drain(8_000), worker.stop(), triageHeal.stop()]);
+      await Promise.all([
+        tasks.drain(8_000),
+        worker.stop(),
+        triageHeal.stop(),
+        digest?.stop(),
+      ]);
       await cards.stop();
     },
   };

@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { type LevelWithSilent, pino } from 'pino';
 import { request } from 'undici';
+import type { Clock } from '../../src/clock.ts';
 import { type AppRole, loadConfig } from '../../src/config.ts';
 import {
   AdaptivePlanner,
@@ -130,6 +131,14 @@ export interface StackOptions {
   triagePrivacyMs?: number;
   /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
   reopenWindow?: string;
+  /**
+   * The morning summary: TRIAGE_DIGEST_AT (`at`), TRIAGE_DIGEST_TZ (`tz`, default UTC) and its
+   * clock (tests inject one). Off by default: a summary at the real 09:00 would join other
+   * tests' triage channels.
+   */
+  triageDigest?: { at: string; tz?: string; clock?: Partial<Clock> };
+  /** SLA_TARGETS (default none). */
+  slaTargets?: string;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -206,6 +215,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
       ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
+      TRIAGE_DIGEST_AT: options.triageDigest?.at ?? 'off',
+      ...(options.triageDigest?.tz ? { TRIAGE_DIGEST_TZ: options.triageDigest.tz } : {}),
+      ...(options.slaTargets ? { SLA_TARGETS: options.slaTargets } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
@@ -225,6 +237,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
       ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
       processMetrics: false,
+      ...(options.triageDigest?.clock ? { digestClock: options.triageDigest.clock } : {}),
       readinessTimeoutMs: 1_000,
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
