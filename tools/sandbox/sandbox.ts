@@ -13,6 +13,7 @@ import { WEBHOOK_PATH } from '../../src/mirror/index.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
+import type { DigestOutcome, DigestRun } from '../../src/slack/triage/triage-digest.ts';
 import { createMemoryStores, createRedisStores } from '../../src/store/index.ts';
 import type { RateBudgetLimits } from '../../src/store/types.ts';
 import {
@@ -229,6 +230,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         webhooksOn = enabled;
         emulator.setWebhooks({ enabled });
       },
+      sendDigest: async () => {
+        const run = await slack.digest?.sendNow();
+        if (!run) return 'No morning summary is set (TRIAGE_DIGEST_AT=off).';
+        return digestOutcome(run, (channel) => double.workspace.conversation(channel)?.name);
+      },
       notify: (text, userId) => {
         notices.push({ id: nextNotice++, userId, text, at: Date.now() });
         if (notices.length > NOTICES_KEPT) notices.shift();
@@ -372,4 +378,19 @@ async function openStores(
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** What the "Send today's digest now" button did, in words, channel by channel. */
+function digestOutcome(run: DigestRun, nameOf: (channel: string) => string | undefined): string {
+  if (run.channels.length === 0) return 'No triage channel to send a morning summary to.';
+  const words: Record<DigestOutcome, string> = {
+    posted: 'posted now',
+    found: 'posted already today',
+    done: 'had today’s already (one a day per channel)',
+    withheld: 'none: it is not a private channel the app is in',
+    waiting: 'waiting: Slack or the platform budget asked the app to wait',
+  };
+  return run.channels
+    .map(({ channel, outcome }) => `#${nameOf(channel) ?? channel}: ${words[outcome]}`)
+    .join('; ');
 }

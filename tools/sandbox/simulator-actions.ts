@@ -107,6 +107,8 @@ export const simulatorActionSchema = z.discriminatedUnion('type', [
     agentEmail: z.email(),
     status: z.enum(TICKET_STATUSES),
   }),
+  /** "Send today's digest now": the triage channels' morning summary at once (once a day). */
+  z.object({ type: z.literal('sendDigest') }),
 ]);
 
 /** An action as the page sends it. */
@@ -144,6 +146,8 @@ export interface SimulatorActionsOptions {
   notify: (text: string, userId?: string) => void;
   /** Turns the platform's webhooks to the app on and off. */
   setWebhooks?: (enabled: boolean) => void;
+  /** Sends today's morning summary now; says what became of it in each triage channel. */
+  sendDigest?: () => Promise<string>;
 }
 
 // Slack's own words where its client shows them.
@@ -317,6 +321,12 @@ export class SimulatorActions {
         this.#o.setWebhooks?.(action.enabled);
         this.#o.changed();
         return { ok: true };
+      case 'sendDigest': {
+        if (!this.#o.sendDigest) {
+          return { ok: false, error: 'No morning summary is set (TRIAGE_DIGEST_AT=off).' };
+        }
+        return { ok: true, outcome: await this.#o.sendDigest() };
+      }
       case 'setStatus':
         this.#o.model.updateTicket(
           this.#o.tenant,

@@ -95,10 +95,12 @@ function serverError() {
 class FakePlatform {
   lists = 0;
   deferUntil: number | undefined;
-  constructor(
-    readonly tickets: Ticket[],
-    readonly desks: Desk[] = [{ slug: 'it', name: 'IT' } as Desk],
-  ) {}
+  readonly tickets: Ticket[];
+  readonly desks: Desk[];
+  constructor(tickets: Ticket[], desks: Desk[] = [{ slug: 'it', name: 'IT' } as Desk]) {
+    this.tickets = tickets;
+    this.desks = desks;
+  }
 
   api() {
     return {

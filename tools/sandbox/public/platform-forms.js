@@ -1,10 +1,11 @@
 // @ts-check
 /**
  * The platform's forms: choosing the ticket shown, a human agent's reply or status change, and
- * the switch for the platform's webhooks to the app.
+ * the switch for the platform's webhooks to the app, and the button that sends today's digest.
  */
 import { actOrTell, refresh } from './connection.js';
 import { byId } from './dom.js';
+import { toast } from './notices.js';
 import { state } from './state.js';
 /** @import { TicketStatus } from '../../../src/contract/schemas.ts' */
 
@@ -36,6 +37,11 @@ export function setUpPlatform() {
   const webhooks = byId('webhooks-toggle', HTMLInputElement);
   webhooks.addEventListener('change', () => {
     void actOrTell({ type: 'setWebhooks', enabled: webhooks.checked });
+  });
+  // The morning summary now: what became of it in each triage channel is said in a notice.
+  byId('send-digest').addEventListener('click', async () => {
+    const result = await actOrTell({ type: 'sendDigest' });
+    if (result.ok && result.outcome) toast(`Today’s digest: ${result.outcome}`);
   });
   byId('agent-status').addEventListener('submit', (event) => {
     event.preventDefault();
