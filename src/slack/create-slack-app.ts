@@ -366,12 +366,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));
       // Side by side: the whole shutdown has 10 s, and an entry left unfinished stays stored.
-      await Promise.all([
-        tasks.drain(8_000),
-        worker.stop(),
-        triageHeal.stop(),
-        digest?.stop(),
-      ]);
+      await Promise.all([tasks.drain(8_000), worker.stop(), triageHeal.stop(), digest?.stop()]);
       await cards.stop();
     },
   };

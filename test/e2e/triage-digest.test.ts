@@ -81,8 +81,7 @@ describe('the triage digest', () => {
     stack.double.failNext('chat.postMessage', 'internal_error', { status: 500, times: 2 });
     const refused = (count: number) =>
       eventually(
-        () =>
-          stack.double.callsTo('chat.postMessage').filter((c) => c.injected).length === count,
+        () => stack.double.callsTo('chat.postMessage').filter((c) => c.injected).length === count,
         10_000,
         `${count} refused posts`,
       );

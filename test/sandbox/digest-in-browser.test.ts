@@ -36,7 +36,9 @@ describe.skipIf(!hasChromium)('the morning summary in a browser', () => {
     await page.getByRole('button', { name: 'Send today’s digest now' }).click();
     const summary = messageWith(regions(page).messages, 'Morning summary');
     await summary.waitFor(SLOW);
-    await page.getByText(/Today’s digest: #it-triage: (posted now|had today’s already)/).waitFor(SLOW);
+    await page
+      .getByText(/Today’s digest: #it-triage: (posted now|had today’s already)/)
+      .waitFor(SLOW);
     const text = await summary.textContent();
     for (const figure of ['Open', 'Unassigned', 'Breached', 'Due today', 'Oldest unassigned']) {
       expect(text).toContain(figure);

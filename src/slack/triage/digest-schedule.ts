@@ -146,7 +146,10 @@ export function digestDay(date: LocalDate, schedule: DigestSchedule): DigestDay 
   const sendAtMs = zonedTimeMs(date, minuteOfDay, timeZone);
   const endOfDayMs = zonedTimeMs(nextDate(date), 0, timeZone);
   // A grace past midnight (a time after 23:00) ends with the day.
-  const closesAtMs = Math.min(zonedTimeMs(date, Math.min(closesAt, 24 * 60 - 1), timeZone), endOfDayMs);
+  const closesAtMs = Math.min(
+    zonedTimeMs(date, Math.min(closesAt, 24 * 60 - 1), timeZone),
+    endOfDayMs,
+  );
   return {
     date: isoDate(date),
     sendAtMs,

@@ -22,7 +22,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { type Sleep, sleep as realSleep } from '../../clock.ts';
+import { sleep as realSleep, type Sleep } from '../../clock.ts';
 import type { Desk, Ticket } from '../../contract/schemas.ts';
 import { hasPlatformClocks, type ServiceTargets } from '../../contract/service-levels.ts';
 import { BudgetDeferredError } from '../../mirror/errors.ts';
@@ -494,8 +494,7 @@ export class TriageDigest {
           if (deskId && ticket.desk_id !== deskId) continue;
           tickets.set(ticket.id, ticket);
         }
-        const more =
-          items.length >= PAGE && (total_count === null || page * PAGE < total_count);
+        const more = items.length >= PAGE && (total_count === null || page * PAGE < total_count);
         if (!more) break;
         if (page >= this.#o.maxPages) {
           partial = true;

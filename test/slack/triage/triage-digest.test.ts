@@ -30,7 +30,12 @@ interface Clock {
 
 function clockAt(start: number): Clock {
   let now = start;
-  return { now: () => now, set: (ms) => void (now = ms) };
+  return {
+    now: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+  };
 }
 
 /** Slack as the digest uses it: posts kept per channel, history with metadata. */
