@@ -137,8 +137,6 @@ export interface StackOptions {
    * tests' triage channels.
    */
   triageDigest?: { at: string; tz?: string; clock?: Partial<Clock> };
-  /** SLA_TARGETS (default none). */
-  slaTargets?: string;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -217,7 +215,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
       TRIAGE_DIGEST_AT: options.triageDigest?.at ?? 'off',
       ...(options.triageDigest?.tz ? { TRIAGE_DIGEST_TZ: options.triageDigest.tz } : {}),
-      ...(options.slaTargets ? { SLA_TARGETS: options.slaTargets } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {

@@ -213,6 +213,21 @@ describe.each(backends())('the triage digest on $name', (backend) => {
     return { triage, catchAll, slack, platform, clock, logs, replica };
   }
 
+  it('links an oldest unassigned ticket to its triage thread, and one without a thread to the dashboard', async () => {
+    const { triage, catchAll, slack, replica } = await setup();
+    await stores.links.link('IT-1', {
+      channel: triage,
+      threadTs: '1700000000.000200',
+      triage: true,
+    });
+    await replica().step();
+    const itBlocks = JSON.stringify(slack.posted(triage)[0]?.blocks);
+    expect(itBlocks).toContain(`/archives/${triage}/p1700000000000200|IT-1>`);
+    expect(JSON.stringify(slack.posted(catchAll)[0]?.blocks)).toContain(
+      '<https://desk.acme.example/tickets/HR-1|HR-1>',
+    );
+  });
+
   it('posts one summary per channel when two replicas wake at 09:00 together', async () => {
     const { triage, catchAll, slack, replica } = await setup();
     const [a, b] = [replica(), replica()];
