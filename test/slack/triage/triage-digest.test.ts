@@ -306,6 +306,17 @@ describe.each(backends())('the triage digest on $name', (backend) => {
     expect(slack.posted(triage)).toHaveLength(1);
   });
 
+  it('sends nothing when it starts after noon, and today’s when it starts at 09:30', async () => {
+    const { triage, slack, platform, clock, replica } = await setup();
+    clock.set(NINE_PARIS + 3 * 60 * MINUTE + 5 * MINUTE);
+    await replica().step();
+    expect(slack.posted(triage)).toEqual([]);
+    expect(platform.lists).toBe(0);
+    clock.set(NINE_PARIS + 30 * MINUTE);
+    await replica().step();
+    expect(slack.posted(triage)).toHaveLength(1);
+  });
+
   it('gives the day up at noon when it could not send, and says which channels went without', async () => {
     const { triage, slack, platform, clock, logs, replica } = await setup();
     const digest = replica();
