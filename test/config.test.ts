@@ -89,8 +89,8 @@ describe('loadConfig', () => {
 
   it('unfurls links on the dashboard URL’s host unless SERVICE_DESK_DASHBOARD_HOSTS names others', () => {
     expect(
-      loadConfig({ ...base, SERVICE_DESK_DASHBOARD_URL: 'https://Desk.Acme.example/app' }).serviceDesk
-        .dashboardHosts,
+      loadConfig({ ...base, SERVICE_DESK_DASHBOARD_URL: 'https://Desk.Acme.example/app' })
+        .serviceDesk.dashboardHosts,
     ).toEqual(['desk.acme.example']);
     expect(
       loadConfig({ ...base, SERVICE_DESK_DASHBOARD_HOSTS: 'a.example, B.example' }).serviceDesk

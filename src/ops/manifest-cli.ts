@@ -50,12 +50,16 @@ export async function runManifestCli(
     err(`--url is required\n\n${USAGE}`);
     return 2;
   }
-  const hosts = (values['dashboard-host'] ?? []).flatMap((h) => h.split(',')).filter((h) => h.trim());
+  const hosts = (values['dashboard-host'] ?? [])
+    .flatMap((h) => h.split(','))
+    .filter((h) => h.trim());
   try {
     const text = await readFile(values.manifest ?? DEFAULT_MANIFEST_URL, 'utf8');
     out(manifestForUrl(text, { url: values.url, dashboardHosts: hosts }));
     if (hosts.length === 0)
-      err('No --dashboard-host: ticket links will not unfurl until their host is in unfurl_domains.\n');
+      err(
+        'No --dashboard-host: ticket links will not unfurl until their host is in unfurl_domains.\n',
+      );
     return 0;
   } catch (error) {
     if (!(error instanceof ManifestOptionInvalidError)) throw error;

@@ -27,12 +27,21 @@ export function publicBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ManifestOptionInvalidError('--url', `"${raw}" is not a URL: write it as https://your.host`);
+    throw new ManifestOptionInvalidError(
+      '--url',
+      `"${raw}" is not a URL: write it as https://your.host`,
+    );
   }
   if (url.protocol !== 'https:')
-    throw new ManifestOptionInvalidError('--url', `must be https (Slack calls only https URLs), got ${raw}`);
+    throw new ManifestOptionInvalidError(
+      '--url',
+      `must be https (Slack calls only https URLs), got ${raw}`,
+    );
   if (url.search || url.hash || url.username || url.password)
-    throw new ManifestOptionInvalidError('--url', 'takes the origin alone (and a path, if any): no query, fragment or user');
+    throw new ManifestOptionInvalidError(
+      '--url',
+      'takes the origin alone (and a path, if any): no query, fragment or user',
+    );
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -52,7 +61,10 @@ export function manifestForUrl(manifestText: string, fill: ManifestFill): string
   const base = publicBaseUrl(fill.url);
   const hosts = [...new Set(fill.dashboardHosts.map(dashboardHost))];
   if (hosts.length > 5)
-    throw new ManifestOptionInvalidError('--dashboard-host', 'Slack takes at most 5 unfurl domains');
+    throw new ManifestOptionInvalidError(
+      '--dashboard-host',
+      'Slack takes at most 5 unfurl domains',
+    );
   const document = parseDocument(manifestText);
   visit(document, {
     Scalar(_key, node) {

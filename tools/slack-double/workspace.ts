@@ -420,7 +420,9 @@ export class Workspace {
   linksToUnfurl(text: string): { domain: string; url: string }[] {
     const found: { domain: string; url: string }[] = [];
     const seen = new Set<string>();
-    for (const match of text.matchAll(/<(https?:\/\/[^>|\s]+)(?:\|[^>]*)?>|(https?:\/\/[^\s<>|]+)/g)) {
+    for (const match of text.matchAll(
+      /<(https?:\/\/[^>|\s]+)(?:\|[^>]*)?>|(https?:\/\/[^\s<>|]+)/g,
+    )) {
       const url = match[1] ?? match[2];
       if (url === undefined || seen.has(url)) continue;
       let host: string;

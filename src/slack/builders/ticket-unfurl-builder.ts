@@ -40,7 +40,10 @@ export function buildTicketUnfurl(ticket: Ticket, options: TicketUnfurlOptions =
     ? safeMrkdwn(options.desks?.find((d) => d.slug === ticket.desk_id)?.name ?? ticket.desk_id, 100)
     : '_No desk_';
   const blocks: KnownBlock[] = [
-    { type: 'section', text: md(`*${safeMrkdwn(ticket.id, 40)}* · ${safeMrkdwn(ticket.title, 300)}`) },
+    {
+      type: 'section',
+      text: md(`*${safeMrkdwn(ticket.id, 40)}* · ${safeMrkdwn(ticket.title, 300)}`),
+    },
     {
       type: 'section',
       fields: [
@@ -54,7 +57,10 @@ export function buildTicketUnfurl(ticket: Ticket, options: TicketUnfurlOptions =
   ];
   const dashboard = dashboardButton(ticket, options.dashboardUrl);
   if (dashboard) blocks.push({ type: 'actions', elements: [dashboard] });
-  const fallback = safeMrkdwn(`${ticket.id}: ${ticket.title} (${ticket.status})`, LIMITS.messageText);
+  const fallback = safeMrkdwn(
+    `${ticket.id}: ${ticket.title} (${ticket.status})`,
+    LIMITS.messageText,
+  );
   return { fallback, blocks };
 }
 

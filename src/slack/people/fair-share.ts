@@ -175,7 +175,10 @@ export class PeopleReads implements Reads {
    * the platform or spending anyone's share: what is known of a ticket before deciding to read.
    */
   keptTicket(ticketId: string): Promise<KeptValue<Ticket> | undefined> {
-    return this.#recall(`ticket:${ticketId.toUpperCase()}`, (value) => ticketSchema.safeParse(value).data);
+    return this.#recall(
+      `ticket:${ticketId.toUpperCase()}`,
+      (value) => ticketSchema.safeParse(value).data,
+    );
   }
 
   /**

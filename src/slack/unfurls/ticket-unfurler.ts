@@ -22,13 +22,13 @@
  */
 import type { Ticket } from '../../contract/schemas.ts';
 import { isServiceDeskError, NotFoundError } from '../../servicedesk/index.ts';
+import { slackRetryAt } from '../app/slack-clients.ts';
 import {
   buildPrivateTicketUnfurl,
   buildTicketUnfurl,
   type TicketUnfurl,
 } from '../builders/ticket-unfurl-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { slackRetryAt } from '../app/slack-clients.ts';
 import { knownTicketStatus } from '../people/fair-share.ts';
 import { isRequester, maySee } from '../people/ticket-access.ts';
 import { ticketIdOfLink } from './ticket-links.ts';
@@ -164,7 +164,10 @@ async function unfurlOf(
     // A ticket that does not exist reads as one the person may not see.
     if (error instanceof NotFoundError) return buildPrivateTicketUnfurl(ticketId);
     if (!isServiceDeskError(error)) throw error;
-    deps.logger.warn({ err: error, ticketId }, 'a ticket link was not unfurled: the platform failed');
+    deps.logger.warn(
+      { err: error, ticketId },
+      'a ticket link was not unfurled: the platform failed',
+    );
     return undefined;
   }
   // Checked again on what was read: the kept knowledge may be out of date.

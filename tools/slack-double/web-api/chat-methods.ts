@@ -212,11 +212,13 @@ const unfurl: ApiMethod = (workspace, args) => {
   const shared = workspace.sharedLinks(conversation.id, ts);
   const attachments = (message.attachments ?? []).filter(isJsonObject);
   for (const [url, value] of Object.entries(parsed.value)) {
-    if (!shared.has(url)) return fail('cannot_unfurl_url', [`${url} was not shared in that message`]);
+    if (!shared.has(url))
+      return fail('cannot_unfurl_url', [`${url} was not shared in that message`]);
     if (!isJsonObject(value)) return fail('invalid_unfurls', [`/unfurls/${url} must be an object`]);
     const blocks = value.blocks;
     if (blocks !== undefined) {
-      if (!Array.isArray(blocks)) return fail('invalid_unfurls', [`/unfurls/${url}/blocks must be an array`]);
+      if (!Array.isArray(blocks))
+        return fail('invalid_unfurls', [`/unfurls/${url}/blocks must be an array`]);
       const problems = blocksProblems(blocks, `/unfurls/${url}/blocks`, MAX_MESSAGE_BLOCKS);
       if (problems.length > 0) return fail('invalid_unfurls', problems);
     } else if (typeof value.text !== 'string' && typeof value.title !== 'string') {

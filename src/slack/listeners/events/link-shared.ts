@@ -3,9 +3,10 @@
  * dashboard links among them are unfurled after Slack is answered (see unfurls/ticket-unfurler).
  * Links still in the composer (`source: composer`) are not: only a posted message's are.
  */
-import type { LinkSharedShape } from './event-shapes.ts';
-import { type UnfurlDeps, unfurlTicketLinks } from '../../unfurls/ticket-unfurler.ts';
+
 import type { SlackDeps } from '../../deps.ts';
+import { type UnfurlDeps, unfurlTicketLinks } from '../../unfurls/ticket-unfurler.ts';
+import type { LinkSharedShape } from './event-shapes.ts';
 
 /** Builds the link_shared handler. */
 export function linkShared(deps: UnfurlDeps & Pick<SlackDeps, 'tasks'>) {
