@@ -96,8 +96,12 @@ describe('the install steps and manifest.yml', () => {
     let err = '';
     const code = await runManifestCli(
       ['--url', 'https://sd.acme.example', '--dashboard-host', 'desk.acme.example'],
-      (t) => void (out += t),
-      (t) => void (err += t),
+      (t) => {
+        out += t;
+      },
+      (t) => {
+        err += t;
+      },
     );
     expect(code).toBe(0);
     expect(parse(out).settings.event_subscriptions.request_url).toBe(
@@ -108,7 +112,9 @@ describe('the install steps and manifest.yml', () => {
       await runManifestCli(
         [],
         () => undefined,
-        (t) => void (err += t),
+        (t) => {
+          err += t;
+        },
       ),
     ).toBe(2);
     expect(err).toContain('--url is required');
