@@ -132,3 +132,48 @@ describe('ticket links unfurl', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('a storm of ticket links', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // The platform's own budget: 100 requests a minute for every replica together.
+    stack = await startStack({ unfurl: true, budget: { perMinute: 100, perHour: 1_000 } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('answers 100 messages of 10 links each within the sharers’ shares and the budget', async () => {
+    const tickets = Array.from({ length: 200 }, (_, i) =>
+      stack.emulator.model.createTicket('acme', {
+        title: `Storm ${i}`,
+        requester_email: 'alice@acme.example',
+      }),
+    );
+    const posted: string[] = [];
+    for (let m = 0; m < 100; m++) {
+      const links = tickets.slice((m % 20) * 10, (m % 20) * 10 + 10).map((t) => t.url);
+      const result = await stack.driver.userPosts({
+        userId: m % 2 === 0 ? agent : bob,
+        channelId: general,
+        text: links.join(' '),
+      });
+      posted.push(result.ts);
+    }
+    // Bob may see none of them: all 50 of his messages unfurl as private tickets, with no read.
+    const bobs = posted.filter((_, m) => m % 2 === 1);
+    await eventually(
+      () =>
+        bobs.every((ts) =>
+          stack.double.callsTo('chat.unfurl').some((c) => c.args.ts === ts && c.response.ok),
+        ),
+      20_000,
+      'Bob’s 50 unfurls',
+    );
+    const reads = stack.platformRequests.filter((op) => op === 'getTicket').length;
+    // Sam's share: 5 at once and one more every 6 seconds; the kept reads answer the rest.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(10);
+    expect(stack.platformRequests.length).toBeLessThan(100);
+  }, 40_000);
+});
