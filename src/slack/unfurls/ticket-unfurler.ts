@@ -95,14 +95,16 @@ export async function unfurlTicketLinks(
   let answered = false;
   try {
     const decided = await decideVisibility(deps, shared.user);
-    const byTicket = new Map<string, Promise<TicketUnfurl | undefined>>();
-    for (const { ticketId } of found) {
-      if (!byTicket.has(ticketId))
-        byTicket.set(ticketId, unfurlOf(deps, shared.user, ticketId, decided));
-    }
+    // One answer per ticket, side by side: the same ticket linked twice is decided once.
+    const ticketIds = [...new Set(found.map((link) => link.ticketId))];
+    const answers = new Map(
+      await Promise.all(
+        ticketIds.map(async (id) => [id, await unfurlOf(deps, shared.user, id, decided)] as const),
+      ),
+    );
     const unfurls: Record<string, TicketUnfurl> = {};
     for (const { url, ticketId } of found) {
-      const unfurl = await byTicket.get(ticketId);
+      const unfurl = answers.get(ticketId);
       if (unfurl) unfurls[url] = unfurl;
     }
     if (Object.keys(unfurls).length === 0) return;
@@ -199,7 +201,7 @@ async function sendUnfurls(
       await deps.client.chat.unfurl({
         channel: shared.channel,
         ts: shared.messageTs,
-        unfurls: unfurls as never,
+        unfurls,
       });
       return true;
     } catch (error) {
