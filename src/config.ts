@@ -209,6 +209,22 @@ const envSchema = z.object({
     .transform((v) => v?.toLowerCase() ?? 'a')
     .pipe(z.enum(['a', 'b'], { error: 'must be a (per-organization host) or b (shared host)' })),
   SERVICE_DESK_DASHBOARD_URL: optionalHttpUrl('https://acme.servicedesk.example'),
+  SERVICE_DESK_DASHBOARD_HOSTS: list.transform((hosts, ctx) => {
+    const names: string[] = [];
+    for (const host of hosts) {
+      const name = host.toLowerCase().replace(/\.$/, '');
+      // A host name as Slack's unfurl_domains takes it: no scheme, port or path.
+      if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(name)) {
+        names.push(name);
+        continue;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        message: `has "${host}", which is not a host name: write the dashboard's host alone (no https:// or path), comma-separated, e.g. acme.servicedesk.example`,
+      });
+    }
+    return names;
+  }),
   SERVICE_DESK_RATE_PER_MINUTE: wholeNumber(100, 'the platform allows 100 a minute per key'),
   SERVICE_DESK_RATE_PER_HOUR: wholeNumber(1000, 'the platform allows 1,000 an hour per key'),
   SERVICE_DESK_RATE_RESERVE: numberIn(
@@ -442,6 +458,11 @@ export interface Config {
     apiKey: string;
     variant: 'a' | 'b';
     dashboardUrl: string | undefined;
+    /**
+     * The hosts of tickets' dashboard links (SERVICE_DESK_DASHBOARD_HOSTS), whose links posted in
+     * Slack unfurl; by default the host of SERVICE_DESK_DASHBOARD_URL, else of SERVICE_DESK_URL.
+     */
+    dashboardHosts: readonly string[];
     /** The key's rate limits and the share kept for people waiting (the poller never takes it). */
     rateLimits: { perMinute: number; perHour: number; reserve: number };
     /** The secret the platform's webhooks are signed with; unset: no webhook route. */
@@ -569,6 +590,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.SERVICE_DESK_API_KEY,
       variant: e.SERVICE_DESK_VARIANT,
       dashboardUrl: e.SERVICE_DESK_DASHBOARD_URL,
+      dashboardHosts:
+        e.SERVICE_DESK_DASHBOARD_HOSTS.length > 0
+          ? e.SERVICE_DESK_DASHBOARD_HOSTS
+          : [new URL(e.SERVICE_DESK_DASHBOARD_URL ?? e.SERVICE_DESK_URL).hostname.toLowerCase()],
       rateLimits: {
         perMinute: e.SERVICE_DESK_RATE_PER_MINUTE,
         perHour: e.SERVICE_DESK_RATE_PER_HOUR,

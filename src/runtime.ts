@@ -218,6 +218,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
       dashboardUrl: config.serviceDesk.dashboardUrl,
+      dashboardHosts: config.serviceDesk.dashboardHosts,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },
     logger,

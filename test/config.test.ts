@@ -87,6 +87,23 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('unfurls links on the dashboard URL’s host unless SERVICE_DESK_DASHBOARD_HOSTS names others', () => {
+    expect(
+      loadConfig({ ...base, SERVICE_DESK_DASHBOARD_URL: 'https://Desk.Acme.example/app' })
+        .serviceDesk.dashboardHosts,
+    ).toEqual(['desk.acme.example']);
+    expect(
+      loadConfig({ ...base, SERVICE_DESK_DASHBOARD_HOSTS: 'a.example, B.example' }).serviceDesk
+        .dashboardHosts,
+    ).toEqual(['a.example', 'b.example']);
+  });
+
+  it('unfurls links on the platform’s host when no dashboard URL or hosts are set', () => {
+    expect(loadConfig(base).serviceDesk.dashboardHosts).toEqual([
+      new URL(base.SERVICE_DESK_URL as string).hostname,
+    ]);
+  });
+
   it('accepts port 0, which asks for any free port', () => {
     expect(loadConfig({ ...base, PORT: '0' }).port).toBe(0);
   });
@@ -99,6 +116,7 @@ describe('loadConfig', () => {
       SERVICE_DESK_URL: ['acme.servicedesk.example'],
       SERVICE_DESK_VARIANT: ['c'],
       SERVICE_DESK_DASHBOARD_URL: ['dashboard'],
+      SERVICE_DESK_DASHBOARD_HOSTS: ['https://acme.servicedesk.example/tickets'],
       SERVICE_DESK_RATE_PER_MINUTE: ['abc', '0', '1.5'],
       SERVICE_DESK_RATE_PER_HOUR: ['lots'],
       SERVICE_DESK_RATE_RESERVE: ['half', '1', '-0.1'],

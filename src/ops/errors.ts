@@ -4,6 +4,7 @@ import { CodedError } from '../coded-error.ts';
 /** The string codes of the operations component's errors, one per class below. */
 export const OPS_ERROR_CODES = {
   manifestInvalid: 'manifest_invalid',
+  manifestOptionInvalid: 'manifest_option_invalid',
 } as const;
 
 /** A code of the operations component's errors. */
@@ -13,5 +14,16 @@ export type OpsErrorCode = (typeof OPS_ERROR_CODES)[keyof typeof OPS_ERROR_CODES
 export class ManifestInvalidError extends CodedError<OpsErrorCode> {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(OPS_ERROR_CODES.manifestInvalid, `manifest.yml: ${detail}`, options);
+  }
+}
+
+/** An option of `npm run manifest` that cannot go in the manifest as given. */
+export class ManifestOptionInvalidError extends CodedError<OpsErrorCode> {
+  /** The option at fault (`--url`, `--dashboard-host`). */
+  readonly option: string;
+
+  constructor(option: string, detail: string) {
+    super(OPS_ERROR_CODES.manifestOptionInvalid, `${option} ${detail}`);
+    this.option = option;
   }
 }

@@ -133,9 +133,17 @@ export interface Catalog {
 
 /**
  * What a person asked for that reads the platform: the create form's lists (`form`), the
- * request form's catalog (`catalog`).
+ * request form's catalog (`catalog`), a link they shared (`unfurl`).
  */
-export type PeopleRequest = 'lookup' | 'mine' | 'home' | 'update' | 'form' | 'catalog';
+export type PeopleRequest =
+  | 'lookup'
+  | 'mine'
+  | 'home'
+  | 'update'
+  | 'form'
+  | 'catalog'
+  /** A ticket's dashboard link someone posted, unfurled as its card. */
+  | 'unfurl';
 
 /** Something read earlier, and when. */
 export interface KeptValue<T> {
@@ -164,8 +172,10 @@ export interface Reads {
     userId: string,
     ticketId: string,
     request: PeopleRequest,
-    options?: { fresh?: boolean },
+    options?: { fresh?: boolean; freshMs?: number },
   ): Promise<PersonRead<Ticket>>;
+  /** The ticket as some earlier read kept it (any age within the keeping), without a read. */
+  keptTicket(ticketId: string): Promise<KeptValue<Ticket> | undefined>;
   /** The open tickets a person requested, newest first. */
   openRequested(
     userId: string,
@@ -256,6 +266,8 @@ export interface SlackSettings {
    */
   reopenWindowMs?: number;
   dashboardUrl: string | undefined;
+  /** Hosts whose ticket links unfurl (SERVICE_DESK_DASHBOARD_HOSTS); unset or empty: none. */
+  dashboardHosts?: readonly string[];
   /** What an agent's reaction on a triage card does, by emoji name (TRIAGE_REACTIONS; unset: none). */
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */

@@ -127,6 +127,8 @@ export const BOT_EVENTS = [
   'app_home_opened',
   'member_joined_channel',
   'member_left_channel',
+  // A message with a link on the manifest's unfurl_domains: tickets' dashboard links unfurl.
+  'link_shared',
 ] as const;
 
 /** OAuth bot scopes the app needs, each for a reason given beside it. */
@@ -142,6 +144,8 @@ export const BOT_SCOPES = {
   commands: 'the /ticket command and the shortcuts',
   'im:history': 'direct messages to the app',
   'im:write': 'direct messages from the app when a channel cannot take them',
+  'links:read': "tickets' dashboard links posted in messages (link_shared)",
+  'links:write': "unfurling tickets' dashboard links as cards (chat.unfurl)",
   'mpim:history': 'thread replies in group direct messages; the message a shortcut points at',
   'mpim:read': 'whether the app is a member of a group direct message',
   'pins:read':

@@ -66,4 +66,12 @@ describe('manifest.yml', () => {
         `${event.slice('message.'.length)}:history`,
       );
   });
+
+  it('unfurls links on its unfurl domain: link_shared, with links:read and links:write', () => {
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('link_shared');
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['links:read', 'links:write']),
+    );
+    expect(manifest.features.unfurl_domains.length).toBeGreaterThan(0);
+  });
 });

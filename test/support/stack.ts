@@ -129,6 +129,11 @@ export interface StackOptions {
   deskTriageChannels?: string;
   /** How long a triage channel's privacy is kept (default the app's 2 min). */
   triagePrivacyMs?: number;
+  /**
+   * Puts the platform's dashboard host in the app's unfurl_domains (the Slack double sends
+   * link_shared for its links), as the install steps have the admin do. Off by default.
+   */
+  unfurl?: boolean;
   /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
   reopenWindow?: string;
   /**
@@ -172,6 +177,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     appToken: APP_TOKEN,
     ...(options.oauthScopes ? { oauthScopes: options.oauthScopes } : {}),
   });
+  if (options.unfurl) double.workspace.setUnfurlDomains([new URL(emulator.url).hostname]);
   const prefix = `test:e2e:${randomUUID()}:`;
   const logs: string[] = [];
   const logger = pino(

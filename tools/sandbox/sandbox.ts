@@ -288,6 +288,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // "Open in dashboard" leads to the simulator's copy of the platform's ticket page, so the
     // visitor needs one URL only.
     emulator.model.setPublicUrl(`${server.url}/platform`);
+    // The admin's step: the dashboard's host in the manifest's unfurl_domains, so a ticket's
+    // link posted in the sandbox unfurls (the app's SERVICE_DESK_DASHBOARD_HOSTS default is the
+    // platform's host, the same loopback host here).
+    double.workspace.setUnfurlDomains([new URL(server.url).hostname]);
 
     let closing: Promise<void> | undefined;
     return {

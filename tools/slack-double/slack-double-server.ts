@@ -59,6 +59,11 @@ export interface SlackDoubleOptions {
    * `startSlackDouble` rejects with `ApiDescriptionMissingError` and nothing listens.
    */
   apiDescriptionPath?: string;
+  /**
+   * The app's `unfurl_domains`: a message posted with links on them (or their subdomains) sends
+   * `link_shared`, and `chat.unfurl` may unfurl those links. None by default.
+   */
+  unfurlDomains?: readonly string[];
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -213,6 +218,7 @@ export class SlackDouble {
       ...(options.now ? { now: options.now } : {}),
       ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
     });
+    if (options.unfurlDomains) workspace.setUnfurlDomains(options.unfurlDomains);
     const double = new SlackDouble(
       workspace,
       options.responseUrlMaxUses ?? 5,

@@ -143,6 +143,8 @@ export interface UserMessageResult {
   ts: string;
   message: SlackMessage;
   delivery?: EventDelivery;
+  /** The `link_shared` delivery, when the message held links on the app's unfurl domains. */
+  linkShared?: EventDelivery;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -352,15 +354,49 @@ export class SlackDriver {
       ...(input.threadTs !== undefined ? { thread_ts: input.threadTs } : {}),
     });
     const result: UserMessageResult = { ts: stored.ts, message: stored };
-    if (!this.#botIsIn(conversation)) return result;
-    const event: JsonObject = {
-      ...stored,
-      channel: conversation.id,
-      event_ts: stored.ts,
-      channel_type: channelType(conversation),
-    };
-    result.delivery = await this.event(event, options);
+    if (this.#botIsIn(conversation)) {
+      const event: JsonObject = {
+        ...stored,
+        channel: conversation.id,
+        event_ts: stored.ts,
+        channel_type: channelType(conversation),
+      };
+      result.delivery = await this.event(event, options);
+    }
+    const linkShared = this.#linkShared(conversation, stored);
+    if (linkShared) result.linkShared = await this.event(linkShared, options);
     return result;
+  }
+
+  /**
+   * The `link_shared` event Slack sends for a posted message with links on the app's unfurl
+   * domains: in a public channel whether or not the app is in it, elsewhere only where it is.
+   */
+  #linkShared(conversation: Conversation, message: SlackMessage): JsonObject | undefined {
+    const workspace = this.#workspace;
+    const links = workspace.linksToUnfurl(message.text);
+    if (links.length === 0) return undefined;
+    const isMember = this.#botIsIn(conversation);
+    if (!isMember && (conversation.isPrivate || conversation.isIm || conversation.isMpim))
+      return undefined;
+    workspace.noteSharedLinks(
+      conversation.id,
+      message.ts,
+      links.map((link) => link.url),
+    );
+    const event: JsonObject = {
+      type: 'link_shared',
+      channel: conversation.id,
+      is_bot_user_member: isMember,
+      user: message.user ?? '',
+      message_ts: message.ts,
+      unfurl_id: `${conversation.id}.${message.ts}.${randomUUID().replace(/-/g, '')}`,
+      source: 'conversations_history',
+      links,
+      event_ts: workspace.nextTs(),
+    };
+    if (message.thread_ts !== undefined) event.thread_ts = message.thread_ts;
+    return event;
   }
 
   /**

@@ -227,6 +227,9 @@ export class Workspace {
   readonly #modalStacks = new Map<string, string[]>();
   readonly #homeViews = new Map<string, string>();
   readonly #triggers = new Map<string, TriggerRecord>();
+  // "channel ts" → the links on the app's unfurl domains that message's link_shared named.
+  readonly #sharedLinks = new Map<string, Set<string>>();
+  #unfurlDomains: string[] = [];
   #lastTsMicros = 0;
   #triggerCount = 0;
 
@@ -396,6 +399,54 @@ export class Workspace {
       this.#messages.set(id, []);
     }
     return id;
+  }
+
+  // ---- unfurls --------------------------------------------------------------------------
+
+  /** The app's `unfurl_domains` (lower case): links on them (or their subdomains) are shared. */
+  get unfurlDomains(): readonly string[] {
+    return [...this.#unfurlDomains];
+  }
+
+  /** Sets the app's `unfurl_domains`, as the manifest the admin pasted names them. */
+  setUnfurlDomains(domains: readonly string[]): void {
+    this.#unfurlDomains = domains.map((domain) => domain.toLowerCase());
+  }
+
+  /**
+   * The links of a message's text on the unfurl domains, each once, in order, as Slack finds
+   * them: `<https://…>` and `<https://…|label>` as clients send them, and bare URLs.
+   */
+  linksToUnfurl(text: string): { domain: string; url: string }[] {
+    const found: { domain: string; url: string }[] = [];
+    const seen = new Set<string>();
+    for (const match of text.matchAll(
+      /<(https?:\/\/[^>|\s]+)(?:\|[^>]*)?>|(https?:\/\/[^\s<>|]+)/g,
+    )) {
+      const url = match[1] ?? match[2];
+      if (url === undefined || seen.has(url)) continue;
+      let host: string;
+      try {
+        host = new URL(url).hostname.toLowerCase();
+      } catch {
+        continue;
+      }
+      const domain = this.#unfurlDomains.find((d) => host === d || host.endsWith(`.${d}`));
+      if (domain === undefined) continue;
+      seen.add(url);
+      found.push({ domain, url });
+    }
+    return found;
+  }
+
+  /** Notes the links a message's link_shared named: only those may be unfurled on it. */
+  noteSharedLinks(channelId: string, ts: string, urls: readonly string[]): void {
+    this.#sharedLinks.set(`${channelId} ${ts}`, new Set(urls));
+  }
+
+  /** The links a message's link_shared named (none when there was no such event). */
+  sharedLinks(channelId: string, ts: string): ReadonlySet<string> {
+    return new Set(this.#sharedLinks.get(`${channelId} ${ts}`) ?? []);
   }
 
   // ---- messages -------------------------------------------------------------------------

@@ -548,6 +548,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         if (asked) return asked as unknown as JsonValue;
         throw error;
       }
+      // Known at once as its requester's: their link to it unfurls without a read (unfurls/).
+      deps.statuses.remember(ticket);
       const posted = await post(entry, payload, ticket, messageThreadTs);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);

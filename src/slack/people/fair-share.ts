@@ -151,7 +151,7 @@ export class PeopleReads implements Reads {
     userId: string,
     ticketId: string,
     request: PeopleRequest,
-    options: { fresh?: boolean } = {},
+    options: { fresh?: boolean; freshMs?: number } = {},
   ): Promise<PersonRead<Ticket>> {
     const id = ticketId.toUpperCase();
     return this.#read(
@@ -162,7 +162,22 @@ export class PeopleReads implements Reads {
       (value) => ticketSchema.safeParse(value).data,
       options.fresh
         ? { servable: 'never', shared: false }
-        : { servable: (kept) => this.#agreesWithKnown(kept), shared: true },
+        : {
+            servable: (kept) => this.#agreesWithKnown(kept),
+            shared: true,
+            ...(options.freshMs !== undefined ? { freshMs: options.freshMs } : {}),
+          },
+    );
+  }
+
+  /**
+   * The ticket as the last read of it for anyone kept it (up to `keptMs` old), without asking
+   * the platform or spending anyone's share: what is known of a ticket before deciding to read.
+   */
+  keptTicket(ticketId: string): Promise<KeptValue<Ticket> | undefined> {
+    return this.#recall(
+      `ticket:${ticketId.toUpperCase()}`,
+      (value) => ticketSchema.safeParse(value).data,
     );
   }
 

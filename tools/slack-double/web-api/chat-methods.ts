@@ -189,6 +189,57 @@ const getPermalink: ApiMethod = (workspace, args) => {
   return ok({ channel: access.conversation.id, permalink });
 };
 
+/**
+ * `chat.unfurl`: attaches the app's unfurls to a user's message, as Slack does. The message
+ * must exist (`cannot_find_message`), `unfurls` must be a JSON map (`missing_unfurls`,
+ * `invalid_unfurls_format`) whose every key is a link the message's `link_shared` named
+ * (`cannot_unfurl_url`) and whose every value is an attachment with valid blocks
+ * (`invalid_unfurls`). A second call on the same message replaces the unfurls of its links,
+ * never adds more.
+ */
+const unfurl: ApiMethod = (workspace, args) => {
+  const channelId = stringArg(args, 'channel');
+  if (channelId === undefined) return missingArgument('channel');
+  const conversation = workspace.conversation(channelId);
+  if (!conversation) return fail('cannot_find_channel');
+  const ts = stringArg(args, 'ts');
+  if (ts === undefined) return missingArgument('ts');
+  const message = workspace.message(conversation.id, ts);
+  if (!message) return fail('cannot_find_message');
+  const parsed = jsonArg(args, 'unfurls');
+  if (!parsed.present) return fail('missing_unfurls');
+  if (parsed.invalid || !isJsonObject(parsed.value)) return fail('invalid_unfurls_format');
+  const shared = workspace.sharedLinks(conversation.id, ts);
+  const attachments = (message.attachments ?? []).filter(isJsonObject);
+  for (const [url, value] of Object.entries(parsed.value)) {
+    if (!shared.has(url))
+      return fail('cannot_unfurl_url', [`${url} was not shared in that message`]);
+    if (!isJsonObject(value)) return fail('invalid_unfurls', [`/unfurls/${url} must be an object`]);
+    const blocks = value.blocks;
+    if (blocks !== undefined) {
+      if (!Array.isArray(blocks))
+        return fail('invalid_unfurls', [`/unfurls/${url}/blocks must be an array`]);
+      const problems = blocksProblems(blocks, `/unfurls/${url}/blocks`, MAX_MESSAGE_BLOCKS);
+      if (problems.length > 0) return fail('invalid_unfurls', problems);
+    } else if (typeof value.text !== 'string' && typeof value.title !== 'string') {
+      return fail('invalid_unfurls', [`/unfurls/${url} has no blocks, text or title`]);
+    }
+    const attachment = {
+      ...value,
+      id: attachments.length + 1,
+      app_unfurl_url: url,
+      from_url: url,
+      is_app_unfurl: true,
+      app_id: workspace.appId,
+    };
+    const index = attachments.findIndex((a) => a.app_unfurl_url === url);
+    if (index >= 0) attachments[index] = { ...attachment, id: attachments[index]?.id ?? 1 };
+    else attachments.push(attachment);
+  }
+  workspace.updateMessage(conversation.id, ts, { attachments });
+  return ok();
+};
+
 /** The `chat.*` methods the double implements. */
 export const chatMethods: Record<string, ApiMethod> = {
   'chat.postMessage': postMessage,
@@ -196,4 +247,5 @@ export const chatMethods: Record<string, ApiMethod> = {
   'chat.update': update,
   'chat.delete': deleteMessage,
   'chat.getPermalink': getPermalink,
+  'chat.unfurl': unfurl,
 };

@@ -60,6 +60,21 @@ export const channelMemberShape = z.looseObject({
   channel: z.string(),
 });
 
+/**
+ * A `link_shared` event: the message (its channel and ts), who posted it, and the links on the
+ * app's unfurl domains it holds.
+ */
+export const linkSharedShape = z.looseObject({
+  channel: z.string(),
+  user: z.string(),
+  message_ts: z.string(),
+  source: z.string().optional(),
+  links: z.array(z.looseObject({ url: z.string(), domain: z.string().optional() })),
+});
+
+/** A `link_shared` event as checked. */
+export type LinkSharedShape = z.infer<typeof linkSharedShape>;
+
 /** A `message` event as checked: what its listener may read. */
 export type CheckedMessageEvent = z.infer<typeof messageEventShape>;
 

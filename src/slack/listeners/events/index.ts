@@ -6,10 +6,12 @@ import {
   appHomeOpenedShape,
   channelMemberShape,
   checkShape,
+  linkSharedShape,
   messageEventShape,
   reactionAddedShape,
   whenShaped,
 } from './event-shapes.ts';
+import { linkShared } from './link-shared.ts';
 import { memberJoinedChannel } from './member-joined-channel.ts';
 import { memberLeftChannel } from './member-left-channel.ts';
 import { messageEvent } from './message.ts';
@@ -18,7 +20,7 @@ import { triageReaction } from './triage-reaction.ts';
 
 /**
  * Registers message (with edits), reaction_added (the ticket emoji, and agents' reactions on
- * triage cards), app_home_opened and channel membership.
+ * triage cards), app_home_opened, channel membership and link_shared (ticket links unfurl).
  */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
@@ -37,4 +39,5 @@ export function registerEvents(app: App, deps: SlackDeps): void {
     'member_left_channel',
     whenShaped(channelMemberShape, deps.logger, memberLeftChannel(deps)),
   );
+  app.event('link_shared', whenShaped(linkSharedShape, deps.logger, linkShared(deps)));
 }
