@@ -11,6 +11,7 @@ import { WebClient } from '@slack/web-api';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
+import type { Now } from './clock.ts';
 import type { Config } from './config.ts';
 import {
   type ChangeFeedMode,
@@ -62,6 +63,8 @@ export interface RuntimeParts {
   slackRetryMs?: number;
   /** Node's process metrics on /metrics (off where several apps share a process). */
   processMetrics?: boolean;
+  /** The time cards' service-level clocks are shown as of (default Date.now; tests move it). */
+  now?: Now;
 }
 
 /** The app, built and not yet started. */
@@ -214,6 +217,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
+      slaTargets: config.slack.slaTargets,
+      slaWarnAt: config.slack.slaWarnAt,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },
@@ -228,6 +233,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(parts.triageHealPaceMs !== undefined ? { triageHealPaceMs: parts.triageHealPaceMs } : {}),
     ...(parts.triagePrivacyMs !== undefined ? { triagePrivacyMs: parts.triagePrivacyMs } : {}),
+    ...(parts.now ? { now: parts.now } : {}),
     mirror,
   });
   // The worker posts through the Slack app's poster: built after it, as it needs the app.
