@@ -130,6 +130,10 @@ export interface StackOptions {
   triagePrivacyMs?: number;
   /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
   reopenWindow?: string;
+  /** SLA_TARGETS (default none). */
+  slaTargets?: string;
+  /** The app's clock for the cards' service-level clocks (default Date.now): tests move it. */
+  now?: () => number;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -206,6 +210,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
       ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
+      ...(options.slaTargets !== undefined ? { SLA_TARGETS: options.slaTargets } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
@@ -233,6 +238,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.triagePrivacyMs !== undefined
         ? { triagePrivacyMs: options.triagePrivacyMs }
         : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
     const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.
