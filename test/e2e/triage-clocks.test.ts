@@ -173,4 +173,33 @@ describe('service-level clocks on cards', () => {
     expect(channel).toContain(ticketId);
     expect(channel).not.toMatch(/First response|Resolution due|clocks/);
   });
+
+  it("shows no clock on the card in the requester's direct message", async () => {
+    const s = await start({});
+    const dm = s.double.workspace.openIm(alice);
+    const sent = await s.driver.userPosts({
+      userId: alice,
+      channelId: dm,
+      text: 'Clocks: my keyboard types twice',
+    });
+    const ticketId = await eventually(
+      () => s.app.stores.links.ticketForThread(dm, sent.ts),
+      5_000,
+      'the link',
+    );
+    // The ticket has clocks (the platform's, on a desk-less ticket too), and the DM still none.
+    expect(s.emulator.model.getTicket('acme', ticketId).first_response_due_at).toBeTruthy();
+    const dmText = await eventually(
+      () => {
+        const text = JSON.stringify([
+          ...s.double.workspace.messages(dm),
+          ...(s.double.workspace.thread(dm, sent.ts) ?? []),
+        ]);
+        return text.includes(`*${ticketId}*`) ? text : undefined;
+      },
+      5_000,
+      'the card in the DM',
+    );
+    expect(dmText).not.toMatch(/First response|Resolution due|clocks/);
+  });
 });
