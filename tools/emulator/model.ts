@@ -38,6 +38,7 @@ import {
   newServiceLevelState,
   onResponse,
   onStatusChange,
+  type ServiceLevelFields,
   type ServiceLevelState,
   serviceLevelFields,
 } from './service-levels.ts';
@@ -941,12 +942,12 @@ export class EmulatorModel {
     this.#emit({ type: 'ticket_updated', tenant, ticketId: stored.record.id, fields, atMs: now });
   }
 
-  #clockFields(stored: StoredTicket) {
+  #clockFields(stored: StoredTicket): ServiceLevelFields {
     return serviceLevelFields(stored.sla, stored.createdMs, stored.record.priority);
   }
 
   // Whether a due time or the pause moved since `before`, on a platform that shows them.
-  #clocksMoved(stored: StoredTicket, before: ReturnType<typeof serviceLevelFields>): boolean {
+  #clocksMoved(stored: StoredTicket, before: ServiceLevelFields): boolean {
     return this.#capabilities.serviceLevels && dueTimesDiffer(before, this.#clockFields(stored));
   }
 
