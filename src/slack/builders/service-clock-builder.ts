@@ -27,8 +27,9 @@ const STATE_ICONS = {
   met: ':white_check_mark:',
 } as const;
 
-// Within this, a due time reads best as "in 12 minutes"; beyond it, as a day and a time.
-const RELATIVE_WITHIN_MS = 12 * 3_600_000;
+// Within this of now, a time reads best as "in 12 minutes" or "5 minutes ago"; beyond it, as a
+// day and a time ("today at 13:00"): Slack's {ago} shows a bare date past the hour.
+const RELATIVE_WITHIN_MS = 3_600_000;
 
 /** The name of a clock, such as "First response". */
 export function clockName(kind: ClockKind): string {
@@ -84,9 +85,9 @@ export function clockLine(clock: ServiceClock, nowMs: number): string | undefine
     case 'paused':
       return `${icon} ${name} paused: waiting on requester`;
     case 'breached':
-      return `${icon} ${name} breached ${relativeDate(clock.dueAtMs)}`;
+      return `${icon} ${name} breached ${nearOrDated(clock.dueAtMs, nowMs)}`;
     default:
-      return `${icon} ${name} due ${dueDate(clock.dueAtMs, nowMs)}`;
+      return `${icon} ${name} due ${nearOrDated(clock.dueAtMs, nowMs)}`;
   }
 }
 
@@ -95,9 +96,9 @@ export function relativeDate(ms: number): string {
   return `<!date^${Math.floor(ms / 1000)}^{ago}|${utcFallback(ms)}>`;
 }
 
-/** A due time: relative when it is near, else "tomorrow at 14:00" in the reader's zone. */
-function dueDate(ms: number, nowMs: number): string {
-  if (ms - nowMs <= RELATIVE_WITHIN_MS) return relativeDate(ms);
+/** A time: relative when it is near, else "tomorrow at 14:00" in the reader's zone. */
+function nearOrDated(ms: number, nowMs: number): string {
+  if (Math.abs(ms - nowMs) <= RELATIVE_WITHIN_MS) return relativeDate(ms);
   return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${utcFallback(ms)}>`;
 }
 
