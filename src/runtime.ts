@@ -11,7 +11,7 @@ import { WebClient } from '@slack/web-api';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { Clock } from './clock.ts';
+import type { Clock, Now } from './clock.ts';
 import type { Config } from './config.ts';
 import {
   type ChangeFeedMode,
@@ -65,6 +65,8 @@ export interface RuntimeParts {
   processMetrics?: boolean;
   /** The morning summary's clock (tests run it on an injected one). */
   digestClock?: Partial<Clock>;
+  /** The time cards' service-level clocks are shown as of (default Date.now; tests move it). */
+  now?: Now;
 }
 
 /** The app, built and not yet started. */
@@ -217,6 +219,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
+      slaTargets: config.slack.slaTargets,
+      slaWarnAt: config.slack.slaWarnAt,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       dashboardHosts: config.serviceDesk.dashboardHosts,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
@@ -232,6 +236,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     ...(parts.healRecheckMs !== undefined ? { healRecheckMs: parts.healRecheckMs } : {}),
     ...(parts.triageHealPaceMs !== undefined ? { triageHealPaceMs: parts.triageHealPaceMs } : {}),
     ...(parts.triagePrivacyMs !== undefined ? { triagePrivacyMs: parts.triagePrivacyMs } : {}),
+    ...(parts.now ? { now: parts.now } : {}),
     mirror,
     triageDigest: config.slack.triageDigest && {
       schedule: config.slack.triageDigest,

@@ -7,6 +7,7 @@
 
 import { type AnyMiddlewareArgs, App, type CustomRoute, type Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { Now } from '../clock.ts';
 import type { AppRole } from '../config.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
@@ -23,6 +24,7 @@ import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
 import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
 import { CardUpdater } from './cards/card-updater.ts';
+import { serviceClockInputs } from './cards/service-clocks.ts';
 import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { addTriageNote } from './intents/add-triage-note.ts';
@@ -96,6 +98,8 @@ export interface SlackAppOptions {
   triagePrivacyMs?: number;
   /** The mirror (platform → Slack), built by the runtime: told of writes from Slack. */
   mirror: Mirror;
+  /** The time the cards' service-level clocks are shown as of (default Date.now; tests move it). */
+  now?: Now;
   /**
    * The triage channels' morning summary (TRIAGE_DIGEST_AT/TZ, with SLA_TARGETS and SLA_WARN_AT
    * for its clocks); unset: none. `now` and `sleep` are for tests.
@@ -222,7 +226,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const fieldsOf = (desk: string | null | undefined) => deskFieldsOf({ logger, deskFields }, desk);
   // Slack people by the platform's emails, one cache for the cards and the mirror's lines.
   const byEmail = new PeopleByEmail({ client: background });
+  // The clocks agents see on cards, computed as each card is built.
+  const serviceClocks = serviceClockInputs(options.settings, options.now ?? Date.now);
   const cards = new CardUpdater({
+    serviceClocks,
     client: background,
     dashboardUrl: options.settings.dashboardUrl,
     logger: logger.child({ component: 'cards' }),
@@ -244,6 +251,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
     triagePrivacy,
     logger: logger.child({ component: 'triage-privacy' }),
+    serviceClocks,
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.
@@ -275,6 +283,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     }),
     triageMembers,
     deskFields,
+    serviceClocks,
   };
   const worker = new OutboxWorker({
     outbox: options.stores.outbox,

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { TriageReactionAction } from '../config.ts';
 import type { Asset, CatalogItem, CustomField, Desk, Ticket } from '../contract/schemas.ts';
+import type { ClockInputs, ServiceTargets } from '../contract/service-levels.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
 import type { ChannelMode, EnqueueOutcome, JsonValue, Stores } from '../store/types.ts';
@@ -272,7 +273,17 @@ export interface SlackSettings {
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
+  /** Service-level targets by desk and priority (SLA_TARGETS), when the platform gives none. */
+  slaTargets?: ServiceTargets;
+  /** The fraction of a target's time at which its clock warns (SLA_WARN_AT; unset: 0.8). */
+  slaWarnAt?: number;
 }
+
+/**
+ * What a card's service-level clocks are computed from, read when the card is built: the
+ * targets, the warning point and the app's clock (`cards/service-clocks.ts`).
+ */
+export type ServiceClockInputs = () => ClockInputs;
 
 /** The dependencies of every listener and intent handler. */
 export interface SlackDeps {
@@ -303,6 +314,8 @@ export interface SlackDeps {
   triageRecords: TriageRecords;
   /** Triage channels' members: kept current from Slack's membership events. */
   triageMembers: TriageMembers;
+  /** The inputs of the clocks an agent's card shows (unset: no card shows a clock). */
+  serviceClocks?: ServiceClockInputs;
 }
 
 /**

@@ -78,6 +78,8 @@ export const UPDATE_FIELDS = {
  */
 export const TRIAGE_CARD_BLOCKS = {
   actions: 'triage_card_actions',
+  /** The ticket's service-level clocks, under its fields. */
+  clocks: 'triage_card_clocks',
 } as const;
 
 /** Block and action ids of the "Reply to requester" modal's input. */
@@ -89,6 +91,8 @@ export const REPLY_FIELDS = {
 export const CARD_BLOCKS = {
   lead: 'ticket_card_lead',
   actions: 'ticket_card_actions',
+  /** The ticket's service-level clocks: only on a card an agent alone sees. */
+  clocks: 'ticket_card_clocks',
 } as const;
 
 /** Block and action ids of the create-ticket modal's inputs, in the order they appear. */

@@ -19,6 +19,7 @@ describe('emulator command line', () => {
       customFields: true,
       catalog: true,
       requiredFieldsOnCreate: true,
+      serviceLevels: true,
     });
   });
 
@@ -29,6 +30,7 @@ describe('emulator command line', () => {
       customFields: true,
       catalog: true,
       requiredFieldsOnCreate: true,
+      serviceLevels: true,
     });
   });
 
@@ -49,6 +51,10 @@ describe('emulator command line', () => {
 
   it('plays a platform without a service catalog with --no-catalog', () => {
     expect(capabilitiesOf(['--no-catalog']).catalog).toBe(false);
+  });
+
+  it('plays a platform without service-level clocks with --no-sla-clocks', () => {
+    expect(capabilitiesOf(['--no-sla-clocks']).serviceLevels).toBe(false);
   });
 
   it('refuses --updated-after together with --no-updated-at', () => {

@@ -142,6 +142,10 @@ export interface StackOptions {
    * tests' triage channels.
    */
   triageDigest?: { at: string; tz?: string; clock?: Partial<Clock> };
+  /** SLA_TARGETS (default none). */
+  slaTargets?: string;
+  /** The app's clock for the cards' service-level clocks (default Date.now): tests move it. */
+  now?: () => number;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -221,6 +225,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
       TRIAGE_DIGEST_AT: options.triageDigest?.at ?? 'off',
       ...(options.triageDigest?.tz ? { TRIAGE_DIGEST_TZ: options.triageDigest.tz } : {}),
+      ...(options.slaTargets !== undefined ? { SLA_TARGETS: options.slaTargets } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
@@ -249,6 +254,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.triagePrivacyMs !== undefined
         ? { triagePrivacyMs: options.triagePrivacyMs }
         : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
     const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.

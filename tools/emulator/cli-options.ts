@@ -28,6 +28,9 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --[no-]required-fields-on-create
                         Create ticket refuses an empty required custom field (default on);
                         off, it files the ticket and the field is set by Update ticket
+  --[no-]sla-clocks     tickets carry service-level clocks (first_response_due_at,
+                        resolution_due_at, first_responded_at, sla_paused) from the
+                        demo policy (default on); off, the fields are left out
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change (ticket.created included)
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -85,6 +88,7 @@ export function parseCli(
       ...(values['required-fields-on-create'] === undefined
         ? {}
         : { requiredFieldsOnCreate: values['required-fields-on-create'] }),
+      ...(values['sla-clocks'] === undefined ? {} : { serviceLevels: values['sla-clocks'] }),
     },
     ...webhookOptions(values, env),
   };
@@ -161,6 +165,7 @@ function parse(argv: readonly string[]) {
       'custom-fields': { type: 'boolean' },
       catalog: { type: 'boolean' },
       'required-fields-on-create': { type: 'boolean' },
+      'sla-clocks': { type: 'boolean' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-bearer': { type: 'boolean' },

@@ -4,6 +4,7 @@
  * node tools/emulator/cli.ts [--port 4010] [--host 127.0.0.1] [--variant a|b] [--seed demo|empty]
  *   [--rate-per-minute 100] [--rate-per-hour 1000] [--ai-delay-ms 1500] [--fault-rate 0]
  *   [--latency-ms 0] [--random-seed 1] [--[no-]updated-at] [--[no-]updated-after]
+ *   [--[no-]custom-fields] [--[no-]catalog] [--[no-]required-fields-on-create] [--[no-]sla-clocks]
  *   [--webhook-url URL --webhook-secret S [--webhook-bearer] [--webhook-tenant T]
  *    [--webhook-drop-rate 0] [--webhook-duplicate-rate 0] [--webhook-delay-ms 0]
  *    [--webhook-reorder] [--webhook-timeout-ms 10000] [--webhook-retry-for-ms 86400000]]
@@ -69,14 +70,14 @@ async function main(): Promise<void> {
 
 // The secret is never printed; the URL and the signing mode are what a person checks.
 function describeCapabilities(emulator: RunningEmulator): string {
-  const { updatedAt, updatedAfter } = emulator.model.capabilities;
+  const { updatedAt, updatedAfter, serviceLevels } = emulator.model.capabilities;
   const onOff = (on: boolean) => (on ? 'on' : 'off');
   const hooks = emulator.webhooks.settings;
   const target =
     hooks.url === undefined
       ? 'off'
       : `${hooks.url} (${hooks.bearer ? 'bearer token' : 'HMAC-signed'})`;
-  return `capabilities: updated_at ${onOff(updatedAt)}, updated_after ${onOff(updatedAfter)}, webhooks ${target}`;
+  return `capabilities: updated_at ${onOff(updatedAt)}, updated_after ${onOff(updatedAfter)}, webhooks ${target}, service-level clocks ${onOff(serviceLevels)}`;
 }
 
 await main();

@@ -88,7 +88,7 @@ export interface EmulatorOptions {
   /** Seed of the fault-injection random source (requests and webhooks); default 1. */
   randomSeed?: number;
   /**
-   * Optional capabilities; default both on (the best case, which the sandbox shows).
+   * Optional capabilities; default all on (the best case, which the sandbox shows).
    * `updatedAfter` defaults to `updatedAt`, so `{ updatedAt: false }` plays a platform with
    * neither.
    */

@@ -34,6 +34,15 @@ import {
 } from './errors.ts';
 import type { Now } from './scheduler.ts';
 import {
+  dueTimesDiffer,
+  newServiceLevelState,
+  onResponse,
+  onStatusChange,
+  type ServiceLevelFields,
+  type ServiceLevelState,
+  serviceLevelFields,
+} from './service-levels.ts';
+import {
   enumMessage,
   issue,
   type OffsetQuery,
@@ -97,7 +106,9 @@ export type TicketField =
   | 'assignee_email'
   | 'team'
   | 'desk_id'
-  | 'custom_fields';
+  | 'custom_fields'
+  /** The service-level clocks (capability `serviceLevels`): a due time moved, or a pause. */
+  | 'service_levels';
 
 /** A change the AI agent, the webhook sender (or anything else) may react to. */
 export type ModelEvent =
@@ -136,6 +147,12 @@ export interface ModelCapabilities {
    * the field is set later with Update ticket; values given are checked either way.
    */
   requiredFieldsOnCreate: boolean;
+  /**
+   * Tickets carry service-level clocks (`first_response_due_at`, `resolution_due_at`,
+   * `first_responded_at`, `sla_paused`) from the demo policy (`service-levels.ts`). Off, the
+   * fields are left out, as on a platform without them.
+   */
+  serviceLevels: boolean;
 }
 
 /** A response remembered for an idempotency key. */
@@ -190,6 +207,8 @@ interface StoredTicket {
   record: TicketRecord;
   messages: Message[];
   activity: Activity[];
+  /** The service-level clocks' bookkeeping, kept whether or not the capability shows them. */
+  sla: ServiceLevelState;
 }
 
 interface IdempotencyRecord extends IdempotentResponse {
@@ -369,6 +388,7 @@ export class EmulatorModel {
       },
       messages: [],
       activity: [],
+      sla: newServiceLevelState(),
     };
     insertSorted(state.tickets, stored);
     state.byId.set(id, stored);
@@ -415,9 +435,11 @@ export class EmulatorModel {
         input.assignee_email === null ? null : this.#agentEmail(state, input.assignee_email);
     }
     const fields: TicketField[] = [];
+    const clocksBefore = this.#clockFields(stored);
     if (input.status !== undefined && input.status !== ticket.status) {
       this.#log(stored, 'status_changed', ticket.status, input.status, actor);
       ticket.status = input.status;
+      stored.sla = onStatusChange(stored.sla, input.status, this.now());
       fields.push('status');
     }
     if (input.priority !== undefined && input.priority !== ticket.priority) {
@@ -445,6 +467,9 @@ export class EmulatorModel {
         fields.push('custom_fields');
       }
     }
+    // A priority recomputes the due times, a status may pause or resume them: either is a
+    // change of its own to a client that reads the clocks.
+    if (this.#clocksMoved(stored, clocksBefore)) fields.push('service_levels');
     if (fields.length > 0) this.#changed(tenant, stored, fields);
     return this.#view(tenant, stored);
   }
@@ -849,10 +874,16 @@ export class EmulatorModel {
     // A requester speaking again means the ticket needs attention again.
     const reopens = ticket.status === 'resolved' || ticket.status === 'waiting_on_requester';
     const reopened = author.type === 'requester' && !internal && reopens;
+    const clocksBefore = this.#clockFields(stored);
+    // The first public word of an agent or the AI agent meets the first response's clock.
+    if (!internal && (author.type === 'agent' || author.type === 'ai_agent'))
+      stored.sla = onResponse(stored.sla, now);
     if (reopened) {
       this.#log(stored, 'status_changed', ticket.status, 'open', actor);
       ticket.status = 'open';
+      stored.sla = onStatusChange(stored.sla, 'open', now);
     }
+    const clocksMoved = this.#clocksMoved(stored, clocksBefore);
     this.#touch(stored, now);
     this.#emit({
       type: 'message_added',
@@ -863,12 +894,15 @@ export class EmulatorModel {
     });
     // The reopening is a change of its own: a listener told only of the message would not know
     // the status moved.
-    if (reopened) {
+    if (reopened || clocksMoved) {
       this.#emit({
         type: 'ticket_updated',
         tenant,
         ticketId: ticket.id,
-        fields: ['status'],
+        fields: [
+          ...(reopened ? (['status'] as const) : []),
+          ...(clocksMoved ? (['service_levels'] as const) : []),
+        ],
         atMs: now,
       });
     }
@@ -908,6 +942,15 @@ export class EmulatorModel {
     this.#emit({ type: 'ticket_updated', tenant, ticketId: stored.record.id, fields, atMs: now });
   }
 
+  #clockFields(stored: StoredTicket): ServiceLevelFields {
+    return serviceLevelFields(stored.sla, stored.createdMs, stored.record.priority);
+  }
+
+  // Whether a due time or the pause moved since `before`, on a platform that shows them.
+  #clocksMoved(stored: StoredTicket, before: ServiceLevelFields): boolean {
+    return this.#capabilities.serviceLevels && dueTimesDiffer(before, this.#clockFields(stored));
+  }
+
   #emit(event: ModelEvent): void {
     if (this.#replayAt !== undefined) return;
     for (const listener of this.#listeners) listener(event);
@@ -922,6 +965,7 @@ export class EmulatorModel {
     };
     // A platform without the field leaves it out rather than sending null.
     if (!this.#capabilities.updatedAt) delete ticket.updated_at;
+    if (this.#capabilities.serviceLevels) Object.assign(ticket, this.#clockFields(stored));
     return ticket;
   }
 }
@@ -945,6 +989,7 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
     customFields: given.customFields ?? true,
     catalog: given.catalog ?? true,
     requiredFieldsOnCreate: given.requiredFieldsOnCreate ?? true,
+    serviceLevels: given.serviceLevels ?? true,
   };
 }
 

@@ -4,7 +4,15 @@
  * "Paused: waiting on requester". Slack renders every time in the reader's own time zone, and
  * a relative one as of when it is read. For agents only: a requester's card never calls it.
  */
-import type { ClockKind, ServiceClock } from '../../contract/service-levels.ts';
+import type { ContextBlock } from '@slack/types';
+import type { Ticket } from '../../contract/schemas.ts';
+import {
+  type ClockInputs,
+  type ClockKind,
+  type ServiceClock,
+  ticketClocks,
+} from '../../contract/service-levels.ts';
+import { md } from './mrkdwn.ts';
 
 const CLOCK_NAMES: Readonly<Record<ClockKind, string>> = {
   first_response: 'First response',
@@ -19,22 +27,52 @@ const STATE_ICONS = {
   met: ':white_check_mark:',
 } as const;
 
-// Within this, a due time reads best as "in 12 minutes"; beyond it, as a day and a time.
-const RELATIVE_WITHIN_MS = 12 * 3_600_000;
+// Within this of now, a time reads best as "in 12 minutes" or "5 minutes ago"; beyond it, as a
+// day and a time ("today at 13:00"): Slack's {ago} shows a bare date past the hour.
+const RELATIVE_WITHIN_MS = 3_600_000;
 
 /** The name of a clock, such as "First response". */
 export function clockName(kind: ClockKind): string {
   return CLOCK_NAMES[kind];
 }
 
-/** One line of mrkdwn per clock; a met resolution (the ticket is done) says nothing. */
+/**
+ * One line of mrkdwn per clock; a met resolution (the ticket is done) says nothing, and the
+ * clocks paused together read as one "Paused: waiting on requester" (they pause for one reason).
+ */
 export function clockLines(clocks: readonly ServiceClock[], nowMs: number): string[] {
   const lines: string[] = [];
+  let pausedSaid = false;
   for (const clock of clocks) {
+    if (clock.state === 'paused') {
+      if (!pausedSaid) lines.push(`${STATE_ICONS.paused} Paused: waiting on requester`);
+      pausedSaid = true;
+      continue;
+    }
     const line = clockLine(clock, nowMs);
     if (line) lines.push(line);
   }
   return lines;
+}
+
+/**
+ * The ticket's clocks as a card's context block (`blockId` names it), computed as of
+ * `inputs.nowMs`; undefined when the ticket has no clock to show. Only for a card that agents
+ * alone see: the caller decides that, never this builder.
+ */
+export function clockBlock(
+  ticket: Ticket,
+  inputs: ClockInputs,
+  blockId: string,
+): ContextBlock | undefined {
+  const lines = clockLines(ticketClocks(ticket, inputs), inputs.nowMs);
+  if (lines.length === 0) return undefined;
+  return {
+    type: 'context',
+    block_id: blockId,
+    // At most three short lines: far under a context text's 3,000 characters.
+    elements: [md(lines.join('\n'))],
+  };
 }
 
 /** A clock as one line of mrkdwn, with its icon. */
@@ -47,9 +85,9 @@ export function clockLine(clock: ServiceClock, nowMs: number): string | undefine
     case 'paused':
       return `${icon} ${name} paused: waiting on requester`;
     case 'breached':
-      return `${icon} ${name} breached ${relativeDate(clock.dueAtMs)}`;
+      return `${icon} ${name} breached ${nearOrDated(clock.dueAtMs, nowMs)}`;
     default:
-      return `${icon} ${name} due ${dueDate(clock.dueAtMs, nowMs)}`;
+      return `${icon} ${name} due ${nearOrDated(clock.dueAtMs, nowMs)}`;
   }
 }
 
@@ -58,9 +96,9 @@ export function relativeDate(ms: number): string {
   return `<!date^${Math.floor(ms / 1000)}^{ago}|${utcFallback(ms)}>`;
 }
 
-/** A due time: relative when it is near, else "tomorrow at 14:00" in the reader's zone. */
-function dueDate(ms: number, nowMs: number): string {
-  if (ms - nowMs <= RELATIVE_WITHIN_MS) return relativeDate(ms);
+/** A time: relative when it is near, else "tomorrow at 14:00" in the reader's zone. */
+function nearOrDated(ms: number, nowMs: number): string {
+  if (Math.abs(ms - nowMs) <= RELATIVE_WITHIN_MS) return relativeDate(ms);
   return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${utcFallback(ms)}>`;
 }
 

@@ -1,11 +1,13 @@
 /** The ticket card: what `/ticket ABC-123` answers and what is posted when a ticket is filed. */
 import type { Button, KnownBlock } from '@slack/types';
 import type { CustomField, Ticket } from '../../contract/schemas.ts';
+import type { ClockInputs } from '../../contract/service-levels.ts';
 import { ACTIONS, CARD_BLOCKS } from '../ids.ts';
 import { buildCardActions, type CardAudience } from './card-actions-builder.ts';
 import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, md, plain, safeMrkdwn, slackDate } from './mrkdwn.ts';
 import { personText, type ShownPerson, teamText } from './person-text.ts';
+import { clockBlock } from './service-clock-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
 /** A Slack message: fallback text (notifications, screen readers) and blocks. */
@@ -73,6 +75,12 @@ export interface TicketCardOptions {
   deskFields?: readonly CustomField[] | undefined;
   /** The assignee as Slack knows them (found by their email): shown by name, not address. */
   assignee?: ShownPerson | undefined;
+  /**
+   * What the ticket's service-level clocks are computed from, as of when the card is built.
+   * Internal targets: shown only when `audience` is one person who is an agent (their
+   * `/ticket` answer), never on a channel's card or a requester's. Without it, no clock.
+   */
+  clocks?: ClockInputs | undefined;
 }
 
 /** Builds the ticket card: title, status, priority, created, assignee and a dashboard link. */
@@ -97,11 +105,16 @@ export function buildTicketCard(ticket: Ticket, options: TicketCardOptions = {})
       ),
     ],
   });
+  const audience = options.audience ?? 'everyone';
+  // Fail closed: a card anyone but one agent may see never shows internal targets.
+  const agentAlone = typeof audience === 'object' && audience.isAgent === true;
+  const clocks =
+    agentAlone && options.clocks && clockBlock(ticket, options.clocks, CARD_BLOCKS.clocks);
+  if (clocks) blocks.push(clocks);
   const fieldsSection = options.deskFields
     ? deskFieldsSection(ticket.custom_fields, options.deskFields)
     : undefined;
   if (fieldsSection) blocks.push(fieldsSection);
-  const audience = options.audience ?? 'everyone';
   const elements: Button[] = audience === 'none' ? [] : buildCardActions(ticket, audience);
   const dashboard = dashboardButton(ticket, options.dashboardUrl);
   if (dashboard) elements.push(dashboard);

@@ -6,10 +6,12 @@
 
 import type { Button, KnownBlock } from '@slack/types';
 import type { CustomField, Ticket } from '../../contract/schemas.ts';
+import type { ClockInputs } from '../../contract/service-levels.ts';
 import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../ids.ts';
 import { deskFieldsSection } from './desk-fields-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, slackDate, truncate } from './mrkdwn.ts';
 import { personText, type ShownPerson, teamText } from './person-text.ts';
+import { clockBlock } from './service-clock-builder.ts';
 import { dashboardButton, type SlackMessage } from './ticket-card-builder.ts';
 import { priorityLabel, statusLabel } from './ticket-labels.ts';
 
@@ -37,6 +39,11 @@ export interface TriageCardOptions {
   deskFields?: readonly CustomField[] | undefined;
   /** The assignee as Slack knows them (found by their email): shown by name, not address. */
   assignee?: ShownPerson | undefined;
+  /**
+   * What the ticket's service-level clocks are computed from, as of when the card is built:
+   * shown under the fields (a triage channel is its agents'). Without it, no clock.
+   */
+  clocks?: ClockInputs | undefined;
 }
 
 /** Builds the triage card of a ticket. */
@@ -58,6 +65,8 @@ export function buildTriageCard(ticket: Ticket, options: TriageCardOptions = {})
       ],
     },
   ];
+  const clocks = options.clocks && clockBlock(ticket, options.clocks, TRIAGE_CARD_BLOCKS.clocks);
+  if (clocks) blocks.push(clocks);
   const description = firstLines(ticket.description ?? '');
   if (description) blocks.push({ type: 'section', text: md(description) });
   const fieldsSection = options.deskFields

@@ -24,7 +24,7 @@ import { isDirectMessage } from './card-audience.ts';
  */
 export async function refreshCard(
   deps: Pick<IntentDeps, 'client' | 'logger' | 'settings'> &
-    Partial<Pick<IntentDeps, 'desks' | 'deskFields' | 'people'>>,
+    Partial<Pick<IntentDeps, 'desks' | 'deskFields' | 'people' | 'serviceClocks'>>,
   card: CardRef | undefined,
   ticket: Ticket,
   actor: Actor,
@@ -58,6 +58,7 @@ export async function refreshCard(
         ...(card.permalink ? { slackPermalink: card.permalink } : {}),
         ...(deskName ? { deskName } : {}),
         assignee,
+        clocks: deps.serviceClocks?.(),
       });
       // Without metadata, chat.update keeps the card's own (the ticket it is about).
       await deps.client.chat.update({ channel: card.channel, ts: card.ts, ...message });
@@ -69,6 +70,8 @@ export async function refreshCard(
         ...(card.lead ? { lead: card.lead } : {}),
         audience: viewer,
         assignee,
+        // Its one viewer's card: the clocks show only when they are an agent (the builder's rule).
+        clocks: deps.serviceClocks?.(),
       });
       await postToResponseUrl(card.responseUrl, { replace_original: true, ...message });
       return;

@@ -22,7 +22,7 @@ import { cardLead, isCard, isTriageCard, triageCardExtras } from '../builders/ca
 import type { ShownPerson } from '../builders/person-text.ts';
 import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
-import type { DeskFieldsOf } from '../deps.ts';
+import type { DeskFieldsOf, ServiceClockInputs } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { type FindByEmail, shownAssignee } from '../people/people-by-email.ts';
 import {
@@ -55,6 +55,8 @@ export interface CardUpdaterOptions {
   deskFields?: DeskFieldsOf;
   /** Finds the assignee in Slack, whom a card names (by email when unset). */
   byEmail?: FindByEmail;
+  /** The inputs of a triage card's service-level clocks, read at each refresh (unset: none). */
+  serviceClocks?: ServiceClockInputs | undefined;
   /** How long a card's refresh waits for more asks, which it then answers too (default 1 s). */
   coalesceMs?: number;
   /** Least time between two refreshes (default 1.5 s: 40 a minute, room left for the buttons). */
@@ -122,6 +124,7 @@ export class CardUpdater {
   readonly #dashboardUrl: string | undefined;
   readonly #deskFields: DeskFieldsOf | undefined;
   readonly #byEmail: FindByEmail | undefined;
+  readonly #serviceClocks: ServiceClockInputs | undefined;
   readonly #logger: CardLogger;
   readonly #o: Required<
     Pick<
@@ -141,6 +144,7 @@ export class CardUpdater {
     this.#dashboardUrl = options.dashboardUrl;
     this.#deskFields = options.deskFields;
     this.#byEmail = options.byEmail;
+    this.#serviceClocks = options.serviceClocks;
     this.#logger = options.logger;
     this.#o = {
       coalesceMs: options.coalesceMs ?? 1_000,
@@ -334,6 +338,7 @@ export class CardUpdater {
       deskFields: await this.#deskFields?.(ticket.desk_id),
       ...(extras.requesterUserId ? { requester: { userId: extras.requesterUserId } } : {}),
       ...(extras.permalink ? { slackPermalink: extras.permalink } : {}),
+      clocks: this.#serviceClocks?.(),
     });
   }
 

@@ -29,7 +29,7 @@ import {
 import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import { buildTriageMovedPointer } from '../builders/triage-moved-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
-import type { DeskFieldsOf } from '../deps.ts';
+import type { DeskFieldsOf, ServiceClockInputs } from '../deps.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { PeopleByEmail } from '../people/people-by-email.ts';
 import {
@@ -92,6 +92,8 @@ export interface SlackMirrorPosterOptions {
   triagePrivacy?: Pick<TriageChannelPrivacy, 'privacy'> | undefined;
   /** Where a withheld triage post is said (error level for a public channel). */
   logger?: Pick<Logger, 'error' | 'warn'> | undefined;
+  /** The inputs of a triage card's service-level clocks, read as it is posted (unset: none). */
+  serviceClocks?: ServiceClockInputs | undefined;
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -117,6 +119,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #triagePrivacy: SlackMirrorPosterOptions['triagePrivacy'];
   readonly #logger: SlackMirrorPosterOptions['logger'];
   readonly #byEmail: PeopleByEmail;
+  readonly #serviceClocks: ServiceClockInputs | undefined;
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
@@ -128,6 +131,7 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#notices = options.notices;
     this.#personAsked = options.personAsked;
     this.#triagePrivacy = options.triagePrivacy;
+    this.#serviceClocks = options.serviceClocks;
     this.#logger = options.logger;
   }
 
@@ -316,6 +320,7 @@ export class SlackMirrorPoster implements MirrorPoster {
       assignee: ticket.assignee_email ? await this.#slackPerson(ticket.assignee_email) : undefined,
       dashboardUrl: this.#dashboardUrl,
       slackPermalink: permalink,
+      clocks: this.#serviceClocks?.(),
     });
     try {
       const posted = await this.#client.chat.postMessage({

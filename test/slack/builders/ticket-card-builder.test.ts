@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
+import { parseServiceTargets } from '../../../src/contract/service-levels.ts';
 import { buildTicketCard } from '../../../src/slack/builders/ticket-card-builder.ts';
+import { CARD_BLOCKS } from '../../../src/slack/ids.ts';
 
 const ticket: Ticket = {
   id: 'IT-12',
@@ -91,5 +93,46 @@ describe('ticket card', () => {
   it('shows no custom fields without the desk’s definitions to name them', () => {
     const card = buildTicketCard({ ...ticket, custom_fields: { device_type: 'laptop' } });
     expect(allText(card.blocks)).not.toContain('laptop');
+  });
+
+  describe('service-level clocks', () => {
+    // The platform's clocks: due in 12 minutes as of `nowMs`.
+    const withClocks: Ticket = {
+      ...ticket,
+      first_response_due_at: '2026-11-20T10:30:00Z',
+      resolution_due_at: '2026-11-20T17:30:00Z',
+    };
+    const clocks = {
+      targets: parseServiceTargets('*:high=1h/8h').targets,
+      warnAt: 0.8,
+      nowMs: Date.parse('2026-11-20T10:18:00Z'),
+    };
+    const clockText = (card: ReturnType<typeof buildTicketCard>) =>
+      card.blocks.find((b) => b.block_id === CARD_BLOCKS.clocks);
+
+    it('shows the clocks to an agent on their own card', () => {
+      const card = buildTicketCard(withClocks, {
+        audience: { isAgent: true, isRequester: false },
+        clocks,
+      });
+      expect(allText(clockText(card))).toContain('First response due <!date^');
+    });
+
+    it('never shows a requester the internal targets, even when given them', () => {
+      const card = buildTicketCard(withClocks, {
+        audience: { isAgent: false, isRequester: true },
+        clocks,
+      });
+      expect(clockText(card)).toBeUndefined();
+      expect(allText(card)).not.toMatch(/due|breached|Paused|:clock3:/);
+    });
+
+    it('never shows the clocks on a card everyone in a conversation sees', () => {
+      for (const audience of ['everyone', 'none'] as const) {
+        const card = buildTicketCard(withClocks, { audience, clocks });
+        expect(clockText(card)).toBeUndefined();
+      }
+      expect(clockText(buildTicketCard(withClocks, { clocks }))).toBeUndefined();
+    });
   });
 });

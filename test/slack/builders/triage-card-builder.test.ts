@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
+import { parseServiceTargets } from '../../../src/contract/service-levels.ts';
 import { buildTriageCard } from '../../../src/slack/builders/triage-card-builder.ts';
 import { ACTIONS, TRIAGE_CARD_BLOCKS } from '../../../src/slack/ids.ts';
 import { blocksProblems } from '../../../tools/slack-double/block-kit-validation.ts';
@@ -193,5 +194,56 @@ describe('triage card', () => {
     expect(shown).toContain('Berlin');
     expect(shown).toContain('Serial number');
     expect(blocksProblems(card.blocks, '/blocks', 50)).toEqual([]);
+  });
+
+  describe('service-level clocks', () => {
+    const created = Date.parse(ticket.created_at);
+    const targets = parseServiceTargets('it:high=1h/8h').targets;
+    const at = (minutes: number, fields: Partial<Ticket> = {}) =>
+      buildTriageCard(
+        { ...ticket, ...fields },
+        { clocks: { targets, warnAt: 0.8, nowMs: created + minutes * 60_000 } },
+      );
+    const clocks = (card: ReturnType<typeof buildTriageCard>) =>
+      card.blocks.find((b) => b.block_id === TRIAGE_CARD_BLOCKS.clocks);
+
+    it('shows each clock in a context block right under the fields', () => {
+      const card = at(10);
+      const index = card.blocks.findIndex((b) => b.block_id === TRIAGE_CARD_BLOCKS.clocks);
+      expect(card.blocks[index - 1]).toHaveProperty('fields');
+      const text = allText(clocks(card));
+      expect(text).toContain(':clock3: First response due <!date^');
+      expect(text).toContain(':clock3: Resolution due <!date^');
+      expect(blocksProblems(card.blocks, '/blocks', 50)).toEqual([]);
+    });
+
+    it('turns the first response to a warning at 80% and red at its due time', () => {
+      expect(allText(clocks(at(49)))).toContain(':warning: First response due');
+      expect(allText(clocks(at(61)))).toContain(':red_circle: First response breached');
+    });
+
+    it('reads the platform’s own due times and pause before SLA_TARGETS', () => {
+      const card = buildTriageCard(
+        {
+          ...ticket,
+          first_response_due_at: '2026-11-20T09:35:00Z',
+          resolution_due_at: null,
+          sla_paused: true,
+        },
+        { clocks: { targets, warnAt: 0.8, nowMs: created + 60 * 60_000 } },
+      );
+      expect(allText(clocks(card))).toContain('Paused: waiting on requester');
+      expect(allText(clocks(card))).not.toContain('Resolution');
+    });
+
+    it('says the first response was met once the platform records one', () => {
+      const card = at(90, { first_responded_at: '2026-11-20T09:40:00Z' });
+      expect(allText(clocks(card))).toContain(':white_check_mark: First response met');
+    });
+
+    it('shows no clock without targets or without the clock inputs', () => {
+      expect(clocks(at(10, { priority: 'low' }))).toBeUndefined();
+      expect(clocks(buildTriageCard(ticket))).toBeUndefined();
+    });
   });
 });

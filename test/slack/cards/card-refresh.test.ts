@@ -3,6 +3,7 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
+import { parseServiceTargets } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { refreshCard } from '../../../src/slack/cards/card-refresh.ts';
 
@@ -68,6 +69,28 @@ describe('a triage card after a change from its buttons', () => {
     expect(blocks).toContain('IT Support');
     expect(blocks).toContain('https://acme.slack.com/archives/C1/p1');
     expect(blocks).toContain('reply_to_requester');
+  });
+
+  it('shows the ticket’s clocks as of the app’s clock when it is rebuilt', async () => {
+    const updated: Record<string, string>[] = [];
+    nock(SLACK)
+      .post('/api/chat.update', (body) => {
+        updated.push(body as Record<string, string>);
+        return true;
+      })
+      .reply(200, { ok: true });
+    const { deps } = depsFor();
+    const created = Date.parse(ticket.created_at);
+    const serviceClocks = () => ({
+      targets: parseServiceTargets('it:high=1h/8h').targets,
+      warnAt: 0.8,
+      // 50 of 60 minutes gone: the first response warns.
+      nowMs: created + 50 * 60_000,
+    });
+    await refreshCard({ ...(deps as object), serviceClocks } as never, card, ticket, actor);
+    const blocks = updated[0]?.blocks ?? '';
+    expect(blocks).toContain('triage_card_clocks');
+    expect(blocks).toContain(':warning: First response due');
   });
 
   it('is left as it was, with a warning, when Slack answers the update with a 500', async () => {

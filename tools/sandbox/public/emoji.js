@@ -29,6 +29,7 @@ const EMOJI = {
   computer: '💻',
   construction: '🚧',
   desktop_computer: '🖥️',
+  double_vertical_bar: '⏸️',
   email: '📧',
   envelope: '✉️',
   exclamation: '❗',

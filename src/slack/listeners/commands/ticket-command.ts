@@ -44,6 +44,7 @@ type ListenerDeps = Pick<
   | 'mirror'
   | 'people'
   | 'reads'
+  | 'serviceClocks'
   | 'serviceDesk'
   | 'settings'
   | 'statuses'
@@ -158,6 +159,8 @@ async function answerLookup(
         deskFields,
         // The assignee by name (a mention), as the thread's lines name them.
         assignee: await shownAssignee(deps.people.byEmail?.bind(deps.people), ticket),
+        // Shown only to an agent: the builder checks the audience (fail closed).
+        clocks: deps.serviceClocks?.(),
       }),
     ),
   );
