@@ -214,6 +214,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
+      panePrompts: config.slack.assistantPrompts,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

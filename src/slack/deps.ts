@@ -260,6 +260,11 @@ export interface SlackSettings {
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
+  /**
+   * The AI pane's suggested prompts (ASSISTANT_PROMPTS): unset draws them from the catalog and
+   * the desks; [] offers none.
+   */
+  panePrompts?: readonly string[] | undefined;
 }
 
 /** The dependencies of every listener and intent handler. */

@@ -2,8 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
 import { appHomeOpened } from './app-home-opened.ts';
+import { assistantThreadStarted } from './assistant-thread-started.ts';
 import {
   appHomeOpenedShape,
+  assistantThreadStartedShape,
   channelMemberShape,
   checkShape,
   messageEventShape,
@@ -18,7 +20,7 @@ import { triageReaction } from './triage-reaction.ts';
 
 /**
  * Registers message (with edits), reaction_added (the ticket emoji, and agents' reactions on
- * triage cards), app_home_opened and channel membership.
+ * triage cards), app_home_opened, channel membership and the opening of Slack's AI pane.
  */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
@@ -36,5 +38,9 @@ export function registerEvents(app: App, deps: SlackDeps): void {
   app.event(
     'member_left_channel',
     whenShaped(channelMemberShape, deps.logger, memberLeftChannel(deps)),
+  );
+  app.event(
+    'assistant_thread_started',
+    whenShaped(assistantThreadStartedShape, deps.logger, assistantThreadStarted(deps)),
   );
 }
