@@ -50,17 +50,15 @@ export type AddMessagePayload = z.infer<typeof addMessagePayloadSchema>;
  * The payload queued for a reply in a thread the app did not know: the ticket is the one the
  * app's own posts in the thread name, those of the bot user `appUserId`.
  */
-export const unlinkedReplyPayloadSchema = addMessagePayloadSchema
-  .omit({ ticketId: true })
-  .extend({
-    appUserId: z.string(),
-    /**
-     * The delivery key of the filing that makes the thread a ticket, when one is under way (a
-     * second message in a new AI-pane conversation): the reply waits for it, never told "no
-     * ticket" while its ticket is being filed.
-     */
-    filingKey: z.string().optional(),
-  });
+export const unlinkedReplyPayloadSchema = addMessagePayloadSchema.omit({ ticketId: true }).extend({
+  appUserId: z.string(),
+  /**
+   * The delivery key of the filing that makes the thread a ticket, when one is under way (a
+   * second message in a new AI-pane conversation): the reply waits for it, never told "no
+   * ticket" while its ticket is being filed.
+   */
+  filingKey: z.string().optional(),
+});
 /** The payload of a reply whose thread's ticket is found when it runs. */
 export type UnlinkedReplyPayload = z.infer<typeof unlinkedReplyPayloadSchema>;
 

@@ -55,8 +55,8 @@ import {
   sendDm,
 } from '../posting/slack-posting.ts';
 import { readMessageAt } from '../posting/thread-reader.ts';
-import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { showPaneStatus, titlePane } from '../threads/pane-threads.ts';
+import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import {
   type PersonMessage,

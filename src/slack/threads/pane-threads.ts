@@ -128,7 +128,11 @@ export function showPaneStatus(deps: PaneLooksDeps, thread: PaneThread): Promise
 }
 
 /** Names the pane's conversation (its History lists it so): the ticket's title. */
-export function titlePane(deps: PaneLooksDeps, thread: PaneThread, title: string): Promise<boolean> {
+export function titlePane(
+  deps: PaneLooksDeps,
+  thread: PaneThread,
+  title: string,
+): Promise<boolean> {
   // Slack's titles are a line; a ticket's title may be long.
   const line = title.replace(/\s+/g, ' ').trim().slice(0, 255) || 'Service desk request';
   return cosmetic(deps, 'title', thread, () =>

@@ -66,7 +66,9 @@ async function catalogItems(
 ): Promise<CatalogItem[] | undefined> {
   const read =
     deps.catalog.peek() ??
-    (await deps.catalog.get(deps.reads.payer(userId, 'catalog')).catch(unreadable(deps, 'catalog')));
+    (await deps.catalog
+      .get(deps.reads.payer(userId, 'catalog'))
+      .catch(unreadable(deps, 'catalog')));
   return read?.kind === 'items' ? read.items : undefined;
 }
 
