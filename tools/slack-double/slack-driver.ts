@@ -526,14 +526,27 @@ export class SlackDriver {
     options: EventOptions = {},
   ): Promise<{ channel: string; threadTs: string; delivery: EventDelivery }> {
     this.#requireUser(input.userId);
+    const thread = this.#workspace.openAssistantThread(input.userId);
+    const delivery = await this.paneOpened(thread, input.contextChannelId, options);
+    return { channel: thread.channel, threadTs: thread.threadTs, delivery };
+  }
+
+  /**
+   * Delivers `assistant_thread_started` for a pane conversation already made
+   * (`workspace.openAssistantThread`), for a caller that shows the pane before the app answers.
+   */
+  async paneOpened(
+    thread: { channel: string; threadTs: string; userId: string },
+    contextChannelId?: string,
+    options: EventOptions = {},
+  ): Promise<EventDelivery> {
     const workspace = this.#workspace;
-    const thread = workspace.openAssistantThread(input.userId);
     const event: JsonObject = {
       type: 'assistant_thread_started',
       assistant_thread: {
-        user_id: input.userId,
+        user_id: thread.userId,
         context: {
-          ...(input.contextChannelId ? { channel_id: input.contextChannelId } : {}),
+          ...(contextChannelId ? { channel_id: contextChannelId } : {}),
           team_id: workspace.team.id,
           enterprise_id: null,
         },
@@ -542,8 +555,7 @@ export class SlackDriver {
       },
       event_ts: workspace.nextTs(),
     };
-    const delivery = await this.event(event, options);
-    return { channel: thread.channel, threadTs: thread.threadTs, delivery };
+    return this.event(event, options);
   }
 
   // ---- interactivity ------------------------------------------------------------------------

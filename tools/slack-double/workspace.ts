@@ -497,6 +497,11 @@ export class Workspace {
     return structuredClone(thread);
   }
 
+  /** A person's pane conversations, oldest first. */
+  assistantThreadsOf(userId: string): AssistantThread[] {
+    return structuredClone([...this.#assistantThreads.values()].filter((t) => t.userId === userId));
+  }
+
   /** The pane's conversation of this thread, or undefined. */
   assistantThread(channelId: string, threadTs: string): AssistantThread | undefined {
     const found = this.#assistantThreads.get(`${channelId}:${threadTs}`);
