@@ -405,7 +405,39 @@ const envSchema = z.object({
     .refine(isTimeZone, {
       error: 'must be an IANA time zone such as Europe/Paris or America/New_York',
     }),
+  ASSISTANT_PROMPTS: optional.transform((value, ctx) => {
+    const parsed = parseAssistantPrompts(value);
+    if (parsed === 'invalid') {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be up to ${MAX_ASSISTANT_PROMPTS} prompts separated by |, each at most ${MAX_ASSISTANT_PROMPT_LENGTH} characters, e.g. My laptop won't start|Request software; or off (none); unset: drawn from the catalog and the desks`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
 });
+
+/** Slack shows at most four suggested prompts in its AI pane. */
+export const MAX_ASSISTANT_PROMPTS = 4;
+// Long enough for a sentence; a prompt is a button, not a form.
+const MAX_ASSISTANT_PROMPT_LENGTH = 150;
+
+/**
+ * ASSISTANT_PROMPTS: undefined when unset (drawn from the catalog and the desks), [] for `off`,
+ * else the prompts in order; 'invalid' for too many, or one too long.
+ */
+function parseAssistantPrompts(value: string | undefined): string[] | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === 'off') return [];
+  const prompts = value
+    .split('|')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (prompts.length === 0 || prompts.length > MAX_ASSISTANT_PROMPTS) return 'invalid';
+  if (prompts.some((p) => p.length > MAX_ASSISTANT_PROMPT_LENGTH)) return 'invalid';
+  return prompts;
+}
 
 /** Whether Intl knows the time zone (an IANA name such as Europe/Paris). */
 function isTimeZone(name: string): boolean {
@@ -452,6 +484,11 @@ export interface Config {
     deskOncallGroups: ReadonlyMap<string, string>;
     /** The triage channels' morning summary: minutes after midnight in its time zone; unset: off. */
     triageDigest: { minuteOfDay: number; timeZone: string } | undefined;
+    /**
+     * The AI pane's suggested prompts (ASSISTANT_PROMPTS): undefined draws them from the catalog
+     * and the desks; [] shows none.
+     */
+    assistantPrompts: readonly string[] | undefined;
   };
   serviceDesk: {
     url: string;
@@ -584,6 +621,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.TRIAGE_DIGEST_AT === undefined
           ? undefined
           : { minuteOfDay: e.TRIAGE_DIGEST_AT, timeZone: e.TRIAGE_DIGEST_TZ },
+      assistantPrompts: e.ASSISTANT_PROMPTS,
     },
     serviceDesk: {
       url: e.SERVICE_DESK_URL,

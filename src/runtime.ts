@@ -221,6 +221,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       triageReactions: config.slack.triageReactions,
       slaTargets: config.slack.slaTargets,
       slaWarnAt: config.slack.slaWarnAt,
+      panePrompts: config.slack.assistantPrompts,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       dashboardHosts: config.serviceDesk.dashboardHosts,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),

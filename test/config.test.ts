@@ -423,4 +423,19 @@ describe('service levels and the morning summary', () => {
       'TRIAGE_DIGEST_TZ must be an IANA time zone such as Europe/Paris or America/New_York (got "Paris")',
     ]);
   });
+
+  it('reads the AI pane’s prompts separated by |, off for none, unset to draw them from the catalog', () => {
+    expect(loadConfig(base).slack.assistantPrompts).toBeUndefined();
+    expect(
+      loadConfig({ ...base, ASSISTANT_PROMPTS: "My laptop won't start | Request software" }).slack
+        .assistantPrompts,
+    ).toEqual(["My laptop won't start", 'Request software']);
+    expect(loadConfig({ ...base, ASSISTANT_PROMPTS: 'off' }).slack.assistantPrompts).toEqual([]);
+  });
+
+  it('refuses more than four AI pane prompts, which Slack would not show', () => {
+    expect(problemsOf({ ...base, ASSISTANT_PROMPTS: 'a|b|c|d|e' })[0]).toMatch(
+      /^ASSISTANT_PROMPTS must be up to 4 prompts separated by \|/,
+    );
+  });
 });

@@ -277,6 +277,11 @@ export interface SlackSettings {
   slaTargets?: ServiceTargets;
   /** The fraction of a target's time at which its clock warns (SLA_WARN_AT; unset: 0.8). */
   slaWarnAt?: number;
+  /**
+   * The AI pane's suggested prompts (ASSISTANT_PROMPTS): unset draws them from the catalog and
+   * the desks; [] offers none.
+   */
+  panePrompts?: readonly string[] | undefined;
 }
 
 /**

@@ -133,6 +133,8 @@ export const BOT_EVENTS = [
   'member_left_channel',
   // A message with a link on the manifest's unfurl_domains: tickets' dashboard links unfurl.
   'link_shared',
+  // Slack's AI pane (`assistant_view`): a person opened it, or started a new chat in it.
+  'assistant_thread_started',
 ] as const;
 
 /** OAuth bot scopes the app needs, each for a reason given beside it. */
@@ -143,6 +145,8 @@ export const BOT_SCOPES = {
   'groups:history': 'thread replies in private channels',
   'groups:read':
     'whether a triage channel is private and the app is in it; who its members (its desk agents) are',
+  'assistant:write':
+    "Slack's AI pane: its suggested prompts, its conversation's title and the status while the AI answer is awaited",
   'chat:write': 'ticket cards and thread replies',
   'chat:write.public': 'ticket cards in public channels the app was not invited to',
   commands: 'the /ticket command and the shortcuts',

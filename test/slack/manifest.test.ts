@@ -74,4 +74,11 @@ describe('manifest.yml', () => {
     );
     expect(manifest.features.unfurl_domains.length).toBeGreaterThan(0);
   });
+
+  it('opens in Slack’s AI pane, with the event it starts with and the scope its looks take', () => {
+    expect(manifest.features.assistant_view.assistant_description).toEqual(expect.any(String));
+    expect(manifest.features.assistant_view.suggested_prompts.length).toBeLessThanOrEqual(4);
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('assistant_thread_started');
+    expect(manifest.oauth_config.scopes.bot).toContain('assistant:write');
+  });
 });

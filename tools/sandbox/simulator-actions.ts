@@ -94,6 +94,8 @@ export const simulatorActionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('closeView'), as: id, viewId: id }),
   z.object({ type: z.literal('openAppHome'), as: id, tab: z.enum(['home', 'messages']) }),
+  /** Opens the app in Slack's AI pane: a new conversation there. */
+  z.object({ type: z.literal('openPane'), as: id }),
   z.object({
     type: z.literal('agentReply'),
     ticketId: id,
@@ -123,6 +125,8 @@ export type ActionResult =
       viewId?: string;
       /** The options the app answered for an external select (blockSuggestion). */
       options?: SuggestedOption[];
+      /** The AI pane's new conversation (openPane): a thread of the person's DM with the app. */
+      pane?: { channel: string; threadTs: string };
     }
   | { ok: false; error: string; errors?: Record<string, string> };
 
@@ -309,6 +313,19 @@ export class SimulatorActions {
           );
         }
         return { ok: true };
+      }
+      case 'openPane': {
+        // Only an app with the pane subscribes to its event; Slack offers no pane otherwise.
+        if (!this.#o.profile.botEvents.includes('assistant_thread_started'))
+          return { ok: false, error: `${this.#o.profile.name} has no AI pane in its manifest.` };
+        const thread = this.#o.double.workspace.openAssistantThread(action.as);
+        this.#background(
+          driver.paneOpened(thread),
+          (delivery) => delivery,
+          action.as,
+          'the AI pane’s opening',
+        );
+        return { ok: true, pane: { channel: thread.channel, threadTs: thread.threadTs } };
       }
       case 'agentReply':
         this.#o.model.addAgentReply(this.#o.tenant, action.ticketId, {

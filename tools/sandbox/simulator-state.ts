@@ -9,6 +9,7 @@ import type { Activity, Message, Ticket } from '../../src/contract/schemas.ts';
 import { TICKET_STATUSES } from '../../src/contract/schemas.ts';
 import type { EmulatorModel } from '../emulator/index.ts';
 import type {
+  AssistantThread,
   EphemeralMessage,
   SlackMessage,
   SlackView,
@@ -91,6 +92,8 @@ export interface SimulatorSnapshot {
   ephemerals: EphemeralMessage[];
   modals: SlackView[];
   home: SlackView | null;
+  /** The person's conversations in Slack's AI pane (threads of their DM with the app), oldest first. */
+  panes: AssistantThread[];
   notices: Notice[];
   platform: PlatformView;
 }
@@ -220,6 +223,7 @@ export function buildSnapshot(
     ephemerals: workspace.ephemerals({ user: userId }),
     modals: workspace.modalStack(userId),
     home: workspace.homeView(userId) ?? null,
+    panes: workspace.assistantThreadsOf(userId),
     notices: sources.notices.filter((n) => n.userId === undefined || n.userId === userId),
     platform: platformView(sources, ticketId),
   };

@@ -41,6 +41,8 @@ export { SocketModeDriver, type SocketSlashCommandResult } from './socket-mode-d
 export type { InputValue, SubmittedValues } from './view-state.ts';
 export type { ApiResponse } from './web-api/args.ts';
 export type {
+  AssistantPrompt,
+  AssistantThread,
   Conversation,
   EphemeralMessage,
   SlackMessage,

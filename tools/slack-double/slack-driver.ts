@@ -548,6 +548,52 @@ export class SlackDriver {
     return this.event(event, options);
   }
 
+  // ---- Slack's AI pane ------------------------------------------------------------------------
+
+  /**
+   * A user opens the app in Slack's AI pane (or starts a new chat there): a new thread in their
+   * DM with the app, delivered as `assistant_thread_started` with its `assistant_thread` (the
+   * conversation they were looking at, `contextChannelId`, as its context). Slack sends it only
+   * to an app with the pane (`assistant_view`) that subscribes to the event; the caller decides
+   * that from the manifest. What they then write there is `userPosts` with the thread's ts.
+   */
+  async userOpensPane(
+    input: { userId: string; contextChannelId?: string },
+    options: EventOptions = {},
+  ): Promise<{ channel: string; threadTs: string; delivery: EventDelivery }> {
+    this.#requireUser(input.userId);
+    const thread = this.#workspace.openAssistantThread(input.userId);
+    const delivery = await this.paneOpened(thread, input.contextChannelId, options);
+    return { channel: thread.channel, threadTs: thread.threadTs, delivery };
+  }
+
+  /**
+   * Delivers `assistant_thread_started` for a pane conversation already made
+   * (`workspace.openAssistantThread`), for a caller that shows the pane before the app answers.
+   */
+  async paneOpened(
+    thread: { channel: string; threadTs: string; userId: string },
+    contextChannelId?: string,
+    options: EventOptions = {},
+  ): Promise<EventDelivery> {
+    const workspace = this.#workspace;
+    const event: JsonObject = {
+      type: 'assistant_thread_started',
+      assistant_thread: {
+        user_id: thread.userId,
+        context: {
+          ...(contextChannelId ? { channel_id: contextChannelId } : {}),
+          team_id: workspace.team.id,
+          enterprise_id: null,
+        },
+        channel_id: thread.channel,
+        thread_ts: thread.threadTs,
+      },
+      event_ts: workspace.nextTs(),
+    };
+    return this.event(event, options);
+  }
+
   // ---- interactivity ------------------------------------------------------------------------
 
   async #sendInteraction(payload: JsonObject, sign: SignOptions): Promise<AppAnswer> {

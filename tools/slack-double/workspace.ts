@@ -88,6 +88,31 @@ export interface SlackMessage {
 /** What is needed to store a new message; the workspace assigns the `ts`. */
 export type NewMessage = Omit<SlackMessage, 'type' | 'ts'>;
 
+/** One suggested prompt of Slack's AI pane. */
+export interface AssistantPrompt {
+  title: string;
+  message: string;
+}
+
+/**
+ * A conversation in Slack's AI pane: a thread of the person's DM with the app, whose parent
+ * Slack posts as the app. What the app set on it is kept, as the pane would show it.
+ */
+export interface AssistantThread {
+  channel: string;
+  threadTs: string;
+  userId: string;
+  /** The status shown under the thread ('' when none); Slack clears it when the app posts there. */
+  status: string;
+  /** Every status the app set, oldest first ('' for a clear, by the app or by its post). */
+  statuses: string[];
+  /** The title the app gave it (its History lists it so), if any. */
+  title?: string;
+  /** The suggested prompts last set, and their heading. */
+  prompts: AssistantPrompt[];
+  promptsTitle?: string;
+}
+
 /** An ephemeral message: seen by one user only, never in history. */
 export interface EphemeralMessage {
   channel: string;
@@ -230,6 +255,8 @@ export class Workspace {
   // "channel ts" → the links on the app's unfurl domains that message's link_shared named.
   readonly #sharedLinks = new Map<string, Set<string>>();
   #unfurlDomains: string[] = [];
+  // `channel:thread_ts` → the AI pane's conversation.
+  readonly #assistantThreads = new Map<string, AssistantThread>();
   #lastTsMicros = 0;
   #triggerCount = 0;
 
@@ -483,7 +510,77 @@ export class Workspace {
       }
     }
     list.push(stored);
+    // Slack ends the pane's status when the app answers in the thread.
+    const pane =
+      stored.thread_ts !== undefined
+        ? this.#assistantThreads.get(`${channelId}:${stored.thread_ts}`)
+        : undefined;
+    if (pane && stored.user === this.botUserId && pane.status !== '') {
+      pane.status = '';
+      pane.statuses.push('');
+    }
     return structuredClone(stored);
+  }
+
+  // ---- Slack's AI pane ------------------------------------------------------------------
+
+  /**
+   * The user opens the app in Slack's AI pane (or a new chat there): a new thread in their DM
+   * with the app, whose parent Slack posts as the app.
+   */
+  openAssistantThread(userId: string): AssistantThread {
+    const channel = this.openIm(userId);
+    const root = this.postMessage(channel, {
+      user: this.botUserId,
+      bot_id: this.botId,
+      app_id: this.appId,
+      text: 'New chat',
+    });
+    const thread: AssistantThread = {
+      channel,
+      threadTs: root.ts,
+      userId,
+      status: '',
+      statuses: [],
+      prompts: [],
+    };
+    this.#assistantThreads.set(`${channel}:${root.ts}`, thread);
+    return structuredClone(thread);
+  }
+
+  /** A person's pane conversations, oldest first. */
+  assistantThreadsOf(userId: string): AssistantThread[] {
+    return structuredClone([...this.#assistantThreads.values()].filter((t) => t.userId === userId));
+  }
+
+  /** The pane's conversation of this thread, or undefined. */
+  assistantThread(channelId: string, threadTs: string): AssistantThread | undefined {
+    const found = this.#assistantThreads.get(`${channelId}:${threadTs}`);
+    return found && structuredClone(found);
+  }
+
+  /** Changes what the pane shows of a conversation; false when there is no such conversation. */
+  changeAssistantThread(
+    channelId: string,
+    threadTs: string,
+    change:
+      | { status: string }
+      | { title: string }
+      | { prompts: AssistantPrompt[]; promptsTitle?: string | undefined },
+  ): boolean {
+    const thread = this.#assistantThreads.get(`${channelId}:${threadTs}`);
+    if (!thread) return false;
+    if ('status' in change) {
+      thread.status = change.status;
+      thread.statuses.push(change.status);
+    } else if ('title' in change) {
+      thread.title = change.title;
+    } else {
+      thread.prompts = structuredClone(change.prompts);
+      if (change.promptsTitle !== undefined) thread.promptsTitle = change.promptsTitle;
+      else delete thread.promptsTitle;
+    }
+    return true;
   }
 
   /** The stored message, or undefined. */

@@ -19,7 +19,7 @@ import {
 } from '../builders/notice-builder.ts';
 import { buildRefusal } from '../builders/refusal-builder.ts';
 import type { IntentDeps } from '../deps.ts';
-import { ChangeRefusedError } from '../errors.ts';
+import { ChangeRefusedError, NotFiledYetError } from '../errors.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
 import { busyForMs } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
@@ -50,9 +50,15 @@ export type AddMessagePayload = z.infer<typeof addMessagePayloadSchema>;
  * The payload queued for a reply in a thread the app did not know: the ticket is the one the
  * app's own posts in the thread name, those of the bot user `appUserId`.
  */
-export const unlinkedReplyPayloadSchema = addMessagePayloadSchema
-  .omit({ ticketId: true })
-  .extend({ appUserId: z.string() });
+export const unlinkedReplyPayloadSchema = addMessagePayloadSchema.omit({ ticketId: true }).extend({
+  appUserId: z.string(),
+  /**
+   * The delivery key of the filing that makes the thread a ticket, when one is under way (a
+   * second message in a new AI-pane conversation): the reply waits for it, never told "no
+   * ticket" while its ticket is being filed.
+   */
+  filingKey: z.string().optional(),
+});
 /** The payload of a reply whose thread's ticket is found when it runs. */
 export type UnlinkedReplyPayload = z.infer<typeof unlinkedReplyPayloadSchema>;
 
@@ -115,9 +121,19 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
     queued: AddMessagePayload | UnlinkedReplyPayload,
   ): Promise<AddMessagePayload | undefined> {
     if ('ticketId' in queued) return queued;
-    const { appUserId: _appUserId, ...reply } = queued;
+    const { appUserId: _appUserId, filingKey: _filingKey, ...reply } = queued;
     const ticketId = await deps.stores.links.ticketForThread(reply.channel, reply.threadTs);
     return ticketId ? { ...reply, ticketId } : undefined;
+  }
+
+  // The ticket the thread's filing made, or NotFiledYetError while it is under way; undefined
+  // when it made none (failed: its writer was told) or is not known.
+  async function filedBy(reply: UnlinkedReplyPayload): Promise<string | undefined> {
+    if (!reply.filingKey) return undefined;
+    const filing = await deps.stores.outbox.delivery(reply.filingKey);
+    if (filing?.state === 'pending') throw new NotFiledYetError(reply.channel, reply.threadTs);
+    const ticketId = (filing?.result as { ticketId?: unknown } | null | undefined)?.ticketId;
+    return filing?.state === 'done' && typeof ticketId === 'string' ? ticketId : undefined;
   }
 
   // A reply in a thread the app did not know: its ticket from the thread's messages, and the
@@ -128,6 +144,11 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
   ): Promise<AddMessagePayload | { appPosted: boolean }> {
     const known = await linked(reply);
     if (known) return known;
+    const filed = await filedBy(reply);
+    if (filed) {
+      const { appUserId: _appUserId, filingKey: _filingKey, ...rest } = reply;
+      return { ...rest, ticketId: filed };
+    }
     const thread = { channel: reply.channel, threadTs: reply.threadTs };
     const { ticketId, appPosted } = await threads.lookup(thread, reply.appUserId);
     if (!ticketId) return { appPosted };
@@ -137,7 +158,7 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
       { ticket_id: ticketId, channel: thread.channel, thread_ts: thread.threadTs },
       'thread linked again from its messages',
     );
-    const { appUserId: _appUserId, ...rest } = reply;
+    const { appUserId: _appUserId, filingKey: _filingKey, ...rest } = reply;
     return { ...rest, ticketId };
   }
 
@@ -182,6 +203,8 @@ function addMessageRunner(deps: IntentDeps): IntentRunner<QueuedReply> {
     },
 
     async delayed(queued, error) {
+      // Waiting for its thread's ticket to be filed: the filing tells of any delay itself.
+      if (error instanceof NotFiledYetError) return;
       await tellPrivately(deps.client, queued, buildDelayedNotice('reply', busyForMs(error)));
     },
 

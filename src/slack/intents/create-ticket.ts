@@ -55,6 +55,7 @@ import {
   sendDm,
 } from '../posting/slack-posting.ts';
 import { readMessageAt } from '../posting/thread-reader.ts';
+import { showPaneStatus, titlePane } from '../threads/pane-threads.ts';
 import { ownerOfThread, tellThreadTaken, ticketTitle } from '../threads/thread-owner.ts';
 import { ThreadTicketFinder } from '../threads/thread-tickets.ts';
 import {
@@ -124,6 +125,12 @@ export const createTicketPayloadSchema = z.object({
    * replaced by the outcome, so it never says "filing" after the ticket exists.
    */
   responseUrl: z.string().optional(),
+  /**
+   * The conversation is in Slack's AI pane: once filed, its title becomes the ticket's and it
+   * shows "Looking into it…" until the AI agent's answer is posted (looks only: a failure is
+   * logged, never retried).
+   */
+  pane: z.boolean().optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -140,6 +147,20 @@ export function directMessageFiling(
     requesterUserIds: [message.user],
     ticket: ticketFieldsOf(message),
     reply: { kind: 'thread', channel: message.channel, threadTs: message.ts },
+  };
+}
+
+/**
+ * How the first message of a conversation in Slack's AI pane is filed: as a direct message is,
+ * confirmed in the pane's thread, which becomes the ticket's.
+ */
+export function paneFiling(
+  message: PersonMessage & { user: string; ts: string; thread_ts: string },
+): CreateTicketPayload {
+  return {
+    ...directMessageFiling(message),
+    reply: { kind: 'thread', channel: message.channel, threadTs: message.thread_ts },
+    pane: true,
   };
 }
 
@@ -551,6 +572,12 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       // Known at once as its requester's: their link to it unfurls without a read (unfurls/).
       deps.statuses.remember(ticket);
       const posted = await post(entry, payload, ticket, messageThreadTs);
+      // After the confirmation, which ends any status Slack showed: the AI answer is next.
+      if (payload.pane && !posted.insteadOf && !posted.besideThreadOf) {
+        const thread = { channel: posted.channel, threadTs: posted.threadTs };
+        await titlePane(deps, thread, ticket.title);
+        await showPaneStatus(deps, thread);
+      }
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);
       deps.mirror.ticketFiled(ticket);

@@ -18,6 +18,7 @@ import { chooseIdentity, openAppTab } from './navigation.js';
 import { setUpPlatform } from './platform-forms.js';
 import { render } from './render.js';
 import { drawWith, state } from './state.js';
+import { setUpPane } from './threads.js';
 
 function start() {
   drawWith(render);
@@ -34,6 +35,7 @@ function start() {
   setUpShortcuts();
   setUpModal();
   setUpPlatform();
+  setUpPane();
   connect();
   void refresh().then(() => {
     // Arriving on the app (a bookmarked #in=app) opens its tab as a click would.

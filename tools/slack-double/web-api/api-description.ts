@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { ApiDescriptionMissingError } from '../errors.ts';
 import { API_DESCRIPTION_PATH } from '../slack-files.ts';
+import { ASSISTANT_METHOD_DESCRIPTIONS } from './assistant-methods.ts';
 
 /** One Web API method as Slack describes it. */
 export interface MethodDescription {
@@ -56,6 +57,7 @@ const NEWER_METHODS: Readonly<Record<string, MethodDescription & { why: string }
     required: new Set(['token']),
     docs: 'https://api.slack.com/methods/apps.connections.open',
   },
+  ...ASSISTANT_METHOD_DESCRIPTIONS,
 };
 
 interface DescriptionFile {

@@ -1,5 +1,6 @@
 /** Every Web API method the double answers, by Slack's method name. */
 import type { ApiMethod } from './args.ts';
+import { assistantMethods } from './assistant-methods.ts';
 import { chatMethods } from './chat-methods.ts';
 import { conversationsMethods } from './conversations-methods.ts';
 import { pinsMethods } from './pins-methods.ts';
@@ -16,5 +17,6 @@ export const webApiMethods: ReadonlyMap<string, ApiMethod> = new Map(
     ...reactionsMethods,
     ...pinsMethods,
     ...viewsMethods,
+    ...assistantMethods,
   }),
 );

@@ -54,6 +54,18 @@ export const appHomeOpenedShape = z.looseObject({
   channel: z.string().optional(),
 });
 
+/**
+ * An `assistant_thread_started` event: a person opened Slack's AI pane (or a new chat in it),
+ * which is a thread in their direct message with the app.
+ */
+export const assistantThreadStartedShape = z.looseObject({
+  assistant_thread: z.looseObject({
+    user_id: z.string(),
+    channel_id: z.string(),
+    thread_ts: z.string(),
+  }),
+});
+
 /** A `member_joined_channel` or `member_left_channel` event: who, and which channel. */
 export const channelMemberShape = z.looseObject({
   user: z.string(),

@@ -2,8 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
 import { appHomeOpened } from './app-home-opened.ts';
+import { assistantThreadStarted } from './assistant-thread-started.ts';
 import {
   appHomeOpenedShape,
+  assistantThreadStartedShape,
   channelMemberShape,
   checkShape,
   linkSharedShape,
@@ -20,7 +22,8 @@ import { triageReaction } from './triage-reaction.ts';
 
 /**
  * Registers message (with edits), reaction_added (the ticket emoji, and agents' reactions on
- * triage cards), app_home_opened, channel membership and link_shared (ticket links unfurl).
+ * triage cards), app_home_opened, channel membership, link_shared (ticket links unfurl) and the
+ * opening of Slack's AI pane.
  */
 export function registerEvents(app: App, deps: SlackDeps): void {
   app.event('message', whenShaped(messageEventShape, deps.logger, messageEvent(deps)));
@@ -40,4 +43,8 @@ export function registerEvents(app: App, deps: SlackDeps): void {
     whenShaped(channelMemberShape, deps.logger, memberLeftChannel(deps)),
   );
   app.event('link_shared', whenShaped(linkSharedShape, deps.logger, linkShared(deps)));
+  app.event(
+    'assistant_thread_started',
+    whenShaped(assistantThreadStartedShape, deps.logger, assistantThreadStarted(deps)),
+  );
 }

@@ -3,7 +3,8 @@
  * and so does a new top-level message in a request channel (one set to auto), held a few
  * seconds in case its writer deletes it;
  * a reply in a linked thread becomes a message on that ticket, and an edit of one an "edited:"
- * message. All are keyed by the event, so Slack's retries and other replicas never add
+ * message. The first message of a conversation in Slack's AI pane files a ticket too
+ * (`pane-message.ts`). All are keyed by the event, so Slack's retries and other replicas never add
  * anything twice. The app's own posts and other bots' messages are never taken as a person's.
  * A reply in a thread the links do not know, where the app's post may name a ticket (Redis came
  * back empty), is queued for its ticket to be found from the thread when it runs. A reply or
@@ -24,6 +25,7 @@ import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { messageBody, type PersonMessage, ticketFieldsOf } from '../../tickets/message-text.ts';
 import type { CheckedMessageEvent } from './event-shapes.ts';
 import { messageChanged } from './message-changed.ts';
+import { takePaneMessage } from './pane-message.ts';
 import {
   holdRequestChannelMessage,
   takeUnfiledEdit,
@@ -51,7 +53,10 @@ export function mayBeTicketThread(
 
 /** Builds the message event handler. */
 export function messageEvent(
-  deps: Pick<SlackDeps, 'healWindow' | 'logger' | 'settings' | 'stores' | 'triageThreads'>,
+  deps: Pick<
+    SlackDeps,
+    'client' | 'healWindow' | 'logger' | 'settings' | 'stores' | 'tasks' | 'triageThreads'
+  >,
 ) {
   return async (event: CheckedMessageEvent, { body, context }: Args): Promise<void> => {
     const subtype = event.subtype;
@@ -100,6 +105,10 @@ export function messageEvent(
         await enqueueIntent(deps, key, addMessage, payload);
         return;
       }
+      // A conversation in Slack's AI pane: its first message files a ticket.
+      const inThread = { ...message, thread_ts: message.thread_ts };
+      const pane = { message: inThread, body: body_, key, appUserId: context.botUserId };
+      if (await takePaneMessage(deps, pane)) return;
       // Looking the thread up is Slack calls: queued, so the ack does not wait on them.
       const appUserId = context.botUserId;
       if (!appUserId) return;
