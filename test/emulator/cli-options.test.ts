@@ -19,6 +19,7 @@ describe('emulator command line', () => {
       customFields: true,
       catalog: true,
       requiredFieldsOnCreate: true,
+      ticketFilters: true,
     });
   });
 
@@ -29,6 +30,7 @@ describe('emulator command line', () => {
       customFields: true,
       catalog: true,
       requiredFieldsOnCreate: true,
+      ticketFilters: true,
     });
   });
 
@@ -45,6 +47,10 @@ describe('emulator command line', () => {
 
   it('plays a platform that files without required fields with --no-required-fields-on-create', () => {
     expect(capabilitiesOf(['--no-required-fields-on-create']).requiredFieldsOnCreate).toBe(false);
+  });
+
+  it('plays a platform without assignee and several-status filters with --no-ticket-filters', () => {
+    expect(capabilitiesOf(['--no-ticket-filters']).ticketFilters).toBe(false);
   });
 
   it('plays a platform without a service catalog with --no-catalog', () => {

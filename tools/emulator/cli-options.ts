@@ -28,6 +28,8 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --[no-]required-fields-on-create
                         Create ticket refuses an empty required custom field (default on);
                         off, it files the ticket and the field is set by Update ticket
+  --[no-]ticket-filters List tickets honours assignee_email and a comma-separated status
+                        (default on); off, both are ignored like any unknown parameter
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change (ticket.created included)
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -85,6 +87,9 @@ export function parseCli(
       ...(values['required-fields-on-create'] === undefined
         ? {}
         : { requiredFieldsOnCreate: values['required-fields-on-create'] }),
+      ...(values['ticket-filters'] === undefined
+        ? {}
+        : { ticketFilters: values['ticket-filters'] }),
     },
     ...webhookOptions(values, env),
   };
@@ -159,6 +164,7 @@ function parse(argv: readonly string[]) {
       'updated-at': { type: 'boolean' },
       'updated-after': { type: 'boolean' },
       'custom-fields': { type: 'boolean' },
+      'ticket-filters': { type: 'boolean' },
       catalog: { type: 'boolean' },
       'required-fields-on-create': { type: 'boolean' },
       'webhook-url': { type: 'string' },
