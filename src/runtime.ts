@@ -214,6 +214,8 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
+      slaTargets: config.slack.slaTargets,
+      slaWarnAt: config.slack.slaWarnAt,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

@@ -17,7 +17,7 @@
 import type { WebClient } from '@slack/web-api';
 import { deskTriageEntry } from '../../store/triage-rules.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../../store/types.ts';
-import type { AgentScope, Desks, TriageMembers } from '../deps.ts';
+import type { AgentScope, DeskChannels, Desks, TriageMembers } from '../deps.ts';
 import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 
 /** Options of the membership. */
@@ -69,6 +69,25 @@ export class TriageMembership implements TriageMembers {
       if ((await this.#privacy.privacy(channel)) === 'private') return true;
     }
     return false;
+  }
+
+  /**
+   * The private triage channels the person is a member of, and where each desk's tickets go:
+   * the desks of an agent's queue. One members read per triage channel, kept as any other.
+   */
+  async deskChannels(userId: string): Promise<DeskChannels> {
+    const list = await this.#channelList();
+    const channels = new Set<string>();
+    for (const channel of new Set(list.map((entry) => entry.channel))) {
+      if (!(await this.members(channel)).has(userId)) continue;
+      if ((await this.#privacy.privacy(channel)) === 'private') channels.add(channel);
+    }
+    const parents = this.#parents();
+    const catchAll = list.find((entry) => entry.desk === TRIAGE_CATCH_ALL)?.channel;
+    return {
+      channels,
+      routedTo: (deskId) => deskTriageEntry(list, deskId, parents)?.channel ?? catchAll,
+    };
   }
 
   /** The channel's members, at most `ttlMs` old and with every join and leave since applied. */
