@@ -50,11 +50,9 @@ export function queueFit(
   const room = Math.max(0, maxBlocks - QUEUE_FIXED_BLOCKS);
   // An assigned ticket takes one block, an unassigned one two (its line and its buttons); each
   // list gets half the room at least, and what the other leaves.
-  const assigned = Math.min(
-    assignedCount,
-    Math.max(Math.floor(room / 2), room - 2 * unassignedCount),
-  );
-  const unassigned = Math.min(unassignedCount, Math.floor((room - assigned) / 2));
+  const half = Math.min(assignedCount, Math.max(Math.floor(room / 2), room - 2 * unassignedCount));
+  const unassigned = Math.min(unassignedCount, Math.floor((room - half) / 2));
+  const assigned = Math.min(assignedCount, room - 2 * unassigned);
   return { assigned, unassigned };
 }
 
