@@ -13,7 +13,7 @@ import {
   ticketClocks,
 } from '../../contract/service-levels.ts';
 import type { AgentQueue } from '../deps.ts';
-import { ACTIONS } from '../ids.ts';
+import { ACTIONS, QUEUE_BLOCKS, queueActionId } from '../ids.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { clockLines } from './service-clock-builder.ts';
 import { dashboardButton, dashboardLink, type SlackMessage } from './ticket-card-builder.ts';
@@ -166,8 +166,14 @@ function ticketText(entry: ClockedTicket, options: QueueViewOptions): string {
   return lines.join('\n');
 }
 
+/** The ticket's Open in dashboard button, its action id unique in the view. */
+function openButton(ticket: Ticket, dashboardUrl: string | undefined): Button | undefined {
+  const button = dashboardButton(ticket, dashboardUrl);
+  return button && { ...button, action_id: queueActionId(ACTIONS.openInDashboard, ticket.id) };
+}
+
 function assignedLine(entry: ClockedTicket, options: QueueViewOptions): KnownBlock {
-  const button = dashboardButton(entry.ticket, options.dashboardUrl);
+  const button = openButton(entry.ticket, options.dashboardUrl);
   return {
     type: 'section',
     text: md(ticketText(entry, options)),
@@ -178,13 +184,17 @@ function assignedLine(entry: ClockedTicket, options: QueueViewOptions): KnownBlo
 function unassignedLine(entry: ClockedTicket, options: QueueViewOptions): KnownBlock[] {
   const assign: Button = {
     type: 'button',
-    action_id: ACTIONS.assignToMe,
+    action_id: queueActionId(ACTIONS.assignToMe, entry.ticket.id),
     text: plain('Assign to me', LIMITS.buttonText),
     value: entry.ticket.id,
   };
-  const open = dashboardButton(entry.ticket, options.dashboardUrl);
+  const open = openButton(entry.ticket, options.dashboardUrl);
   return [
     { type: 'section', text: md(ticketText(entry, options)) },
-    { type: 'actions', elements: open ? [assign, open] : [assign] },
+    {
+      type: 'actions',
+      block_id: `${QUEUE_BLOCKS.ticketActionsPrefix}${entry.ticket.id}`,
+      elements: open ? [assign, open] : [assign],
+    },
   ];
 }
