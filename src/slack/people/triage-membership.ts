@@ -38,6 +38,12 @@ export interface TriageMembershipOptions {
 
 const PAGE = 1_000;
 
+/** Whether the error is the Web API client's (Slack answered an error, or could not be reached). */
+function isSlackError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_');
+}
+
 /** Keeps triage channels' members and answers who is a desk agent; see the file comment. */
 export class TriageMembership implements TriageMembers {
   readonly #client: TriageMembershipOptions['client'];
@@ -79,8 +85,14 @@ export class TriageMembership implements TriageMembers {
     const list = await this.#channelList();
     const channels = new Set<string>();
     for (const channel of new Set(list.map((entry) => entry.channel))) {
-      if (!(await this.members(channel)).has(userId)) continue;
-      if ((await this.#privacy.privacy(channel)) === 'private') channels.add(channel);
+      try {
+        if (!(await this.members(channel)).has(userId)) continue;
+        if ((await this.#privacy.privacy(channel)) === 'private') channels.add(channel);
+      } catch (error) {
+        // A channel Slack will not list (the app removed from it, archived): it makes nobody a
+        // desk agent, and the person's other channels still count.
+        if (!isSlackError(error)) throw error;
+      }
     }
     const parents = this.#parents();
     const catchAll = list.find((entry) => entry.desk === TRIAGE_CATCH_ALL)?.channel;
