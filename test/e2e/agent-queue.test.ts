@@ -10,7 +10,7 @@ import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { type Stack, type StackOptions, startStack } from '../support/stack.ts';
 
-const { agent: sam, alice, itHelp } = defaultIds;
+const { agent: sam, alice, agentsPrivate, bob, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';
 
 /** The ticket ids listed under each heading of a Home or message's blocks. */
@@ -80,6 +80,24 @@ describe('an agent’s queue', () => {
         stack.platformRequests.filter((op) => op === 'listTickets').length,
       ).toBeLessThanOrEqual(2);
     });
+  });
+
+  it('shows a member of a desk’s private triage channel the unassigned tickets of that desk and its subdesks only', async () => {
+    stack = await startStack({ deskTriageChannels: `it=${agentsPrivate}` });
+    stack.double.workspace.addMember(agentsPrivate, bob);
+    const home = await openHome(bob);
+    const all = stack.emulator.model.listTickets('acme', { page: 1, pageSize: 100 }).items;
+    const desks = new Map(all.map((t) => [t.id, t.desk_id]));
+    const shown = listed(home.blocks);
+    expect(shown.unassigned.length).toBeGreaterThan(0);
+    expect(
+      shown.unassigned.every((id) =>
+        ['it', 'it-hardware', 'it-access'].includes(desks.get(id) ?? ''),
+      ),
+    ).toBe(true);
+    expect(shown.unassigned).toEqual(
+      expected(stack).unassigned.filter((id) => (desks.get(id) ?? '').startsWith('it')),
+    );
   });
 
   it('keeps Alice’s Home her own tickets: no queue', async () => {

@@ -11,13 +11,22 @@
  */
 import { z } from 'zod';
 import {
+  isServiceDeskError,
   type ServiceDeskClient,
   TICKET_STATUSES,
   type Ticket,
   ticketSchema,
 } from '../../servicedesk/index.ts';
 import { DONE_STATUSES } from '../builders/ticket-labels.ts';
-import type { AgentQueue, Directory, QueueAsk, QueueScope, TriageMembers } from '../deps.ts';
+import type {
+  AgentQueue,
+  Desks,
+  Directory,
+  QueueAsk,
+  QueueScope,
+  Reads,
+  TriageMembers,
+} from '../deps.ts';
 
 /** An agent's queue, what to read of it, and for which desks. */
 export type { AgentQueue, QueueAsk, QueueScope };
@@ -161,22 +170,38 @@ export function afterTaking(queue: AgentQueue, ticketId: string, email: string):
 
 /**
  * What to read of the person's queue, or undefined when they are no agent: every desk for
- * AGENT_EMAILS and the agents' group; else the desks whose private triage channels they are in.
+ * AGENT_EMAILS and the agents' group; else the desks whose private triage channels they are in,
+ * with their subdesks (the desks are read for that, kept for everyone, when no copy is kept).
  */
 export async function queueAskFor(
-  deps: { people: Pick<Directory, 'isAgent'>; triageMembers: Pick<TriageMembers, 'deskChannels'> },
+  deps: {
+    people: Pick<Directory, 'isAgent'>;
+    triageMembers: Pick<TriageMembers, 'deskChannels'>;
+    desks?: Pick<Desks, 'peek' | 'list'>;
+    reads?: Pick<Reads, 'payer'>;
+  },
   userId: string,
   email: string,
   unassignedRoom: (assignedCount: number) => number,
 ): Promise<QueueAsk | undefined> {
   if (await deps.people.isAgent(userId)) return { email, scope: ALL_DESKS, unassignedRoom };
-  const desks = await deps.triageMembers.deskChannels?.(userId);
+  let desks = await deps.triageMembers.deskChannels?.(userId);
   if (!desks || desks.channels.size === 0) return undefined;
+  if (deps.desks && !deps.desks.peek()) {
+    try {
+      await deps.desks.list(deps.reads?.payer(userId, 'home'));
+      desks = (await deps.triageMembers.deskChannels?.(userId)) ?? desks;
+    } catch (error) {
+      // Without the desks, a subdesk's tickets count only where they route by their own slug.
+      if (!isServiceDeskError(error)) throw error;
+    }
+  }
+  const { channels, routedTo } = desks;
   const scope: QueueScope = {
-    key: [...desks.channels].sort().join(','),
+    key: [...channels].sort().join(','),
     covers: (ticket) => {
-      const channel = desks.routedTo(ticket.desk_id);
-      return channel !== undefined && desks.channels.has(channel);
+      const channel = routedTo(ticket.desk_id);
+      return channel !== undefined && channels.has(channel);
     },
     allDesks: false,
   };

@@ -19,7 +19,7 @@ import { queueAskFor } from '../people/agent-queue.ts';
 /** What publishing a Home uses of the app's parts. */
 export type HomeDeps = Pick<
   SlackDeps,
-  'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'triageMembers'
+  'desks' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'triageMembers'
 > & { client: Pick<WebClient, 'views'> };
 
 /** Options of a publish. */
@@ -111,7 +111,7 @@ function queueState(deps: HomeDeps, read: PersonRead<AgentQueue>): AppHomeState 
 
 /** The queue ask of the person for their Home (re-exported for the Assign to me listener). */
 export function homeQueueAsk(
-  deps: Pick<HomeDeps, 'people' | 'triageMembers'>,
+  deps: Pick<HomeDeps, 'desks' | 'people' | 'reads' | 'triageMembers'>,
   userId: string,
   email: string,
 ): Promise<QueueAsk | undefined> {

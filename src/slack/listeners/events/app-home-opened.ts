@@ -12,7 +12,15 @@ import { type HomeOptions, publishHome } from '../../posting/home-publisher.ts';
 /** What this file's listeners use of the app's parts. */
 type ListenerDeps = Pick<
   SlackDeps,
-  'client' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'tasks' | 'triageMembers'
+  | 'client'
+  | 'desks'
+  | 'logger'
+  | 'people'
+  | 'reads'
+  | 'settings'
+  | 'statuses'
+  | 'tasks'
+  | 'triageMembers'
 >;
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
