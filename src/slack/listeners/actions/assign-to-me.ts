@@ -5,9 +5,11 @@
  */
 import { cardRefFromAction } from '../../builders/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
+import { ACTIONS } from '../../ids.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
 import { assignFromHome } from '../../posting/home-assign.ts';
+import { homeQueueAsk } from '../../posting/home-publisher.ts';
 import {
   type ButtonArgs,
   type ButtonDeps,
@@ -16,6 +18,12 @@ import {
   clickOf,
   refuseClicker,
 } from './button-click.ts';
+
+/** Whether the person has a queue: an agent of every desk, or of the desks of their channels. */
+async function hasQueue(deps: Parameters<typeof assignToMe>[0], userId: string): Promise<boolean> {
+  const email = (await deps.people.person(userId)).email;
+  return email !== undefined && (await homeQueueAsk(deps, userId, email)) !== undefined;
+}
 
 /** Builds the handler of "Assign to me". */
 export function assignToMe(
@@ -26,7 +34,13 @@ export function assignToMe(
     const ticketId = clickedTicketId(body);
     if (!ticketId) return;
     // Checked here and again when the intent runs: a crafted click never reaches the platform.
-    if (!(await deps.people.isAgent(body.user.id, { ticketId, channel: body.channel?.id }))) {
+    // In a queue (Home, `/ticket queue`) the click does not say the ticket's desk: anyone with a
+    // queue may ask, and the intent decides with the ticket read.
+    const fromQueue = clickOf(body).actionId !== ACTIONS.assignToMe;
+    const agent =
+      (await deps.people.isAgent(body.user.id, { ticketId, channel: body.channel?.id })) ||
+      (fromQueue && (await hasQueue(deps, body.user.id)));
+    if (!agent) {
       await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }
