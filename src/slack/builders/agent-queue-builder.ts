@@ -104,8 +104,11 @@ export function queueBlocks(queue: AgentQueue, options: QueueViewOptions): Known
     blocks.push(context('Nothing open is assigned to you.'));
   } else if (queue.assigned.length > assigned.length || queue.assignedMore) {
     const more = queue.assigned.length - assigned.length;
-    const count = queue.assignedMore ? `${more} or more` : `${more}`;
-    blocks.push(context(`…and ${count} more assigned to you. ${theRest(dashboardUrl)}`));
+    const line =
+      more === 0
+        ? 'More may be assigned to you.'
+        : `…and ${queue.assignedMore ? `${more} or more` : more} more assigned to you.`;
+    blocks.push(context(`${line} ${theRest(dashboardUrl)}`));
   }
   blocks.push({ type: 'divider' });
   const total = queue.unassignedTotal;

@@ -158,6 +158,16 @@ describe('an agent’s queue', () => {
     expect(text(blocks.find((b) => text(b).includes('IT-1')))).toContain('"accessory"');
   });
 
+  it('says more may be assigned when the platform was not read to the end, without a count of none', () => {
+    const blocks = queueBlocks(
+      { assigned: [ticket(1)], assignedMore: true, unassigned: [], unassignedTotal: 0 },
+      { dashboardUrl: undefined, clocks: NO_CLOCKS, maxBlocks: 94 },
+    );
+    expect(text(blocks)).toContain('*Assigned to me* (1+)');
+    expect(text(blocks)).toContain('More may be assigned to you.');
+    expect(text(blocks)).not.toContain('…and 0');
+  });
+
   it('says when nothing is assigned and nothing waits', () => {
     const blocks = queueBlocks(
       { assigned: [], assignedMore: false, unassigned: [], unassignedTotal: 0 },
