@@ -159,6 +159,42 @@ describe('an agent’s queue', () => {
     expect(listed(body.blocks ?? [])).toEqual(expected(stack));
   });
 
+  it('assigns once from /ticket queue’s answer and shows the ticket as Sam’s in it', async () => {
+    stack = await startStack();
+    const command = await stack.driver.slashCommand({
+      userId: sam,
+      channelId: itHelp,
+      text: 'queue',
+    });
+    const answer = await stack.double.waitForResponseUrlPost(
+      (p) => p.url === command.responseUrl,
+      5_000,
+    );
+    const ticketId = listed((answer.body as { blocks: unknown[] }).blocks).unassigned[0] as string;
+    const click = () =>
+      stack.driver.blockAction({
+        userId: sam,
+        actionId: `assign_to_me:${ticketId}`,
+        channelId: itHelp,
+        messageTs: answer.ts as string,
+      });
+    await Promise.all([click(), click()]);
+    const replaced = await eventually(
+      () => {
+        const shown = stack.double.workspace.ephemeral(answer.ts as string);
+        return shown && listed(shown.blocks ?? []).assigned.includes(ticketId) ? shown : undefined;
+      },
+      5_000,
+      'the answer with the ticket assigned',
+    );
+    expect(listed(replaced.blocks ?? []).unassigned).not.toContain(ticketId);
+    await new Promise((r) => setTimeout(r, 300));
+    const assignments = stack.emulator.model
+      .listActivity('acme', ticketId)
+      .filter((a) => a.type === 'assigned');
+    expect(assignments).toHaveLength(1);
+  });
+
   it('tells someone who is not an agent privately that /ticket queue is for agents', async () => {
     stack = await startStack();
     const command = await stack.driver.slashCommand({

@@ -1,15 +1,15 @@
 /**
  * "Assign to me" (agents only), on a card or in an agent's queue: queues the assignment through
- * the outbox. From the Home queue the assignment runs at once and the Home shows the ticket
- * among the agent's own (`posting/home-assign.ts`).
+ * the outbox. From a queue (Home, `/ticket queue`) the assignment runs at once and the queue
+ * shows the ticket among the agent's own (`posting/queue-assign.ts`).
  */
 import { cardRefFromAction } from '../../builders/card-ref.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { ACTIONS } from '../../ids.ts';
 import { type UpdateTicketPayload, updateTicket } from '../../intents/update-ticket.ts';
 import { enqueueIntent } from '../../outbox/intent-definition.ts';
-import { assignFromHome } from '../../posting/home-assign.ts';
 import { homeQueueAsk } from '../../posting/home-publisher.ts';
+import { assignFromQueue, type QueueClick } from '../../posting/queue-assign.ts';
 import {
   type ButtonArgs,
   type ButtonDeps,
@@ -23,6 +23,16 @@ import {
 async function hasQueue(deps: Parameters<typeof assignToMe>[0], userId: string): Promise<boolean> {
   const email = (await deps.people.person(userId)).email;
   return email !== undefined && (await homeQueueAsk(deps, userId, email)) !== undefined;
+}
+
+/** Where a queue's click was: the Home, or `/ticket queue`'s private answer. */
+function queuePlace(body: ButtonArgs['body']): QueueClick['place'] | undefined {
+  if (body.view?.type === 'home') return { kind: 'home' };
+  const container = body.container as { is_ephemeral?: boolean } | undefined;
+  if (container?.is_ephemeral && body.response_url) {
+    return { kind: 'message', responseUrl: body.response_url };
+  }
+  return undefined;
 }
 
 /** Builds the handler of "Assign to me". */
@@ -44,14 +54,11 @@ export function assignToMe(
       await refuseClicker(deps, body, ticketId, 'agents_only');
       return;
     }
-    if (body.view?.type === 'home') {
-      const payload: UpdateTicketPayload = {
-        ticketId,
-        actorUserId: body.user.id,
-        request: { kind: 'assign_to_me' },
-      };
-      const click = { key: clickKey(body), userId: body.user.id, ticketId };
-      deps.tasks.run('assign-from-home', () => assignFromHome(deps, click, payload), {
+    // From a queue: run at once, and the queue shows the ticket among the agent's own.
+    const place = fromQueue ? queuePlace(body) : undefined;
+    if (place) {
+      const click = { key: clickKey(body), userId: body.user.id, ticketId, place };
+      deps.tasks.run('assign-from-queue', () => assignFromQueue(deps, click), {
         user: body.user.id,
         ticket_id: ticketId,
       });
