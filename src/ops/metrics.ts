@@ -271,13 +271,22 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
 
   const peopleRefusals = new Counter({
     name: `${PREFIX}people_refusals_total`,
-    help: 'People’s requests (lookup, mine, home, update, form, catalog, unfurl) answered without asking the platform, by reason: fair_share (the person’s own share was spent) or budget (the shared rate budget, or the platform’s 429). Each was told when to try again.',
+    help: 'People’s requests (lookup, mine, home, update, form, catalog, unfurl, queue) answered without asking the platform, by reason: fair_share (the person’s own share was spent) or budget (the shared rate budget, or the platform’s 429). Each was told when to try again.',
     labelNames: ['reason', 'request'] as const,
     registers,
   });
   // At 0 from the start, so an alert on its rate has a series before the first refusal.
   for (const reason of ['fair_share', 'budget'] as const)
-    for (const request of ['lookup', 'mine', 'home', 'update', 'form', 'catalog', 'unfurl'])
+    for (const request of [
+      'lookup',
+      'mine',
+      'home',
+      'update',
+      'form',
+      'catalog',
+      'unfurl',
+      'queue',
+    ])
       peopleRefusals.inc({ reason, request }, 0);
   const budgetWait = new Histogram({
     name: `${PREFIX}people_budget_wait_seconds`,

@@ -157,8 +157,17 @@ export interface ListTicketsQuery {
   page?: number;
   page_size?: number;
   created_after?: string | Date;
-  status?: string;
+  /**
+   * One status, or several (sent comma-separated: "More List tickets filters"). A platform
+   * without the filter ignores it: check each ticket returned.
+   */
+  status?: string | readonly string[];
   requester_email?: string;
+  /**
+   * Only tickets assigned to this email (any case); `''` only unassigned ones. A platform
+   * without the filter ignores it: check each ticket returned.
+   */
+  assignee_email?: string;
 }
 
 /** Query of page-based lists. */
@@ -317,7 +326,15 @@ export class ServiceDeskClient {
 
   /** One page of tickets. */
   listTickets(query: ListTicketsQuery = {}, opts?: CallOptions): Promise<Envelope<Ticket>> {
-    return this.#call('listTickets', ticketEnvelope, { query: { ...query } }, opts);
+    const { status, ...rest } = query;
+    const statusText =
+      typeof status === 'string' || status === undefined ? status : status.join(',');
+    return this.#call(
+      'listTickets',
+      ticketEnvelope,
+      { query: { ...rest, ...(statusText === undefined ? {} : { status: statusText }) } },
+      opts,
+    );
   }
 
   /** Every ticket matching the query, page by page. */

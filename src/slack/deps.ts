@@ -81,10 +81,22 @@ export interface AgentScope {
   channel?: string | undefined;
 }
 
+/** The triage channels a person is an agent in, and where each desk's tickets go. */
+export interface DeskChannels {
+  channels: ReadonlySet<string>;
+  /** The triage channel a ticket on this desk goes to (null: on no desk), if any. */
+  routedTo(deskId: string | null | undefined): string | undefined;
+}
+
 /** Triage channels' members, the desk agents (`people/triage-membership.ts`). */
 export interface TriageMembers {
   /** Whether the person is a member of a private triage channel of the ticket's desk. */
   isDeskAgent(userId: string, scope: AgentScope): Promise<boolean>;
+  /**
+   * The private triage channels the person is a member of, and which of them each desk's
+   * tickets go to (its own, a parent's, else the catch-all's): an agent's queue covers those.
+   */
+  deskChannels?(userId: string): Promise<DeskChannels>;
   /** Someone joined a channel (`member_joined_channel`). */
   joined(channel: string, userId: string): void;
   /** Someone left a channel (`member_left_channel`): they lose the right at once. */
@@ -144,7 +156,39 @@ export type PeopleRequest =
   | 'form'
   | 'catalog'
   /** A ticket's dashboard link someone posted, unfurled as its card. */
-  | 'unfurl';
+  | 'unfurl'
+  /** An agent's queue (App Home, `/ticket queue`). */
+  | 'queue';
+
+/** An agent's queue as read (`people/agent-queue.ts`); JSON, so it can be kept in the store. */
+export interface AgentQueue {
+  /** Open tickets assigned to the agent, as listed (oldest first). */
+  assigned: Ticket[];
+  /** Whether more are assigned than were read. */
+  assignedMore: boolean;
+  /** Open unassigned tickets on the agent's desks, oldest first, as many as asked for. */
+  unassigned: Ticket[];
+  /** How many there are in all, when known (null: at least as many as read). */
+  unassignedTotal: number | null;
+}
+
+/** Which desks' unassigned tickets an agent sees. */
+export interface QueueScope {
+  /** What the scope is made of, for the key the queue is kept under (`*`: every desk). */
+  key: string;
+  /** Whether the ticket is on one of the agent's desks. */
+  covers(ticket: Pick<Ticket, 'desk_id'>): boolean;
+  /** Every desk (AGENT_EMAILS, the agents' group): no ticket is left out. */
+  allDesks: boolean;
+}
+
+/** What to read of an agent's queue. */
+export interface QueueAsk {
+  email: string;
+  scope: QueueScope;
+  /** How many unassigned tickets can be shown beside this many assigned ones. */
+  unassignedRoom(assignedCount: number): number;
+}
 
 /** Something read earlier, and when. */
 export interface KeptValue<T> {
@@ -184,6 +228,17 @@ export interface Reads {
     request: PeopleRequest,
     seen?: (ticket: Ticket) => void,
   ): Promise<PersonRead<Ticket[]>>;
+  /** An agent's queue, kept for a minute (`people/agent-queue.ts`). */
+  agentQueue(
+    userId: string,
+    ask: QueueAsk,
+    request: PeopleRequest,
+  ): Promise<PersonRead<AgentQueue>>;
+  /** Moves a ticket the agent just took into their kept queue, when one is kept. */
+  tookFromQueue(
+    ask: QueueAsk,
+    ticketId: string,
+  ): Promise<{ queue: AgentQueue; changed: boolean } | undefined>;
   /** The devices assigned to an email, for a form `userId` opened (kept for minutes). */
   devices(userId: string, email: string): Promise<PersonRead<Asset[]>>;
   /** A payer taking a shared list's read from the person's share (see `Payer`). */
@@ -271,12 +326,12 @@ export interface SlackSettings {
   dashboardHosts?: readonly string[];
   /** What an agent's reaction on a triage card does, by emoji name (TRIAGE_REACTIONS; unset: none). */
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
+  /** SLA_TARGETS: the clocks of a ticket the platform gives none (unset: none). */
+  slaTargets?: ServiceTargets;
+  /** SLA_WARN_AT: the fraction of a target at which its clock warns (unset: 0.8). */
+  slaWarnAt?: number;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
-  /** Service-level targets by desk and priority (SLA_TARGETS), when the platform gives none. */
-  slaTargets?: ServiceTargets;
-  /** The fraction of a target's time at which its clock warns (SLA_WARN_AT; unset: 0.8). */
-  slaWarnAt?: number;
   /**
    * The AI pane's suggested prompts (ASSISTANT_PROMPTS): unset draws them from the catalog and
    * the desks; [] offers none.

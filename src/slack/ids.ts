@@ -82,6 +82,25 @@ export const TRIAGE_CARD_BLOCKS = {
   clocks: 'triage_card_clocks',
 } as const;
 
+/**
+ * Block and action ids of an agent's queue (Home, `/ticket queue`): each unassigned ticket's
+ * buttons are in `queue_ticket:<ticket id>`, and each button's action id is the card's with
+ * `:<ticket id>` after it, since a view takes an action id once. The same listeners answer them.
+ */
+export const QUEUE_BLOCKS = {
+  ticketActionsPrefix: 'queue_ticket:',
+} as const;
+
+/** The action id of a queue's button for a ticket: the card button's, made unique in the view. */
+export function queueActionId(actionId: string, ticketId: string): string {
+  return `${actionId}:${ticketId}`;
+}
+
+/** Matches the card button's action id and its queue variants (`queueActionId`). */
+export function actionIdOrQueued(actionId: string): RegExp {
+  return new RegExp(`^${actionId}(?::[A-Za-z0-9-]+)?$`);
+}
+
 /** Block and action ids of the "Reply to requester" modal's input. */
 export const REPLY_FIELDS = {
   text: { block: 'reply_text', action: 'reply_text_input' },

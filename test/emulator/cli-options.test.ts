@@ -20,6 +20,7 @@ describe('emulator command line', () => {
       catalog: true,
       requiredFieldsOnCreate: true,
       serviceLevels: true,
+      ticketFilters: true,
     });
   });
 
@@ -31,6 +32,7 @@ describe('emulator command line', () => {
       catalog: true,
       requiredFieldsOnCreate: true,
       serviceLevels: true,
+      ticketFilters: true,
     });
   });
 
@@ -47,6 +49,10 @@ describe('emulator command line', () => {
 
   it('plays a platform that files without required fields with --no-required-fields-on-create', () => {
     expect(capabilitiesOf(['--no-required-fields-on-create']).requiredFieldsOnCreate).toBe(false);
+  });
+
+  it('plays a platform without assignee and several-status filters with --no-ticket-filters', () => {
+    expect(capabilitiesOf(['--no-ticket-filters']).ticketFilters).toBe(false);
   });
 
   it('plays a platform without a service catalog with --no-catalog', () => {

@@ -9,7 +9,7 @@ describe('the app profile read from the manifest', () => {
     expect(profile.commands).toContainEqual({
       command: '/ticket',
       description: 'File a ticket, or look one up',
-      usageHint: '[what you need] | request [item] | ABC-123 | mine | help',
+      usageHint: '[what you need] | request [item] | ABC-123 | mine | queue | help',
     });
   });
 

@@ -61,7 +61,9 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     const { composer } = regions(page);
     await composer.fill('/tic');
     const hint = page.locator('#command-hint');
-    await hint.getByText('[what you need] | request [item] | ABC-123 | mine | help').waitFor();
+    await hint
+      .getByText('[what you need] | request [item] | ABC-123 | mine | queue | help')
+      .waitFor();
     expect(await hint.textContent()).toContain('File a ticket, or look one up');
     await composer.fill('/ticket My laptop will not start');
   });

@@ -31,6 +31,8 @@ export const USAGE = `Usage: node tools/emulator/cli.ts [options]
   --[no-]sla-clocks     tickets carry service-level clocks (first_response_due_at,
                         resolution_due_at, first_responded_at, sla_paused) from the
                         demo policy (default on); off, the fields are left out
+  --[no-]ticket-filters List tickets honours assignee_email and a comma-separated status
+                        (default on); off, both are ignored like any unknown parameter
 Webhooks (off unless --webhook-url is given):
   --webhook-url URL     receiver of one POST per ticket change (ticket.created included)
   --webhook-secret S    shared secret (or EMULATOR_WEBHOOK_SECRET); signs each body
@@ -89,6 +91,9 @@ export function parseCli(
         ? {}
         : { requiredFieldsOnCreate: values['required-fields-on-create'] }),
       ...(values['sla-clocks'] === undefined ? {} : { serviceLevels: values['sla-clocks'] }),
+      ...(values['ticket-filters'] === undefined
+        ? {}
+        : { ticketFilters: values['ticket-filters'] }),
     },
     ...webhookOptions(values, env),
   };
@@ -163,6 +168,7 @@ function parse(argv: readonly string[]) {
       'updated-at': { type: 'boolean' },
       'updated-after': { type: 'boolean' },
       'custom-fields': { type: 'boolean' },
+      'ticket-filters': { type: 'boolean' },
       catalog: { type: 'boolean' },
       'required-fields-on-create': { type: 'boolean' },
       'sla-clocks': { type: 'boolean' },

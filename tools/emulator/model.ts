@@ -96,7 +96,17 @@ export interface TicketQuery extends PageQuery {
    */
   updatedAfterMs?: number;
   status?: TicketStatus;
+  /**
+   * Only tickets in one of these statuses (the `ticketFilters` capability's comma-separated
+   * `status`); ignored without the capability.
+   */
+  statuses?: readonly TicketStatus[];
   requesterEmail?: string;
+  /**
+   * Only tickets assigned to this email, any case; `''` only unassigned ones. Ignored, as an
+   * unknown query parameter would be, without the `ticketFilters` capability.
+   */
+  assigneeEmail?: string;
 }
 
 /** Ticket fields whose change is a `ticket_updated` event. */
@@ -153,6 +163,12 @@ export interface ModelCapabilities {
    * fields are left out, as on a platform without them.
    */
   serviceLevels: boolean;
+  /**
+   * List tickets honours `assignee_email` (empty: unassigned) and a comma-separated `status`
+   * ("More List tickets filters" in the API contract). Off, both are ignored like any unknown
+   * parameter (a single `status` still filters, as it always did).
+   */
+  ticketFilters: boolean;
 }
 
 /** A response remembered for an idempotency key. */
@@ -505,10 +521,15 @@ export class EmulatorModel {
     const skip = (query.page - 1) * query.pageSize;
     const view = (stored: StoredTicket) => this.#view(tenant, stored);
     const updatedAfter = this.#capabilities.updatedAfter ? query.updatedAfterMs : undefined;
+    const filters = this.#capabilities.ticketFilters;
+    const statuses = filters && query.statuses ? new Set<string>(query.statuses) : undefined;
+    const assignee = filters ? query.assigneeEmail?.toLowerCase() : undefined;
     if (
       query.status === undefined &&
       query.requesterEmail === undefined &&
-      updatedAfter === undefined
+      updatedAfter === undefined &&
+      statuses === undefined &&
+      assignee === undefined
     ) {
       const from = start + skip;
       return {
@@ -524,6 +545,12 @@ export class EmulatorModel {
       if (updatedAfter !== undefined && stored.updatedMs <= updatedAfter) continue;
       if (query.status !== undefined && stored.record.status !== query.status) continue;
       if (email !== undefined && stored.record.requester_email?.toLowerCase() !== email) continue;
+      if (statuses !== undefined && !statuses.has(stored.record.status)) continue;
+      if (
+        assignee !== undefined &&
+        (stored.record.assignee_email?.toLowerCase() ?? '') !== assignee
+      )
+        continue;
       if (total >= skip && items.length < query.pageSize) items.push(view(stored));
       total += 1;
     }
@@ -990,6 +1017,7 @@ export function resolveCapabilities(given: Partial<ModelCapabilities>): ModelCap
     catalog: given.catalog ?? true,
     requiredFieldsOnCreate: given.requiredFieldsOnCreate ?? true,
     serviceLevels: given.serviceLevels ?? true,
+    ticketFilters: given.ticketFilters ?? true,
   };
 }
 

@@ -261,8 +261,19 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
     const updatedAfterMs = model.capabilities.updatedAfter
       ? query.dateTime('updated_after')
       : undefined;
-    const status = query.oneOf('status', TICKET_STATUSES);
+    // With the capability `status` may name several (comma-separated); without it, only one
+    // is understood and several are ignored, as an unknown value would be by such a platform.
+    const rawStatus = query.text('status');
+    const several = rawStatus?.includes(',') ?? false;
+    const status = several ? undefined : query.oneOf('status', TICKET_STATUSES);
+    const statuses =
+      several && model.capabilities.ticketFilters
+        ? query.oneOfList('status', TICKET_STATUSES)
+        : undefined;
     const requesterEmail = query.text('requester_email');
+    const assigneeEmail = model.capabilities.ticketFilters
+      ? query.text('assignee_email')?.trim()
+      : undefined;
     query.done();
     return ok(
       model.listTickets(ctx.tenant, {
@@ -272,6 +283,8 @@ const HANDLERS: Readonly<Record<OperationName, Handler>> = {
         updatedAfterMs,
         status,
         requesterEmail,
+        ...(statuses ? { statuses } : {}),
+        ...(assigneeEmail !== undefined ? { assigneeEmail } : {}),
       }),
     );
   },

@@ -134,6 +134,22 @@ export class QueryReader {
     return found;
   }
 
+  /** Several of the allowed values, comma-separated; undefined when absent. */
+  oneOfList<T extends string>(name: string, values: readonly T[]): T[] | undefined {
+    const raw = this.#raw(name);
+    if (raw === undefined) return undefined;
+    const found: T[] = [];
+    for (const part of raw.split(',').map((p) => p.trim())) {
+      const value = values.find((v) => v === part);
+      if (value === undefined) {
+        this.#issues.push(issue(['query', name], enumMessage(values), 'enum', part));
+      } else {
+        found.push(value);
+      }
+    }
+    return found;
+  }
+
   /** A free string, or undefined when absent. */
   text(name: string): string | undefined {
     return this.#raw(name);

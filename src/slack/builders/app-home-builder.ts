@@ -1,10 +1,13 @@
 /**
  * App Home: the person's open tickets with their status, a "New ticket" button, and a "Request
- * something" button (the service catalog).
+ * something" button (the service catalog). An agent's Home lists their queue instead
+ * (`agent-queue-builder.ts`), within the 100 blocks a Home holds.
  */
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Ticket } from '../../contract/schemas.ts';
+import type { AgentQueue } from '../deps.ts';
 import { ACTIONS } from '../ids.ts';
+import { HOME_QUEUE_BLOCKS, type QueueClockInputs, queueBlocks } from './agent-queue-builder.ts';
 import { ageText, type BusyReason, busyLine } from './busy-builder.ts';
 import { LIMITS, link, md, plain, safeMrkdwn, truncate } from './mrkdwn.ts';
 import { dashboardLink } from './ticket-card-builder.ts';
@@ -21,6 +24,13 @@ export type AppHomeState =
       /** Shown from an earlier read because the platform could not be asked now. */
       asOf?: { ageMs: number; reason: BusyReason; retryInMs: number };
     }
+  /** An agent's queue (AGENT_EMAILS, the agents' group, a triage channel's member). */
+  | {
+      kind: 'queue';
+      queue: AgentQueue;
+      /** Shown from an earlier read because the platform could not be asked now. */
+      asOf?: { ageMs: number; reason: BusyReason; retryInMs: number };
+    }
   /** The platform could not be asked now (the person's share or the shared budget). */
   | { kind: 'busy'; reason: BusyReason; retryInMs: number }
   /** The platform did not answer: the button still works. */
@@ -28,8 +38,15 @@ export type AppHomeState =
   /** The person's Slack profile has no email, so the platform cannot find their tickets. */
   | { kind: 'no_email' };
 
-/** Builds the person's App Home. */
-export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefined): HomeView {
+/**
+ * Builds the person's App Home; `clocks` (SLA_TARGETS, SLA_WARN_AT, now) are what an agent's
+ * queue shows its clocks with.
+ */
+export function buildAppHome(
+  state: AppHomeState,
+  dashboardUrl: string | undefined,
+  clocks?: QueueClockInputs,
+): HomeView {
   const blocks: KnownBlock[] = [
     { type: 'header', text: plain('Service Desk', LIMITS.headerText) },
     {
@@ -77,6 +94,23 @@ export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefin
         'Your Slack profile has no email address, so the service desk cannot find your tickets. Please ask your Slack admin to add one.',
       ),
     });
+  } else if (state.kind === 'queue') {
+    if (state.asOf) blocks.push(asOfLine(state.asOf));
+    blocks.push(
+      ...queueBlocks(state.queue, {
+        dashboardUrl,
+        clocks: clocks ?? { targets: new Map(), warnAt: 0.8, nowMs: Date.now() },
+        maxBlocks: HOME_QUEUE_BLOCKS,
+      }),
+    );
+    blocks.push({
+      type: 'context',
+      elements: [
+        md(
+          '`/ticket queue` shows this list in any conversation; `/ticket mine` lists the tickets you filed.',
+        ),
+      ],
+    });
   } else {
     blocks.push(...listBlocks(state, dashboardUrl));
   }
@@ -88,15 +122,7 @@ function listBlocks(
   dashboardUrl: string | undefined,
 ): KnownBlock[] {
   const blocks: KnownBlock[] = [];
-  if (state.asOf) {
-    const { ageMs, reason, retryInMs } = state.asOf;
-    blocks.push({
-      type: 'context',
-      elements: [
-        md(`As the app last read them, ${ageText(ageMs)}. ${busyLine(reason, retryInMs)}`),
-      ],
-    });
-  }
+  if (state.asOf) blocks.push(asOfLine(state.asOf));
   if (state.tickets.length === 0) {
     blocks.push({ type: 'section', text: md('You have no open tickets.') });
   } else {
@@ -116,6 +142,22 @@ function listBlocks(
     }
   }
   return blocks;
+}
+
+/** Says a list is shown as last read, how long ago, and why. */
+export function asOfLine(asOf: {
+  ageMs: number;
+  reason: BusyReason;
+  retryInMs: number;
+}): KnownBlock {
+  return {
+    type: 'context',
+    elements: [
+      md(
+        `As the app last read them, ${ageText(asOf.ageMs)}. ${busyLine(asOf.reason, asOf.retryInMs)}`,
+      ),
+    ],
+  };
 }
 
 function ticketLine(ticket: Ticket, dashboardUrl: string | undefined): KnownBlock {

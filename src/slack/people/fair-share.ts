@@ -46,6 +46,13 @@ import type {
   StatusMemo,
 } from '../deps.ts';
 import { FairShareSpentError } from '../errors.ts';
+import {
+  type AgentQueue,
+  afterTaking,
+  agentQueueSchema,
+  type QueueAsk,
+  readAgentQueue,
+} from './agent-queue.ts';
 
 /** What a person asked for that reads the platform, and what it gives. */
 export type { KeptValue, PeopleRequest, PersonRead };
@@ -76,6 +83,8 @@ export const DEFAULT_FAIR_SHARE: readonly FairShareBucket[] = [
 
 /** How long a person's devices answer the create form without asking the platform again. */
 export const DEVICES_FRESH_MS = 5 * 60_000;
+/** How long an agent's queue answers their Home and `/ticket queue` without reading it again. */
+export const QUEUE_FRESH_MS = 60_000;
 /** Most devices the create form lists (the platform's page). */
 const DEVICES_MAX = 100;
 
@@ -87,7 +96,10 @@ export type ShareGrant =
 /** Options of `PeopleReads`. */
 export interface PeopleReadsOptions {
   store: FairShareStore;
-  serviceDesk: Pick<ServiceDeskClient, 'getTicket' | 'iterateTickets' | 'iterateAssets'>;
+  serviceDesk: Pick<
+    ServiceDeskClient,
+    'getTicket' | 'iterateTickets' | 'iterateAssets' | 'listTickets'
+  >;
   logger: ReadsLogger;
   metrics?: PeopleReadMetrics | undefined;
   /**
@@ -103,6 +115,8 @@ export interface PeopleReadsOptions {
   keptMs?: number;
   /** How long a person's devices answer without asking again (`DEVICES_FRESH_MS`). */
   devicesFreshMs?: number;
+  /** How long an agent's queue answers without asking again (`QUEUE_FRESH_MS`). */
+  queueFreshMs?: number;
   now?: () => number;
 }
 
@@ -120,6 +134,7 @@ export class PeopleReads implements Reads {
   readonly #freshMs: number;
   readonly #keptMs: number;
   readonly #devicesFreshMs: number;
+  readonly #queueFreshMs: number;
   readonly #now: () => number;
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
@@ -133,6 +148,7 @@ export class PeopleReads implements Reads {
     this.#freshMs = options.freshMs ?? 10_000;
     this.#keptMs = options.keptMs ?? 15 * 60_000;
     this.#devicesFreshMs = options.devicesFreshMs ?? DEVICES_FRESH_MS;
+    this.#queueFreshMs = options.queueFreshMs ?? QUEUE_FRESH_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -240,6 +256,45 @@ export class PeopleReads implements Reads {
   }
 
   /**
+   * An agent's queue (`agent-queue.ts`), paid from their share and kept for a minute in the
+   * shared store: their Home opened again, `/ticket queue`, another replica, all answer from one
+   * read. Kept per agent and per set of desks, so a list is only ever shown to the agent it was
+   * read for; past the minute, the kept queue comes with a refusal when the platform cannot be
+   * asked.
+   */
+  agentQueue(
+    userId: string,
+    ask: QueueAsk,
+    request: PeopleRequest,
+  ): Promise<PersonRead<AgentQueue>> {
+    return this.#read(
+      userId,
+      queueKey(ask),
+      request,
+      () => readAgentQueue(this.#serviceDesk, ask),
+      (value) => agentQueueSchema.safeParse(value).data,
+      { servable: async () => true, shared: true, freshMs: this.#queueFreshMs },
+    );
+  }
+
+  /**
+   * Moves a ticket the agent just took (Assign to me) into their kept queue, so their Home shows
+   * it at once without a read; nothing when no queue is kept.
+   */
+  async tookFromQueue(
+    ask: QueueAsk,
+    ticketId: string,
+  ): Promise<{ queue: AgentQueue; changed: boolean } | undefined> {
+    const key = queueKey(ask);
+    const kept = await this.#recall(key, (value) => agentQueueSchema.safeParse(value).data);
+    if (!kept) return undefined;
+    const queue = afterTaking(kept.value, ticketId, ask.email.toLowerCase());
+    const changed = queue !== kept.value;
+    if (changed) await this.#keep(key, queue as unknown as JsonValue);
+    return { queue, changed };
+  }
+
+  /**
    * A payer for a shared list's read (desks, a desk's fields, the catalog) the person's action
    * starts: one read from their share when it has one, and the read made either way. Such a read
    * is bounded by the list's keeping (one per desk per 10 minutes, the catalog once an hour, for
@@ -259,7 +314,7 @@ export class PeopleReads implements Reads {
     this.#metrics?.countPeopleAnswer('known', request);
   }
 
-  async #read<T extends JsonValue | Ticket | Ticket[] | Asset[]>(
+  async #read<T extends JsonValue | Ticket | Ticket[] | Asset[] | AgentQueue>(
     userId: string,
     key: string,
     request: PeopleRequest,
@@ -381,6 +436,11 @@ export class PeopleReads implements Reads {
       return { granted: true };
     }
   }
+}
+
+/** Where an agent's queue is kept: theirs, for the desks it was read for. */
+function queueKey(ask: QueueAsk): string {
+  return `queue:${ask.email.toLowerCase()}:${ask.scope.key}`;
 }
 
 /**

@@ -17,7 +17,7 @@
 import type { WebClient } from '@slack/web-api';
 import { deskTriageEntry } from '../../store/triage-rules.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../../store/types.ts';
-import type { AgentScope, Desks, TriageMembers } from '../deps.ts';
+import type { AgentScope, DeskChannels, Desks, TriageMembers } from '../deps.ts';
 import type { TriageChannelPrivacy } from '../triage/channel-privacy.ts';
 
 /** Options of the membership. */
@@ -37,6 +37,12 @@ export interface TriageMembershipOptions {
 }
 
 const PAGE = 1_000;
+
+/** Whether the error is the Web API client's (Slack answered an error, or could not be reached). */
+function isSlackError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_');
+}
 
 /** Keeps triage channels' members and answers who is a desk agent; see the file comment. */
 export class TriageMembership implements TriageMembers {
@@ -69,6 +75,31 @@ export class TriageMembership implements TriageMembers {
       if ((await this.#privacy.privacy(channel)) === 'private') return true;
     }
     return false;
+  }
+
+  /**
+   * The private triage channels the person is a member of, and where each desk's tickets go:
+   * the desks of an agent's queue. One members read per triage channel, kept as any other.
+   */
+  async deskChannels(userId: string): Promise<DeskChannels> {
+    const list = await this.#channelList();
+    const channels = new Set<string>();
+    for (const channel of new Set(list.map((entry) => entry.channel))) {
+      try {
+        if (!(await this.members(channel)).has(userId)) continue;
+        if ((await this.#privacy.privacy(channel)) === 'private') channels.add(channel);
+      } catch (error) {
+        // A channel Slack will not list (the app removed from it, archived): it makes nobody a
+        // desk agent, and the person's other channels still count.
+        if (!isSlackError(error)) throw error;
+      }
+    }
+    const parents = this.#parents();
+    const catchAll = list.find((entry) => entry.desk === TRIAGE_CATCH_ALL)?.channel;
+    return {
+      channels,
+      routedTo: (deskId) => deskTriageEntry(list, deskId, parents)?.channel ?? catchAll,
+    };
   }
 
   /** The channel's members, at most `ttlMs` old and with every join and leave since applied. */

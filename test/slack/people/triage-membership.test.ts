@@ -67,6 +67,28 @@ describe('triage channel membership', () => {
     expect(await members.isDeskAgent('U0CAROL', { ticketId: 'IT-2', deskId: null })).toBe(true);
   });
 
+  it('gives the desks of the private triage channels a person is in, a subdesk with its parent’s', async () => {
+    const { members, stores } = await membership({
+      privacy: { [HR_TRIAGE]: 'public' },
+      desks: [
+        { slug: 'it', name: 'IT', parent_slug: null },
+        { slug: 'it-hardware', name: 'Hardware', parent_slug: 'it' },
+      ],
+    });
+    await stores.triageChannels.set('*', 'G0CATCHALL');
+    membersOf(IT_TRIAGE, [BOB]);
+    membersOf(HR_TRIAGE, [BOB]);
+    nock(SLACK)
+      .post('/api/conversations.members', (body) => body.channel === 'G0CATCHALL')
+      .reply(200, { ok: false, error: 'not_in_channel' });
+    const desks = await members.deskChannels(BOB);
+    // A public triage channel makes nobody an agent; one Slack will not list is left out.
+    expect([...desks.channels]).toEqual([IT_TRIAGE]);
+    expect(desks.routedTo('it-hardware')).toBe(IT_TRIAGE);
+    expect(desks.routedTo('hr')).toBe(HR_TRIAGE);
+    expect(desks.routedTo(null)).toBe('G0CATCHALL');
+  });
+
   it('counts the parent desk’s triage channel for a ticket on a subdesk with none of its own', async () => {
     const { members } = await membership({
       desks: [

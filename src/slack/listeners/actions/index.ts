@@ -1,7 +1,7 @@
 /** Registers the block actions. */
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
-import { ACTIONS, CATALOG_FIELDS, CREATE_FIELDS } from '../../ids.ts';
+import { ACTIONS, actionIdOrQueued, CATALOG_FIELDS, CREATE_FIELDS } from '../../ids.ts';
 import { addDeskDetails } from './add-desk-details.ts';
 import { assignToMe } from './assign-to-me.ts';
 import { catalogItemChosen } from './catalog-item-chosen.ts';
@@ -24,9 +24,10 @@ import { talkToPerson } from './talk-to-person.ts';
  * and the request form's catalog select.
  */
 export function registerActions(app: App, deps: SlackDeps): void {
-  app.action(ACTIONS.openInDashboard, openInDashboard);
+  // The card's buttons, and the same buttons in an agent's queue (one per ticket).
+  app.action(actionIdOrQueued(ACTIONS.openInDashboard), openInDashboard);
   app.action(ACTIONS.openUpdate, openUpdateModal(deps));
-  app.action(ACTIONS.assignToMe, assignToMe(deps));
+  app.action(actionIdOrQueued(ACTIONS.assignToMe), assignToMe(deps));
   app.action(ACTIONS.markResolved, requesterStatusChange(deps, 'resolve'));
   app.action(ACTIONS.reopenTicket, requesterStatusChange(deps, 'reopen'));
   app.action(ACTIONS.talkToPerson, talkToPerson(deps));

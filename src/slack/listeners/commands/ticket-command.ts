@@ -1,6 +1,7 @@
 /**
  * `/ticket`: with nothing or words, the create modal; with an ID, that ticket's card; `mine`,
- * the person's open tickets; `help`, what the app does. Answers that need the platform are
+ * the person's open tickets; `queue`, an agent's queue (as on their Home); `help`, what the app
+ * does. Answers that need the platform are
  * given after the ack, privately, through the command's response_url: read within the person's
  * fair share, and when the platform cannot be asked now, what the app knew with its age, or
  * when to try again; never nothing.
@@ -13,10 +14,17 @@ import {
   ticketIdFromText,
 } from '../../../servicedesk/index.ts';
 import {
+  buildQueueForAgentsOnly,
+  buildQueueMessage,
+  homeUnassignedRoom,
+} from '../../builders/agent-queue-builder.ts';
+import {
+  ageText,
   buildBusy,
   buildKnownCard,
   buildKnownList,
   buildKnownStatus,
+  busyLine,
 } from '../../builders/busy-builder.ts';
 import { TITLE_MAX } from '../../builders/create-modal-builder.ts';
 import { buildHelp } from '../../builders/help-builder.ts';
@@ -24,6 +32,7 @@ import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
 import { buildTicketList, buildTicketNotFound } from '../../builders/ticket-list-builder.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
+import { queueAskFor } from '../../people/agent-queue.ts';
 import { knownTicketStatus, type PersonRead } from '../../people/fair-share.ts';
 import { shownAssignee } from '../../people/people-by-email.ts';
 import { audienceOf, maySeeKnown, readVisibleTicket } from '../../people/ticket-access.ts';
@@ -50,6 +59,7 @@ type ListenerDeps = Pick<
   | 'statuses'
   | 'stores'
   | 'tasks'
+  | 'triageMembers'
   | 'triageRecords'
 >;
 
@@ -82,6 +92,10 @@ export function ticketCommand(deps: ListenerDeps) {
     }
     if (isRequestCommand(word)) {
       requestCommand(deps, command);
+      return;
+    }
+    if (word === 'queue') {
+      deps.tasks.run('ticket-queue', () => answerQueue(deps, command.user_id, respond), context);
       return;
     }
     if (word === 'mine') {
@@ -236,6 +250,40 @@ async function answerMine(deps: ListenerDeps, userId: string, respond: RespondFn
     return;
   }
   await respond(ephemeral(buildTicketList(read.value, deps.settings.dashboardUrl)));
+}
+
+/** An agent's queue, privately; anyone else is told it is for agents. */
+async function answerQueue(deps: ListenerDeps, userId: string, respond: RespondFn): Promise<void> {
+  const email = (await deps.people.person(userId)).email;
+  // Read as the Home reads it, so both answer from the one kept queue.
+  const ask = email ? await queueAskFor(deps, userId, email, homeUnassignedRoom) : undefined;
+  if (!ask) {
+    await respond(ephemeral(buildQueueForAgentsOnly()));
+    return;
+  }
+  const read = await withPlatform(deps, respond, () => deps.reads.agentQueue(userId, ask, 'queue'));
+  if (read === null) return;
+  const now = deps.reads.now();
+  const options = {
+    dashboardUrl: deps.settings.dashboardUrl,
+    clocks: {
+      targets: deps.settings.slaTargets ?? new Map(),
+      warnAt: deps.settings.slaWarnAt ?? 0.8,
+      nowMs: now,
+    },
+  };
+  if (read.kind === 'read') {
+    await respond(ephemeral(buildQueueMessage(read.value, options)));
+    return;
+  }
+  const retryInMs = read.retryAt - now;
+  if (!read.kept) {
+    await respond(ephemeral(buildBusy(read.reason, retryInMs)));
+    return;
+  }
+  deps.reads.answeredFromKnown('queue');
+  const asOf = `As the app last read it, ${ageText(now - read.kept.keptAt)}. ${busyLine(read.reason, retryInMs)}`;
+  await respond(ephemeral(buildQueueMessage(read.kept.value, options, asOf)));
 }
 
 /**

@@ -1,0 +1,123 @@
+/**
+ * Publishes a person's App Home: a requester's open tickets, or an agent's queue (the tickets
+ * assigned to them and the unassigned ones on their desks). Read within the person's fair share;
+ * when the platform cannot be asked, the list last read with its age, or when to look again.
+ *
+ * Slack may refuse the publish: a 429 holds views.publish for its Retry-After (every replica
+ * sees the hold), so the Home is published again once it passes, when that is soon; a longer
+ * hold, or Slack failing again, is left to the caller's error path (logged), and the person's
+ * next visit publishes it. The interactive client has already tried a 5xx once more.
+ */
+import type { WebClient } from '@slack/web-api';
+import { isServiceDeskError, type Ticket } from '../../servicedesk/index.ts';
+import { slackRetryAt } from '../app/slack-clients.ts';
+import { homeUnassignedRoom } from '../builders/agent-queue-builder.ts';
+import { type AppHomeState, buildAppHome } from '../builders/app-home-builder.ts';
+import type { AgentQueue, PersonRead, QueueAsk, SlackDeps } from '../deps.ts';
+import { queueAskFor } from '../people/agent-queue.ts';
+
+/** What publishing a Home uses of the app's parts. */
+export type HomeDeps = Pick<
+  SlackDeps,
+  'desks' | 'logger' | 'people' | 'reads' | 'settings' | 'statuses' | 'triageMembers'
+> & { client: Pick<WebClient, 'views'> };
+
+/** Options of a publish. */
+export interface HomeOptions {
+  /** Longest Retry-After waited out to publish again (default 30 s); longer ones are errors. */
+  holdWaitMaxMs?: number;
+  /** Waits (tests pass one that does not sleep). */
+  sleep?: (ms: number) => Promise<void>;
+  /** The agent's queue to show as it is (after Assign to me), instead of reading it. */
+  queue?: AgentQueue;
+}
+
+const HOLD_WAIT_MAX_MS = 30_000;
+
+/** Reads what the person's Home shows and publishes it; see the file comment. */
+export async function publishHome(
+  deps: HomeDeps,
+  userId: string,
+  options: HomeOptions = {},
+): Promise<void> {
+  const state = options.queue
+    ? ({ kind: 'queue', queue: options.queue } as const)
+    : await homeState(deps, userId);
+  const publish = () =>
+    deps.client.views.publish({
+      user_id: userId,
+      view: buildAppHome(state, deps.settings.dashboardUrl, {
+        targets: deps.settings.slaTargets ?? new Map(),
+        warnAt: deps.settings.slaWarnAt ?? 0.8,
+        nowMs: deps.reads.now(),
+      }),
+    });
+  try {
+    await publish();
+  } catch (error) {
+    const now = deps.reads.now();
+    const retryAt = slackRetryAt(error, now);
+    const waitMs = retryAt === undefined ? undefined : retryAt - now;
+    if (waitMs === undefined || waitMs > (options.holdWaitMaxMs ?? HOLD_WAIT_MAX_MS)) throw error;
+    deps.logger.info({ user: userId, wait_ms: waitMs }, 'App Home held by Slack; publishing after');
+    await (options.sleep ?? defaultSleep)(waitMs);
+    await publish();
+  }
+}
+
+/** What the person's Home shows below its buttons. */
+async function homeState(deps: HomeDeps, userId: string): Promise<AppHomeState> {
+  const email = (await deps.people.person(userId)).email;
+  if (!email) return { kind: 'no_email' };
+  const ask = await queueAskFor(deps, userId, email, homeUnassignedRoom);
+  try {
+    if (ask) return queueState(deps, await deps.reads.agentQueue(userId, ask, 'home'));
+    return ticketsState(
+      deps,
+      await deps.reads.openRequested(userId, email, 'home', (t) => deps.statuses.remember(t)),
+    );
+  } catch (error) {
+    if (!isServiceDeskError(error)) throw error;
+    deps.logger.warn({ err: error, user: userId }, 'App Home could not read the tickets');
+    return { kind: 'unavailable' };
+  }
+}
+
+function ticketsState(deps: HomeDeps, read: PersonRead<Ticket[]>): AppHomeState {
+  if (read.kind === 'read') return { kind: 'tickets', tickets: read.value };
+  const now = deps.reads.now();
+  const retryInMs = read.retryAt - now;
+  if (!read.kept) return { kind: 'busy', reason: read.reason, retryInMs };
+  deps.reads.answeredFromKnown('home');
+  return {
+    kind: 'tickets',
+    tickets: read.kept.value,
+    asOf: { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs },
+  };
+}
+
+function queueState(deps: HomeDeps, read: PersonRead<AgentQueue>): AppHomeState {
+  if (read.kind === 'read') return { kind: 'queue', queue: read.value };
+  const now = deps.reads.now();
+  const retryInMs = read.retryAt - now;
+  if (!read.kept) return { kind: 'busy', reason: read.reason, retryInMs };
+  deps.reads.answeredFromKnown('home');
+  return {
+    kind: 'queue',
+    queue: read.kept.value,
+    asOf: { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs },
+  };
+}
+
+/** The queue ask of the person for their Home (re-exported for the Assign to me listener). */
+export function homeQueueAsk(
+  deps: Pick<HomeDeps, 'desks' | 'people' | 'reads' | 'triageMembers'>,
+  userId: string,
+  email: string,
+): Promise<QueueAsk | undefined> {
+  return queueAskFor(deps, userId, email, homeUnassignedRoom);
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
