@@ -260,6 +260,11 @@ export interface SlackSettings {
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
+  /**
+   * How long a Workflow Builder step's run waits for the service desk before it ends saying
+   * the ticket is still coming (unset: 10 minutes, inside Slack's 15 for a run).
+   */
+  workflowStepAnswerMs?: number;
 }
 
 /** The dependencies of every listener and intent handler. */

@@ -24,7 +24,16 @@ import {
   buildBesideThreadLead,
   buildFiledBesideThreadText,
 } from '../builders/thread-taken-notice-builder.ts';
-import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
+import {
+  buildTicketCard,
+  dashboardLink,
+  type SlackMessage,
+  ticketPageUrl,
+} from '../builders/ticket-card-builder.ts';
+import {
+  stepFailureText,
+  stepStillFilingText,
+} from '../builders/workflow-step-error-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
@@ -63,6 +72,7 @@ import {
   ticketFieldsOf,
   titleFromText,
 } from '../tickets/message-text.ts';
+import { completeStepOnce } from './complete-workflow-step.ts';
 import { askForDeskDetails, offerDeskDetails } from './desk-details.ts';
 
 // The outbox kind of this intent.
@@ -124,6 +134,11 @@ export const createTicketPayloadSchema = z.object({
    * replaced by the outcome, so it never says "filing" after the ticket exists.
    */
   responseUrl: z.string().optional(),
+  /**
+   * The Workflow Builder step run this filing is (`function_executed`): the run is completed
+   * with the ticket's id and link, or with why it was not filed, once.
+   */
+  workflowStep: z.object({ executionId: z.string() }).optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -177,6 +192,14 @@ interface PostedNotice {
   channel: string;
   ts: string;
 }
+
+/**
+ * How long a workflow step's run waits for the service desk before it ends saying the ticket
+ * is still coming. Slack gives a run's token 15 minutes (Slack's maintainers,
+ * slackapi/bolt-python#1075); the outbox's retries come at most 5 minutes apart, so an attempt
+ * falls between 10 and 15 minutes.
+ */
+export const DEFAULT_STEP_ANSWER_MS = 10 * 60_000;
 
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
@@ -498,6 +521,52 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     }
   }
 
+  // A step's run ends with the ticket once it is filed, its card posted or not.
+  async function completeStepFiled(payload: CreateTicketPayload, ticket: Ticket): Promise<void> {
+    if (!payload.workflowStep) return;
+    const url = dashboardLink(ticket, deps.settings.dashboardUrl);
+    await completeStepOnce(deps, payload.workflowStep.executionId, {
+      kind: 'success',
+      outputs: { ticket_id: ticket.id, ...(url ? { ticket_url: url } : {}) },
+    });
+  }
+
+  // A step's run whose filing failed for good ends with why; one filed but never shown in
+  // Slack ends with its ticket all the same.
+  async function completeStepFailed(payload: CreateTicketPayload, error: unknown): Promise<void> {
+    if (!payload.workflowStep) return;
+    const { executionId } = payload.workflowStep;
+    if (error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError) {
+      const url = ticketPageUrl(error.ticketId, deps.settings.dashboardUrl);
+      await completeStepOnce(deps, executionId, {
+        kind: 'success',
+        outputs: { ticket_id: error.ticketId, ...(url ? { ticket_url: url } : {}) },
+      });
+      return;
+    }
+    await completeStepOnce(deps, executionId, { kind: 'error', error: stepFailureText(error) });
+  }
+
+  /**
+   * A step's run the service desk has kept waiting past the step's time: it ends now, saying
+   * the ticket is still coming, and the filing goes on (the person gets its card as ever).
+   */
+  async function endStepBeforeFiled(
+    payload: CreateTicketPayload,
+    entry: ReservedEntry,
+    error: unknown,
+  ): Promise<void> {
+    if (!payload.workflowStep || !isTransient(error)) return;
+    const waitedMs = Date.now() - entry.createdAt;
+    const answerWithinMs = deps.settings.workflowStepAnswerMs ?? DEFAULT_STEP_ANSWER_MS;
+    if (waitedMs < answerWithinMs) return;
+    const requester = payload.requesterUserIds[0] as string;
+    await completeStepOnce(deps, payload.workflowStep.executionId, {
+      kind: 'error',
+      error: stepStillFilingText(requester, Math.max(1, Math.round(waitedMs / 60_000))),
+    });
+  }
+
   function originalText(payload: CreateTicketPayload): string | undefined {
     if (!payload.ticket) return undefined;
     return [payload.ticket.title, payload.ticket.description].filter(Boolean).join('\n\n');
@@ -533,6 +602,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
           { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
         );
       } catch (error) {
+        await endStepBeforeFiled(payload, entry, error);
+        // A workflow step's run ends with the refusal instead (the fields named): nobody is
+        // there to fill in a form.
+        if (payload.workflowStep) throw error;
         // Refused for lacking the desk's required fields: kept, and the person asked for them.
         const asked = await askForDeskDetails(
           deps,
@@ -548,7 +621,14 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         if (asked) return asked as unknown as JsonValue;
         throw error;
       }
-      const posted = await post(entry, payload, ticket, messageThreadTs);
+      const posted = await post(entry, payload, ticket, messageThreadTs).catch(
+        async (error: unknown) => {
+          // Filed, its card held back by Slack for now: the run need not wait for the card.
+          if (error instanceof TicketPostDelayedError) await completeStepFiled(payload, ticket);
+          throw error;
+        },
+      );
+      await completeStepFiled(payload, ticket);
       // The AI agent answers a new ticket within seconds: the mirror looks soon.
       await deps.mirror.slackWrote(ticket.id);
       deps.mirror.ticketFiled(ticket);
@@ -586,6 +666,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     },
 
     async failed(payload, error, context) {
+      await completeStepFailed(payload, error);
       // A modal whose submission is still waiting shows the failure itself, on its fields.
       if (context.awaited && payload.viewId) return;
       const reason = describeFailure(error, 'ticket');
