@@ -50,6 +50,8 @@ export interface RuntimeParts {
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
   submitWaitMs?: number;
+  /** How long a workflow step's run waits for the service desk (tests shorten it). */
+  workflowStepAnswerMs?: number;
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
   /** Wait between Slack calls while triage channels are read back (tests shorten it). */
@@ -216,6 +218,9 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       triageReactions: config.slack.triageReactions,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
+      ...(parts.workflowStepAnswerMs !== undefined
+        ? { workflowStepAnswerMs: parts.workflowStepAnswerMs }
+        : {}),
     },
     logger,
     serviceDesk,

@@ -19,7 +19,10 @@ import { defineIntent, enqueueIntent } from '../outbox/intent-definition.ts';
 const COMPLETE_WORKFLOW_STEP = 'complete_workflow_step';
 
 // Slack's answers that the run is over: ours came before (its answer lost), or Slack ended it.
-const RUN_ALREADY_OVER = new Set(['execution_not_in_running_state', 'function_execution_not_found']);
+const RUN_ALREADY_OVER = new Set([
+  'execution_not_in_running_state',
+  'function_execution_not_found',
+]);
 
 /** How a step's run ends. */
 export const stepOutcomeSchema = z.discriminatedUnion('kind', [

@@ -30,10 +30,7 @@ import {
   type SlackMessage,
   ticketPageUrl,
 } from '../builders/ticket-card-builder.ts';
-import {
-  stepFailureText,
-  stepStillFilingText,
-} from '../builders/workflow-step-error-builder.ts';
+import { stepFailureText, stepStillFilingText } from '../builders/workflow-step-error-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
