@@ -59,6 +59,8 @@ describe('the workflow step “Create a service-desk ticket”', () => {
     expect((await stack.app.stores.links.ticketForThread(dm, card.ts)) ?? undefined).toBe(
       ticket?.id,
     );
+    // The run's own token is a secret, whatever is logged about the run.
+    expect(stack.logs.filter((line) => line.includes(run.token))).toEqual([]);
   });
 
   it('files for the chosen requester, their card in their direct message', async () => {
