@@ -76,11 +76,13 @@ describe('the workflow step “Create a service-desk ticket”', () => {
     );
     expect(done.outputs?.ticket_id).toBe(ticket?.id);
     const dm = stack.double.workspace.openIm(alice);
-    await eventually(
-      () => stack.double.workspace.messages(dm).some((m) => m.text?.includes(ticket?.id ?? '?')),
+    const card = await eventually(
+      () => stack.double.workspace.messages(dm).find((m) => m.text?.includes(ticket?.id ?? '?')),
       5_000,
       'the card in Alice’s DM',
     );
+    // Her own buttons, not those of Bob, who ran the workflow.
+    expect(JSON.stringify(card.blocks)).toContain('mark_resolved');
   });
 
   it('makes nothing new and completes nothing twice when Slack delivers the event again', async () => {

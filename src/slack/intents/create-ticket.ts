@@ -201,6 +201,9 @@ export const DEFAULT_STEP_ANSWER_MS = 10 * 60_000;
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
 
+// Slack takes a person's id as a channel: the app's direct message with them.
+const isPersonId = (channel: string) => /^[UW]/.test(channel);
+
 /** Files a ticket for a Slack person and posts its card or thread confirmation. */
 export const createTicket = defineIntent({
   kind: CREATE_TICKET,
@@ -359,12 +362,15 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       });
       return { channel, ts: posted.ts as string, threadTs };
     }
+    // A person's id posts into their DM with the app: the card carries that person's buttons
+    // (a workflow files for a requester who need not be who ran it).
+    const viewer = isPersonId(channel) ? channel : payload.actorUserId;
     const posted = await deps.client.chat.postMessage({
       channel,
       ...buildTicketCard(ticket, {
         dashboardUrl,
         lead: filedLead(payload.actorUserId, ticket.id),
-        audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+        audience: await audienceIn(deps, channel, viewer, ticket),
       }),
       metadata: ticketMetadata(ticket.id),
     });
@@ -395,7 +401,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
   ): Promise<Placement | undefined> {
     const mark = await deps.stores.claims.claim(`card-post:${entry.deliveryKey}`, DAY_MS);
     if (mark.state === 'claimed') return undefined;
-    const asked = payload.reply.channel;
+    // A person's id stands for their DM with the app, which is where such a post went.
+    const asked = isPersonId(payload.reply.channel)
+      ? await openDm(deps.client, payload.reply.channel)
+      : payload.reply.channel;
     const places = [
       {
         channel: asked,
@@ -408,7 +417,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         if (isConversationUnavailable(error)) return undefined;
         throw error;
       });
-      if (found) return found.channel === asked ? found : { ...found, insteadOf: asked };
+      if (found)
+        return found.channel === asked ? found : { ...found, insteadOf: payload.reply.channel };
     }
     return undefined;
   }
