@@ -6,12 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { AdaptivePlanner } from '../../src/mirror/index.ts';
 import { FUNCTIONS } from '../../src/slack/ids.ts';
+import { TRIAGE_CATCH_ALL } from '../../src/store/types.ts';
 import { defaultIds, stepDefinitionFromManifest } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { type Stack, startStack, ticketsOf } from '../support/stack.ts';
 
-const { alice, bob } = defaultIds;
+const { alice, bob, agentsPrivate } = defaultIds;
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
 const definition = stepDefinitionFromManifest(manifest, FUNCTIONS.createTicket.callbackId);
 
@@ -61,6 +63,34 @@ describe('the workflow step “Create a service-desk ticket”', () => {
     );
     // The run's own token is a secret, whatever is logged about the run.
     expect(stack.logs.filter((line) => line.includes(run.token))).toEqual([]);
+  });
+
+  it('gives the run’s ticket its triage card, as any filing gets', async () => {
+    stack = await startStack({
+      webhookSecret: 'whsec-e2e-workflow-0123456789abcdef',
+      mirror: { planner: new AdaptivePlanner() },
+    });
+    stack.emulator.setWebhooks({ announceCreated: true });
+    await stack.app.stores.triageChannels.set(TRIAGE_CATCH_ALL, agentsPrivate);
+    // The feed marks when it first saw the channels; tickets before that get no card.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const { run } = await stack.driver.runWorkflowStep({
+      definition,
+      inputs: { title: 'Laptop for the new intern' },
+      userId: bob,
+    });
+    const done = await eventually(() => ended(run.executionId), 10_000, 'the run completed');
+    const ticketId = done.outputs?.ticket_id;
+    const cards = () =>
+      stack.double.workspace
+        .messages(agentsPrivate)
+        .filter(
+          (m) =>
+            m.metadata?.event_type === 'triage_card' &&
+            m.metadata.event_payload?.ticket_id === ticketId,
+        );
+    await eventually(() => cards().length > 0, 10_000, 'the triage card');
+    expect(cards()).toHaveLength(1);
   });
 
   it('files for the chosen requester, their card in their direct message', async () => {
