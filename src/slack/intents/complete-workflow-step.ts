@@ -61,6 +61,15 @@ export const completeWorkflowStep = defineIntent({
           });
       } catch (error) {
         const code = (error as { data?: { error?: string } } | null)?.data?.error;
+        // Outputs Slack will not take (the step's declaration changed under a running
+        // version): the run still ends, in error, naming the ticket filed.
+        if (code === 'parameter_validation_failed' && outcome.kind === 'success') {
+          await deps.client.functions.completeError({
+            function_execution_id: executionId,
+            error: `The ticket ${outcome.outputs.ticket_id ?? ''} was filed, but Slack refused the step's outputs; update the Service Desk app.`,
+          });
+          return { completed: 'error', refusedOutputs: true } as JsonValue;
+        }
         if (code === undefined || !RUN_ALREADY_OVER.has(code)) throw error;
         deps.logger.info(
           { function_execution_id: executionId, slack_error: code },

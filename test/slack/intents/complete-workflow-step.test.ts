@@ -87,4 +87,19 @@ describe('completing a workflow step’s run', () => {
     expect((await stores.outbox.stats()).depth).toBe(1);
     expect(await stores.outbox.deadLetters()).toEqual([]);
   });
+
+  it('ends the run in error, naming the ticket, when Slack refuses its outputs', async () => {
+    const { calls, worker, deps } = setup({
+      success: async () => {
+        throw refused('parameter_validation_failed');
+      },
+    });
+    await completeStepOnce(deps, 'Fx4', { kind: 'success', outputs: { ticket_id: 'IT-4' } });
+    await worker.runOnce();
+    expect(calls.map((c) => c.method)).toEqual([
+      'functions.completeSuccess',
+      'functions.completeError',
+    ]);
+    expect(calls[1]?.args.error).toContain('The ticket IT-4 was filed');
+  });
 });
