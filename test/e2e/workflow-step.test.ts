@@ -134,6 +134,31 @@ describe('the workflow step “Create a service-desk ticket”', () => {
     expect(stack.double.runs.get(run.executionId)?.completionAttempts).toBe(1);
   });
 
+  it('files once and completes once when Slack’s retry reaches another replica', async () => {
+    stack = await startStack();
+    const other = await stack.addReplica();
+    const { run, event, delivery } = await stack.driver.runWorkflowStep({
+      definition,
+      inputs: laptopRequest('Headset for Bob'),
+      userId: bob,
+    });
+    await Promise.all([
+      other.driver.event(event, { eventId: delivery.eventId, retryNum: 1 }),
+      stack.driver.event(event, { eventId: delivery.eventId, retryNum: 2 }),
+    ]);
+    await eventually(() => ended(run.executionId), 10_000, 'the run completed');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(
+      ticketsOf(stack, 'bob@acme.example').filter((t) => t.title === 'Headset for Bob'),
+    ).toHaveLength(1);
+    expect(stack.double.runs.get(run.executionId)?.completionAttempts).toBe(1);
+    const dm = stack.double.workspace.openIm(bob);
+    const ticketId = stack.double.runs.get(run.executionId)?.outputs?.ticket_id as string;
+    expect(
+      stack.double.workspace.messages(dm).filter((m) => m.text?.includes(ticketId)),
+    ).toHaveLength(1);
+  });
+
   it('completes with an error naming the desk field the service desk requires', async () => {
     stack = await startStack();
     const { run } = await stack.driver.runWorkflowStep({
