@@ -223,6 +223,7 @@ describe('the workflow step “Create a service-desk ticket”', () => {
     const done = await eventually(() => ended(run.executionId), 10_000, 'the run ended');
     expect(done.state).toBe('failed');
     expect(done.error).toContain('will still be filed');
+    expect(done.error).toContain('the requester (Bob Baker)');
     stack.emulator.setFaults({ down: false });
     const ticket = await eventually(
       () => ticketsOf(stack, 'bob@acme.example').find((t) => t.title === 'Keyboard for Bob'),

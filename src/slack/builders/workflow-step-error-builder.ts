@@ -74,6 +74,6 @@ export function stepFailureText(error: unknown): string {
  * The step's words when the service desk has not answered within the step's time: the run
  * ends, and the filing goes on without it.
  */
-export function stepStillFilingText(requesterUserId: string, waitedMinutes: number): string {
-  return `The service desk has not answered for ${waitedMinutes} minute${waitedMinutes === 1 ? '' : 's'}. The ticket will still be filed when it answers, and the requester (${requesterUserId}) gets it in their direct message with the Service Desk app; later steps of this run have no ticket ID.`;
+export function stepStillFilingText(requester: string, waitedMinutes: number): string {
+  return `The service desk has not answered for ${waitedMinutes} minute${waitedMinutes === 1 ? '' : 's'}. The ticket will still be filed when it answers, and the requester (${clip(requester, 80)}) gets it in their direct message with the Service Desk app; later steps of this run have no ticket ID.`;
 }

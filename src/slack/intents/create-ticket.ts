@@ -567,7 +567,12 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     const waitedMs = Date.now() - entry.createdAt;
     const answerWithinMs = deps.settings.workflowStepAnswerMs ?? DEFAULT_STEP_ANSWER_MS;
     if (waitedMs < answerWithinMs) return;
-    const requester = payload.requesterUserIds[0] as string;
+    const requesterId = payload.requesterUserIds[0] as string;
+    // Named as a workflow's builder knows them; their id when Slack does not say.
+    const requester = await deps.people
+      .person(requesterId)
+      .then((person) => person.name || requesterId)
+      .catch(() => requesterId);
     await completeStepOnce(deps, payload.workflowStep.executionId, {
       kind: 'error',
       error: stepStillFilingText(requester, Math.max(1, Math.round(waitedMs / 60_000))),
