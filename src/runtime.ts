@@ -51,6 +51,8 @@ export interface RuntimeParts {
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
   submitWaitMs?: number;
+  /** How long a workflow step's run waits for the service desk (tests shorten it). */
+  workflowStepAnswerMs?: number;
   /** How often the store's epoch marker is read (tests shorten it; see `HealWindow`). */
   healRecheckMs?: number;
   /** Wait between Slack calls while triage channels are read back (tests shorten it). */
@@ -225,6 +227,9 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       dashboardUrl: config.serviceDesk.dashboardUrl,
       dashboardHosts: config.serviceDesk.dashboardHosts,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
+      ...(parts.workflowStepAnswerMs !== undefined
+        ? { workflowStepAnswerMs: parts.workflowStepAnswerMs }
+        : {}),
     },
     logger,
     serviceDesk,

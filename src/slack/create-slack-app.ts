@@ -28,6 +28,7 @@ import { serviceClockInputs } from './cards/service-clocks.ts';
 import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
 import { addMessage } from './intents/add-message.ts';
 import { addTriageNote } from './intents/add-triage-note.ts';
+import { completeWorkflowStep } from './intents/complete-workflow-step.ts';
 import { createTicket } from './intents/create-ticket.ts';
 import {
   addHeldEdit,
@@ -42,6 +43,7 @@ import { updateTicket } from './intents/update-ticket.ts';
 import { registerActions } from './listeners/actions/index.ts';
 import { registerCommands } from './listeners/commands/index.ts';
 import { registerEvents } from './listeners/events/index.ts';
+import { registerFunctions } from './listeners/functions/index.ts';
 import { registerOptions } from './listeners/options/index.ts';
 import { registerShortcuts } from './listeners/shortcuts/index.ts';
 import { registerViews } from './listeners/views/index.ts';
@@ -147,6 +149,7 @@ export const INTENTS: readonly AnyIntentDefinition[] = [
   addTriageNote,
   sendToRequester,
   setDeskDetails,
+  completeWorkflowStep,
 ];
 
 /** Builds the Slack app. */
@@ -340,6 +343,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerActions(app, deps);
   registerOptions(app, deps);
   registerEvents(app, deps);
+  registerFunctions(app, deps);
 
   app.error(async (error) => {
     const original = (error as { original?: unknown }).original ?? error;

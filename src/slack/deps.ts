@@ -337,6 +337,11 @@ export interface SlackSettings {
    * the desks; [] offers none.
    */
   panePrompts?: readonly string[] | undefined;
+  /**
+   * How long a Workflow Builder step's run waits for the service desk before it ends saying
+   * the ticket is still coming (unset: 10 minutes, inside Slack's 15 for a run).
+   */
+  workflowStepAnswerMs?: number;
 }
 
 /**

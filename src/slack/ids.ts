@@ -140,6 +140,27 @@ export const CATALOG_FIELDS = {
   about: { block: 'catalog_item_about' },
 } as const;
 
+/**
+ * Workflow Builder steps (manifest `functions`, by callback id) the app runs with
+ * `app.function`, and the names of their inputs and outputs, as manifest.yml declares them.
+ */
+export const FUNCTIONS = {
+  createTicket: {
+    callbackId: 'create_service_desk_ticket',
+    inputs: {
+      title: 'title',
+      description: 'description',
+      requester: 'requester',
+      // Who ran the workflow (Slack's interactivity context): the requester when none is chosen.
+      interactivity: 'interactivity',
+      desk: 'desk',
+      priority: 'priority',
+      customFields: 'custom_fields',
+    },
+    outputs: { ticketId: 'ticket_id', ticketUrl: 'ticket_url' },
+  },
+} as const;
+
 /** Events the app subscribes to (manifest `bot_events`). */
 export const BOT_EVENTS = [
   'message.channels',

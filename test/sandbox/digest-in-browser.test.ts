@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('the morning summary in a browser', () => {
     for (const figure of ['Open', 'Unassigned', 'Breached', 'Due today', 'Oldest unassigned']) {
       expect(text).toContain(figure);
     }
-    await screenshot(page, '20-triage-digest');
+    await screenshot(page, '14-triage-digest');
 
     await page.getByRole('button', { name: 'Send today’s digest now' }).click();
     await page.getByText(/had today’s already \(one a day per channel\)/).waitFor(SLOW);

@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium)('the AI pane, in a browser', () => {
     const prompts = page.getByLabel('Suggested prompts');
     await prompts.getByRole('button', { name: 'Request New laptop' }).waitFor(SLOW);
     expect(await prompts.getByRole('button').count()).toBe(4);
-    await screenshot(page, '20-ai-pane-prompts');
+    await screenshot(page, '15-ai-pane-prompts');
 
     const words = `I forgot my password and I am locked out ${randomBytes(3).toString('hex')}`;
     const input = page.getByRole('textbox', { name: 'Reply in thread' });
@@ -51,6 +51,6 @@ describe.skipIf(!hasChromium)('the AI pane, in a browser', () => {
     await messageWith(log, ticket.id).waitFor(SLOW);
     await log.getByRole('button', { name: 'Talk to a person' }).waitFor(SLOW);
     expect(await prompts.isHidden()).toBe(true);
-    await screenshot(page, '21-ai-pane-answer');
+    await screenshot(page, '16-ai-pane-answer');
   }, 60_000);
 });

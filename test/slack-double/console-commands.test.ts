@@ -25,6 +25,21 @@ describe('console commands', () => {
     });
   });
 
+  it('reads a workflow run’s inputs by their own names, JSON in single quotes', () => {
+    expect(
+      parseConsoleLine(
+        `workflow title="New laptop" desk=it-hardware custom_fields='{"device_type":"laptop"}'`,
+      ),
+    ).toEqual({
+      kind: 'workflow',
+      inputs: {
+        title: 'New laptop',
+        desk: 'it-hardware',
+        custom_fields: '{"device_type":"laptop"}',
+      },
+    });
+  });
+
   it('says what is wrong with a line it cannot read', () => {
     expect(parseConsoleLine('submit title=')).toMatchObject({ kind: 'invalid' });
     expect(parseConsoleLine('dance')).toEqual({

@@ -583,4 +583,32 @@ describe('the Slack driver', () => {
       });
     });
   });
+  describe('workflow steps', () => {
+    const step = {
+      callbackId: 'create_service_desk_ticket',
+      title: 'Create a service-desk ticket',
+      inputParameters: [
+        { name: 'title', type: 'string', is_required: true },
+        { name: 'interactivity', type: 'slack#/types/interactivity' },
+      ],
+      outputParameters: [{ name: 'ticket_id', type: 'string', is_required: true }],
+    };
+
+    it('delivers function_executed with the run’s id, inputs and own token, the runner as the interactor', async () => {
+      const { run } = await driver.runWorkflowStep({
+        definition: step,
+        inputs: { title: 'Laptop' },
+        userId: ids.bob,
+      });
+      const body = JSON.parse(only().rawBody) as { event: Record<string, unknown> };
+      expect(body.event).toMatchObject({
+        type: 'function_executed',
+        function: { callback_id: 'create_service_desk_ticket' },
+        function_execution_id: run.executionId,
+        bot_access_token: run.token,
+        inputs: { title: 'Laptop', interactivity: { interactor: { id: ids.bob } } },
+      });
+      expect(double.runs.get(run.executionId)?.state).toBe('in_progress');
+    });
+  });
 });

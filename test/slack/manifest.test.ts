@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BOT_EVENTS, BOT_SCOPES, COMMAND, SHORTCUTS } from '../../src/slack/ids.ts';
+import { BOT_EVENTS, BOT_SCOPES, COMMAND, FUNCTIONS, SHORTCUTS } from '../../src/slack/ids.ts';
 import { MANIFEST_SCHEMA_PATH } from '../../tools/slack-double/slack-files.ts';
 
 const manifest = parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
@@ -80,5 +80,36 @@ describe('manifest.yml', () => {
     expect(manifest.features.assistant_view.suggested_prompts.length).toBeLessThanOrEqual(4);
     expect(manifest.settings.event_subscriptions.bot_events).toContain('assistant_thread_started');
     expect(manifest.oauth_config.scopes.bot).toContain('assistant:write');
+  });
+
+  it('declares exactly the workflow steps the app runs, with the inputs and outputs it reads and gives', () => {
+    const declared = manifest.functions as Record<
+      string,
+      { input_parameters: Record<string, unknown>; output_parameters: Record<string, unknown> }
+    >;
+    expect(Object.keys(declared).sort()).toEqual(
+      Object.values(FUNCTIONS)
+        .map((f) => f.callbackId)
+        .sort(),
+    );
+    for (const step of Object.values(FUNCTIONS)) {
+      const found = declared[step.callbackId];
+      expect(Object.keys(found?.input_parameters ?? {}).sort()).toEqual(
+        Object.values(step.inputs).sort(),
+      );
+      expect(Object.keys(found?.output_parameters ?? {}).sort()).toEqual(
+        Object.values(step.outputs).sort(),
+      );
+    }
+  });
+
+  it('asks only for a title to file a ticket from a workflow; the requester defaults to who ran it', () => {
+    const inputs = manifest.functions[FUNCTIONS.createTicket.callbackId].input_parameters;
+    const required = Object.entries(inputs as Record<string, { is_required?: boolean }>)
+      .filter(([, input]) => input.is_required)
+      .map(([name]) => name);
+    expect(required).toEqual([FUNCTIONS.createTicket.inputs.title]);
+    expect(inputs.requester.type).toBe('slack#/types/user_id');
+    expect(inputs.interactivity.type).toBe('slack#/types/interactivity');
   });
 });

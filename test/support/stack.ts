@@ -95,6 +95,8 @@ export interface Stack {
 export interface StackOptions {
   emulator?: EmulatorOptions;
   submitWaitMs?: number;
+  /** How long a workflow step's run waits for the service desk (default the app's 10 min). */
+  workflowStepAnswerMs?: number;
   /** Puts every request inside the shared rate budget (off by default: tests send bursts). */
   budget?: Partial<RateBudgetLimits>;
   /** How Slack reaches the app: signed HTTP requests (default) or Socket Mode with APP_TOKEN. */
@@ -244,6 +246,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       changeFeed: options.changeFeed ?? false,
       worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
       ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
+      ...(options.workflowStepAnswerMs !== undefined
+        ? { workflowStepAnswerMs: options.workflowStepAnswerMs }
+        : {}),
       processMetrics: false,
       ...(options.triageDigest?.clock ? { digestClock: options.triageDigest.clock } : {}),
       readinessTimeoutMs: 1_000,

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { type StepDefinition, stepDefinitionFromManifest } from '../slack-double/index.ts';
 import { ManifestUnreadableError } from './errors.ts';
 
 /** A slash command as the composer offers it. */
@@ -32,6 +33,8 @@ export interface AppProfile {
   botEvents: string[];
   homeTabEnabled: boolean;
   messagesTabEnabled: boolean;
+  /** The Workflow Builder steps it declares (`functions`), as Slack hands them to the app. */
+  steps: StepDefinition[];
 }
 
 const manifestSchema = z.looseObject({
@@ -72,6 +75,7 @@ const manifestSchema = z.looseObject({
     })
     .optional()
     .default({ slash_commands: [], shortcuts: [] }),
+  functions: z.record(z.string(), z.looseObject({ title: z.string() })).optional(),
   settings: z
     .looseObject({
       event_subscriptions: z
@@ -119,6 +123,9 @@ export function parseAppProfile(text: string): AppProfile {
     botEvents: manifest.settings?.event_subscriptions?.bot_events ?? [],
     homeTabEnabled: features.app_home?.home_tab_enabled ?? false,
     messagesTabEnabled: features.app_home?.messages_tab_enabled ?? true,
+    steps: Object.keys(manifest.functions ?? {}).map((callbackId) =>
+      stepDefinitionFromManifest(manifest, callbackId),
+    ),
   };
 }
 

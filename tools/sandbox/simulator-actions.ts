@@ -13,6 +13,7 @@ import {
   AppTimeoutError,
   type EventDelivery,
   RequiredInputMissingError,
+  RUN_TOKEN_TTL_MS,
   type SlackDouble,
   SlackDoubleError,
   type SlackDriver,
@@ -23,6 +24,7 @@ import { submissionState } from '../slack-double/view-state.ts';
 import type { AppProfile } from './app-manifest.ts';
 import { InvalidActionError, UnknownIdentityError } from './errors.ts';
 import type { VisitorIdentity } from './simulator-state.ts';
+import { SANDBOX_WORKFLOWS } from './workflows.ts';
 
 const id = z.string().min(1).max(200);
 const inputValue = z.union([
@@ -96,6 +98,8 @@ export const simulatorActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openAppHome'), as: id, tab: z.enum(['home', 'messages']) }),
   /** Opens the app in Slack's AI pane: a new conversation there. */
   z.object({ type: z.literal('openPane'), as: id }),
+  /** A workflow's button (Workflow Builder's link trigger): runs the app's step in it. */
+  z.object({ type: z.literal('runWorkflow'), as: id, workflow: id }),
   z.object({
     type: z.literal('agentReply'),
     ticketId: id,
@@ -327,6 +331,8 @@ export class SimulatorActions {
         );
         return { ok: true, pane: { channel: thread.channel, threadTs: thread.threadTs } };
       }
+      case 'runWorkflow':
+        return this.#runWorkflow(action.as, action.workflow);
       case 'agentReply':
         this.#o.model.addAgentReply(this.#o.tenant, action.ticketId, {
           agentEmail: action.agentEmail,
@@ -353,6 +359,53 @@ export class SimulatorActions {
         );
         return { ok: true };
     }
+  }
+
+  /**
+   * Runs a workflow as Slack does when a person presses its button: its step's run starts and
+   * the app hears `function_executed`; the person is told how the run ended, as Slack's
+   * workflow activity would say.
+   */
+  #runWorkflow(userId: string, workflowId: string): ActionResult {
+    const workflow = SANDBOX_WORKFLOWS.find((w) => w.id === workflowId);
+    const definition = this.#o.profile.steps.find((s) => s.callbackId === workflow?.callbackId);
+    if (!workflow || !definition)
+      return { ok: false, error: `There is no workflow ${workflowId} in this workspace.` };
+    const { double } = this.#o;
+    const realName = double.workspace.user(userId)?.real_name ?? userId;
+    const started = this.#o.driver.runWorkflowStep({
+      definition,
+      inputs: workflow.inputs({ realName }),
+      userId,
+    });
+    this.#background(started, (result) => result.delivery, userId, `“${workflow.name}”`);
+    void started.then(({ run }) => this.#tellWhenEnded(run.executionId, workflow.name, userId));
+    return { ok: true, outcome: `Started “${workflow.name}”` };
+  }
+
+  // Tells the person how their run ended, once it has (or once Slack gave up on it).
+  #tellWhenEnded(executionId: string, name: string, userId: string): void {
+    const { double } = this.#o;
+    let unsubscribe = () => {};
+    const check = () => {
+      const run = double.runs.get(executionId);
+      if (!run || run.state === 'in_progress') return;
+      unsubscribe();
+      clearTimeout(timer);
+      const ticketId = run.outputs?.ticket_id;
+      this.#o.notify(
+        run.state === 'completed'
+          ? `Workflow “${name}” finished: ticket ${typeof ticketId === 'string' ? ticketId : '(no id)'} is filed.`
+          : run.state === 'failed'
+            ? `Workflow “${name}” failed: ${run.error ?? 'no reason given'}`
+            : `Workflow “${name}” timed out: ${this.#o.profile.name} never completed its step.`,
+        userId,
+      );
+    };
+    const timer = setTimeout(check, RUN_TOKEN_TTL_MS + 1_000);
+    timer.unref();
+    unsubscribe = double.onActivity(check);
+    check();
   }
 
   async #command(userId: string, channelId: string, command: string, text: string) {

@@ -16,6 +16,7 @@ import type {
   Workspace,
 } from '../slack-double/index.ts';
 import type { AppProfile } from './app-manifest.ts';
+import { type WorkflowView, workflowsOf } from './workflows.ts';
 
 /** Someone a visitor can be: an employee or an agent. */
 export interface VisitorIdentity {
@@ -85,7 +86,7 @@ export interface SimulatorSnapshot {
   revision: number;
   me: string;
   team: { id: string; name: string };
-  app: AppProfile & { botUserId: string; appId: string };
+  app: AppProfile & { botUserId: string; appId: string; workflows: WorkflowView[] };
   identities: (VisitorIdentity & { realName: string })[];
   people: PersonView[];
   conversations: ConversationView[];
@@ -213,7 +214,12 @@ export function buildSnapshot(
     revision: sources.revision,
     me: userId,
     team: { id: workspace.team.id, name: workspace.team.name },
-    app: { ...profile, botUserId: workspace.botUserId, appId: workspace.appId },
+    app: {
+      ...profile,
+      botUserId: workspace.botUserId,
+      appId: workspace.appId,
+      workflows: workflowsOf(profile),
+    },
     identities: sources.identities.map((identity) => ({
       ...identity,
       realName: workspace.user(identity.userId)?.real_name ?? identity.userId,

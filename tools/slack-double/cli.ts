@@ -3,8 +3,11 @@
  * (point SLACK_API_URL at it) and, given `--app`, reads console lines (one Slack user action per
  * line) from standard input and sends them to the app exactly as Slack would, signed.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
 import { readManifestScopes } from '../../src/ops/manifest-scopes.ts';
 import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
 import { CONSOLE_HELP, type ConsoleCommand, parseConsoleLine } from './console-commands.ts';
@@ -12,6 +15,18 @@ import { defaultIds } from './default-workspace.ts';
 import { ApiDescriptionMissingError } from './errors.ts';
 import { type SlackDouble, startSlackDouble } from './slack-double-server.ts';
 import { SlackDriver } from './slack-driver.ts';
+import { REPOSITORY_ROOT } from './slack-files.ts';
+import { type StepDefinition, stepDefinitionFromManifest } from './workflow-runs.ts';
+
+// The app's Workflow Builder step, as the repository's manifest declares it (the first one).
+function appStep(): StepDefinition {
+  const manifest = parse(readFileSync(join(REPOSITORY_ROOT, 'manifest.yml'), 'utf8')) as {
+    functions?: Record<string, unknown>;
+  };
+  const [callbackId] = Object.keys(manifest.functions ?? {});
+  if (!callbackId) throw new Error('manifest.yml declares no workflow step');
+  return stepDefinitionFromManifest(manifest, callbackId);
+}
 
 const USAGE = `Usage: npm run slack-double -- [--port 4020] [--host 127.0.0.1] [--app URL] [--signing-secret S] [--help]
   --port            the port it listens on; 0 picks a free one
@@ -229,6 +244,24 @@ async function perform(
       console.log(
         `  → ${result.status}${result.responseAction ? ` (${result.responseAction})` : ''}: ${JSON.stringify(result.body ?? {}).slice(0, 300)}`,
       );
+      return;
+    }
+    case 'workflow': {
+      const { run, delivery } = await driver.runWorkflowStep({
+        definition: appStep(),
+        inputs: command.inputs,
+        userId: state.user,
+      });
+      console.log(`  → ${delivery.status}; run ${run.executionId} in progress`);
+      // Said once the app completes the run (or Slack gives up on it).
+      const unsubscribe = double.onActivity(() => {
+        const now = double.runs.get(run.executionId);
+        if (!now || now.state === 'in_progress') return;
+        unsubscribe();
+        console.log(
+          `  run ${run.executionId} ${now.state}: ${now.state === 'completed' ? JSON.stringify(now.outputs) : (now.error ?? '')}`,
+        );
+      });
       return;
     }
     case 'show':

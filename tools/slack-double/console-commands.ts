@@ -13,6 +13,7 @@ export type ConsoleCommand =
   | { kind: 'shortcut'; ts: string }
   | { kind: 'new' }
   | { kind: 'submit'; values: Record<string, string> }
+  | { kind: 'workflow'; inputs: Record<string, string> }
   | { kind: 'show' }
   | { kind: 'help' }
   | { kind: 'quit' }
@@ -30,6 +31,9 @@ export const CONSOLE_HELP = `Commands (you act as one user in one channel):
   new                           the "New ticket" global shortcut
   submit title="…" [description="…"] [priority=high] [desk=it]
                                 submit your open modal
+  workflow title="…" [description="…"] [desk=it-hardware] [priority=high]
+           [requester=U…] [custom_fields='{"device_type":"laptop"}']
+                                run the app's Workflow Builder step as you
   show                          the channel's messages, with their ts
   help, quit`;
 
@@ -41,18 +45,21 @@ const FIELD_ACTIONS: Record<string, string> = {
   device: 'device_select',
 };
 
-/** Splits `key=value` pairs; values may be double-quoted to hold spaces. */
-function parsePairs(text: string): Record<string, string> | string {
+/**
+ * Splits `key=value` pairs; values may be double-quoted to hold spaces, or single-quoted to
+ * hold JSON. Keys are the form's (`title` for `title_input`) unless `raw`.
+ */
+function parsePairs(text: string, raw = false): Record<string, string> | string {
   const values: Record<string, string> = {};
-  const pattern = /\s*([a-z_]+)=(?:"((?:[^"\\]|\\.)*)"|(\S+))/gy;
+  const pattern = /\s*([a-z_]+)=(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/gy;
   let match: RegExpExecArray | null;
   let end = 0;
   for (;;) {
     match = pattern.exec(text);
     if (!match) break;
     const key = match[1] as string;
-    const action = FIELD_ACTIONS[key] ?? key;
-    values[action] = (match[2] ?? match[3] ?? '').replace(/\\"/g, '"');
+    const action = raw ? key : (FIELD_ACTIONS[key] ?? key);
+    values[action] = match[3] ?? (match[2] ?? match[4] ?? '').replace(/\\"/g, '"');
     end = pattern.lastIndex;
   }
   if (text.slice(end).trim() !== '')
@@ -102,6 +109,12 @@ export function parseConsoleLine(line: string): ConsoleCommand | undefined {
       return typeof values === 'string'
         ? { kind: 'invalid', reason: values }
         : { kind: 'submit', values };
+    }
+    case 'workflow': {
+      const inputs = parsePairs(tail, true);
+      return typeof inputs === 'string'
+        ? { kind: 'invalid', reason: inputs }
+        : { kind: 'workflow', inputs };
     }
     case 'show':
       return { kind: 'show' };

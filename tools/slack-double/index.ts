@@ -40,6 +40,16 @@ export { type SocketAck, type SocketEnvelopeType, SocketModeServer } from './soc
 export { SocketModeDriver, type SocketSlashCommandResult } from './socket-mode-driver.ts';
 export type { InputValue, SubmittedValues } from './view-state.ts';
 export type { ApiResponse } from './web-api/args.ts';
+export {
+  type CompletionAnswer,
+  RUN_TOKEN_TTL_MS,
+  type RunState,
+  type StepDefinition,
+  type StepParameter,
+  stepDefinitionFromManifest,
+  type WorkflowRun,
+  WorkflowRuns,
+} from './workflow-runs.ts';
 export type {
   AssistantPrompt,
   AssistantThread,

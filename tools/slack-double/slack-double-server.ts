@@ -21,8 +21,10 @@ import {
   readWebApiDescription,
   type WebApiDescription,
 } from './web-api/api-description.ts';
-import { type ApiArgs, type ApiResponse, fail } from './web-api/args.ts';
+import { type ApiArgs, type ApiMethod, type ApiResponse, fail } from './web-api/args.ts';
+import { functionsMethods } from './web-api/functions-methods.ts';
 import { webApiMethods } from './web-api/method-table.ts';
+import { WorkflowRuns } from './workflow-runs.ts';
 import { Workspace } from './workspace.ts';
 
 /** How to start the double. Everything has a default. */
@@ -167,6 +169,10 @@ export class SlackDouble {
   readonly calls: RecordedCall[] = [];
   /** Every POST to a response_url so far, oldest first. */
   readonly responseUrlPosts: ResponseUrlPost[] = [];
+  /** Workflow Builder runs of the app's steps, started by the driver and completed by the app. */
+  readonly runs: WorkflowRuns;
+  // Methods acting on the double's own state beside the workspace (the runs).
+  readonly #ownMethods: ReadonlyMap<string, ApiMethod>;
   /** Socket Mode: the WebSocket side an app with an app-level token connects to. */
   readonly socketMode: SocketModeServer;
   readonly #oauthScopes: readonly string[] | undefined;
@@ -192,6 +198,8 @@ export class SlackDouble {
     description: WebApiDescription,
   ) {
     this.workspace = workspace;
+    this.runs = new WorkflowRuns(() => workspace.now());
+    this.#ownMethods = new Map(Object.entries(functionsMethods(this.runs)));
     this.#throwOnViolations = throwOnViolations;
     this.#description = description;
     this.socketMode = new SocketModeServer({ workspace, appToken: socket.appToken });
@@ -478,7 +486,7 @@ export class SlackDouble {
     // the app's mistake shows).
     const unknownMethod = methodProblem(this.#description, method);
     if (unknownMethod) return refuse(unknownMethod);
-    const implementation = webApiMethods.get(method);
+    const implementation = this.#ownMethods.get(method) ?? webApiMethods.get(method);
     // The one method that takes the app-level token rather than the bot token.
     if (method === 'apps.connections.open') {
       const problem = argumentProblem(this.#description, method, args);
@@ -489,7 +497,13 @@ export class SlackDouble {
       return { ...plain(fail('unknown_method', [gap])), violation: gap };
     }
     if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
-    if (token !== this.workspace.botToken) return plain({ ok: false, error: 'invalid_auth' });
+    if (token !== this.workspace.botToken) {
+      // A workflow step run's own token works while the run is in progress, as Slack's does.
+      const run = this.runs.tokenState(token);
+      if (run === 'revoked') return plain({ ok: false, error: 'token_revoked' });
+      if (run === 'expired') return plain({ ok: false, error: 'token_expired' });
+      if (run === 'unknown') return plain({ ok: false, error: 'invalid_auth' });
+    }
     const argumentsWrong = argumentProblem(this.#description, method, args);
     if (argumentsWrong) return refuse(argumentsWrong);
     const scopes: Record<string, string> = this.#oauthScopes

@@ -56,7 +56,14 @@ import {
 import { type ApiResponse, fail } from './web-api/args.ts';
 import { channelType } from './web-api/channel-access.ts';
 import { checkView } from './web-api/views-methods.ts';
-import type { Conversation, SlackMessage, SlackView, ViewStateValues } from './workspace.ts';
+import type { StepDefinition, WorkflowRun } from './workflow-runs.ts';
+import {
+  type Conversation,
+  newSlackId,
+  type SlackMessage,
+  type SlackView,
+  type ViewStateValues,
+} from './workspace.ts';
 
 /** How to reach the app and whom to keep in step. */
 export interface SlackDriverOptions {
@@ -894,6 +901,57 @@ export class SlackDriver {
       ...(message ? { message } : {}),
     };
     return { container, site, responseUrl };
+  }
+
+  // ---- Workflow Builder ----------------------------------------------------------------------
+
+  /**
+   * A workflow reaches the app's custom step: a run starts in progress (with its own bot
+   * token) and `function_executed` is delivered with its inputs. Started by a person
+   * (`userId`), the step's `slack#/types/interactivity` inputs carry them as the interactor,
+   * as a workflow started from a link or button does. Redeliver with `event` and the same
+   * `eventId`.
+   */
+  async runWorkflowStep(
+    input: { definition: StepDefinition; inputs: Record<string, unknown>; userId?: string },
+    options: EventOptions = {},
+  ): Promise<{ run: WorkflowRun; event: JsonObject; delivery: EventDelivery }> {
+    if (input.userId) this.#requireUser(input.userId);
+    const { definition } = input;
+    const inputs: Record<string, unknown> = { ...input.inputs };
+    for (const param of definition.inputParameters) {
+      if (param.type !== 'slack#/types/interactivity' || inputs[param.name] !== undefined) continue;
+      if (!input.userId) continue;
+      inputs[param.name] = {
+        interactor: { id: input.userId, secret: randomUUID().replaceAll('-', '') },
+        interactivity_pointer: `${Date.now()}.${randomUUID().slice(0, 8)}`,
+      };
+    }
+    const run = this.double.runs.start(definition, inputs, input.userId);
+    const created = Math.floor(run.startedAt / 1000);
+    const event = {
+      type: 'function_executed',
+      function: {
+        id: newSlackId('Fn'),
+        callback_id: definition.callbackId,
+        title: definition.title,
+        description: definition.description ?? '',
+        type: 'app',
+        input_parameters: definition.inputParameters,
+        output_parameters: definition.outputParameters,
+        app_id: this.#workspace.appId,
+        date_created: created,
+        date_updated: created,
+        date_deleted: 0,
+      },
+      inputs,
+      function_execution_id: run.executionId,
+      workflow_execution_id: run.workflowExecutionId,
+      event_ts: this.#workspace.nextTs(),
+      bot_access_token: run.token,
+    } as unknown as JsonObject;
+    const delivery = await this.event(event, options);
+    return { run, event, delivery };
   }
 
   // ---- anything at all ----------------------------------------------------------------------

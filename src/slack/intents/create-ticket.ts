@@ -24,7 +24,13 @@ import {
   buildBesideThreadLead,
   buildFiledBesideThreadText,
 } from '../builders/thread-taken-notice-builder.ts';
-import { buildTicketCard, type SlackMessage } from '../builders/ticket-card-builder.ts';
+import {
+  buildTicketCard,
+  dashboardLink,
+  type SlackMessage,
+  ticketPageUrl,
+} from '../builders/ticket-card-builder.ts';
+import { stepFailureText, stepStillFilingText } from '../builders/workflow-step-error-builder.ts';
 import { audienceIn } from '../cards/card-audience.ts';
 import type { IntentDeps } from '../deps.ts';
 import {
@@ -64,6 +70,7 @@ import {
   ticketFieldsOf,
   titleFromText,
 } from '../tickets/message-text.ts';
+import { completeStepOnce } from './complete-workflow-step.ts';
 import { askForDeskDetails, offerDeskDetails } from './desk-details.ts';
 
 // The outbox kind of this intent.
@@ -131,6 +138,11 @@ export const createTicketPayloadSchema = z.object({
    * logged, never retried).
    */
   pane: z.boolean().optional(),
+  /**
+   * The Workflow Builder step run this filing is (`function_executed`): the run is completed
+   * with the ticket's id and link, or with why it was not filed, once.
+   */
+  workflowStep: z.object({ executionId: z.string() }).optional(),
 });
 /** The payload of a create-ticket intent. */
 export type CreateTicketPayload = z.infer<typeof createTicketPayloadSchema>;
@@ -199,8 +211,19 @@ interface PostedNotice {
   ts: string;
 }
 
+/**
+ * How long a workflow step's run waits for the service desk before it ends saying the ticket
+ * is still coming. Slack gives a run's token 15 minutes (Slack's maintainers,
+ * slackapi/bolt-python#1075); the outbox's retries come at most 5 minutes apart, so an attempt
+ * falls between 10 and 15 minutes.
+ */
+export const DEFAULT_STEP_ANSWER_MS = 10 * 60_000;
+
 const filedLead = (userId: string, ticketId: string) =>
   `:ticket: <@${userId}> filed *${safeMrkdwn(ticketId, 40)}*. Replies in this thread go to the ticket.`;
+
+// Slack takes a person's id as a channel: the app's direct message with them.
+const isPersonId = (channel: string) => /^[UW]/.test(channel);
 
 /** Files a ticket for a Slack person and posts its card or thread confirmation. */
 export const createTicket = defineIntent({
@@ -360,12 +383,15 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       });
       return { channel, ts: posted.ts as string, threadTs };
     }
+    // A person's id posts into their DM with the app: the card carries that person's buttons
+    // (a workflow files for a requester who need not be who ran it).
+    const viewer = isPersonId(channel) ? channel : payload.actorUserId;
     const posted = await deps.client.chat.postMessage({
       channel,
       ...buildTicketCard(ticket, {
         dashboardUrl,
         lead: filedLead(payload.actorUserId, ticket.id),
-        audience: await audienceIn(deps, channel, payload.actorUserId, ticket),
+        audience: await audienceIn(deps, channel, viewer, ticket),
       }),
       metadata: ticketMetadata(ticket.id),
     });
@@ -396,7 +422,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
   ): Promise<Placement | undefined> {
     const mark = await deps.stores.claims.claim(`card-post:${entry.deliveryKey}`, DAY_MS);
     if (mark.state === 'claimed') return undefined;
-    const asked = payload.reply.channel;
+    // A person's id stands for their DM with the app, which is where such a post went.
+    const asked = isPersonId(payload.reply.channel)
+      ? await openDm(deps.client, payload.reply.channel)
+      : payload.reply.channel;
     const places = [
       {
         channel: asked,
@@ -409,7 +438,8 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
         if (isConversationUnavailable(error)) return undefined;
         throw error;
       });
-      if (found) return found.channel === asked ? found : { ...found, insteadOf: asked };
+      if (found)
+        return found.channel === asked ? found : { ...found, insteadOf: payload.reply.channel };
     }
     return undefined;
   }
@@ -519,6 +549,57 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     }
   }
 
+  // A step's run ends with the ticket once it is filed, its card posted or not.
+  async function completeStepFiled(payload: CreateTicketPayload, ticket: Ticket): Promise<void> {
+    if (!payload.workflowStep) return;
+    const url = dashboardLink(ticket, deps.settings.dashboardUrl);
+    await completeStepOnce(deps, payload.workflowStep.executionId, {
+      kind: 'success',
+      outputs: { ticket_id: ticket.id, ...(url ? { ticket_url: url } : {}) },
+    });
+  }
+
+  // A step's run whose filing failed for good ends with why; one filed but never shown in
+  // Slack ends with its ticket all the same.
+  async function completeStepFailed(payload: CreateTicketPayload, error: unknown): Promise<void> {
+    if (!payload.workflowStep) return;
+    const { executionId } = payload.workflowStep;
+    if (error instanceof TicketNotPostedError || error instanceof TicketPostDelayedError) {
+      const url = ticketPageUrl(error.ticketId, deps.settings.dashboardUrl);
+      await completeStepOnce(deps, executionId, {
+        kind: 'success',
+        outputs: { ticket_id: error.ticketId, ...(url ? { ticket_url: url } : {}) },
+      });
+      return;
+    }
+    await completeStepOnce(deps, executionId, { kind: 'error', error: stepFailureText(error) });
+  }
+
+  /**
+   * A step's run the service desk has kept waiting past the step's time: it ends now, saying
+   * the ticket is still coming, and the filing goes on (the person gets its card as ever).
+   */
+  async function endStepBeforeFiled(
+    payload: CreateTicketPayload,
+    entry: ReservedEntry,
+    error: unknown,
+  ): Promise<void> {
+    if (!payload.workflowStep || !isTransient(error)) return;
+    const waitedMs = Date.now() - entry.createdAt;
+    const answerWithinMs = deps.settings.workflowStepAnswerMs ?? DEFAULT_STEP_ANSWER_MS;
+    if (waitedMs < answerWithinMs) return;
+    const requesterId = payload.requesterUserIds[0] as string;
+    // Named as a workflow's builder knows them; their id when Slack does not say.
+    const requester = await deps.people
+      .person(requesterId)
+      .then((person) => person.name || requesterId)
+      .catch(() => requesterId);
+    await completeStepOnce(deps, payload.workflowStep.executionId, {
+      kind: 'error',
+      error: stepStillFilingText(requester, Math.max(1, Math.round(waitedMs / 60_000))),
+    });
+  }
+
   function originalText(payload: CreateTicketPayload): string | undefined {
     if (!payload.ticket) return undefined;
     return [payload.ticket.title, payload.ticket.description].filter(Boolean).join('\n\n');
@@ -554,6 +635,10 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
           { idempotencyKey: hashIdempotencyKey(entry.deliveryKey), priority: 'interactive' },
         );
       } catch (error) {
+        await endStepBeforeFiled(payload, entry, error);
+        // A workflow step's run ends with the refusal instead (the fields named): nobody is
+        // there to fill in a form.
+        if (payload.workflowStep) throw error;
         // Refused for lacking the desk's required fields: kept, and the person asked for them.
         const asked = await askForDeskDetails(
           deps,
@@ -571,7 +656,14 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
       }
       // Known at once as its requester's: their link to it unfurls without a read (unfurls/).
       deps.statuses.remember(ticket);
-      const posted = await post(entry, payload, ticket, messageThreadTs);
+      const posted = await post(entry, payload, ticket, messageThreadTs).catch(
+        async (error: unknown) => {
+          // Filed, its card held back by Slack for now: the run need not wait for the card.
+          if (error instanceof TicketPostDelayedError) await completeStepFiled(payload, ticket);
+          throw error;
+        },
+      );
+      await completeStepFiled(payload, ticket);
       // After the confirmation, which ends any status Slack showed: the AI answer is next.
       if (payload.pane && !posted.insteadOf && !posted.besideThreadOf) {
         const thread = { channel: posted.channel, threadTs: posted.threadTs };
@@ -615,6 +707,7 @@ function createTicketRunner(deps: IntentDeps): IntentRunner<CreateTicketPayload>
     },
 
     async failed(payload, error, context) {
+      await completeStepFailed(payload, error);
       // A modal whose submission is still waiting shows the failure itself, on its fields.
       if (context.awaited && payload.viewId) return;
       const reason = describeFailure(error, 'ticket');

@@ -26,3 +26,16 @@ export function messageKey(channel: string, ts: string): string {
 export function threadMessageKey(channel: string, ts: string): string {
   return `thread-msg:${channel}:${ts}`;
 }
+
+/**
+ * A Workflow Builder step's run (`function_executed`): its function execution id, the same on
+ * Slack's redeliveries, so one run files one ticket.
+ */
+export function functionExecutionKey(executionId: string): string {
+  return `function:${executionId}`;
+}
+
+/** The one completion (`functions.completeSuccess` or `completeError`) of a step's run. */
+export function stepCompletionKey(executionId: string): string {
+  return `function-done:${executionId}`;
+}

@@ -14,7 +14,7 @@ import { ephemeralItem, messageItem } from './messages.js';
 import { renderModal } from './modals.js';
 import { conversation, currentConversation } from './names.js';
 import { go, openAppTab } from './navigation.js';
-import { renderNotices } from './notices.js';
+import { renderNotices, toast } from './notices.js';
 import { renderPlatform } from './platform.js';
 import { currentSnapshot, drawn, state } from './state.js';
 import { renderThread } from './threads.js';
@@ -126,6 +126,41 @@ function renderSidebar() {
       { 'aria-label': `App ${snapshot.app.name}` },
     ),
   ]);
+  renderWorkflows();
+}
+
+/** The workspace's workflows that run the app's steps, each a button that starts it. */
+function renderWorkflows() {
+  const { workflows } = currentSnapshot().app;
+  byId('workflow-heading').hidden = workflows.length === 0;
+  replaceChildren(
+    byId('workflow-list'),
+    workflows.map((workflow) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            className: 'sidebar-item workflow-item',
+            title: workflow.description,
+            dataset: { key: `workflow:${workflow.id}` },
+            onclick: async () => {
+              const started = await actOrTell({
+                type: 'runWorkflow',
+                as: state.me,
+                workflow: workflow.id,
+              });
+              if (started.ok) toast(`Workflow “${workflow.name}” started…`);
+            },
+          },
+          h('span', { className: 'workflow-icon', 'aria-hidden': 'true' }, '⚡'),
+          workflow.name,
+        ),
+      ),
+    ),
+  );
 }
 
 function renderTabs() {

@@ -50,7 +50,7 @@ const EVERY_METHOD_ARGUMENTS: Readonly<Record<string, string>> = {
 };
 
 /** Methods Slack has that the description does not list, each with why. */
-const NEWER_METHODS: Readonly<Record<string, MethodDescription & { why: string }>> = {
+export const NEWER_METHODS: Readonly<Record<string, MethodDescription & { why: string }>> = {
   'apps.connections.open': {
     why: 'Socket Mode (2020): the app-level token opens a WebSocket URL; no arguments',
     params: new Set(['token']),
@@ -58,6 +58,20 @@ const NEWER_METHODS: Readonly<Record<string, MethodDescription & { why: string }
     docs: 'https://api.slack.com/methods/apps.connections.open',
   },
   ...ASSISTANT_METHOD_DESCRIPTIONS,
+  // Custom workflow steps (2023). Their arguments are the installed @slack/web-api's
+  // (dist/types/request/functions.d.ts, held to it by api-description.test.ts).
+  'functions.completeSuccess': {
+    why: "ends a workflow step's run with its outputs: @slack/web-api FunctionsCompleteSuccessArguments",
+    params: new Set(['token', 'function_execution_id', 'outputs']),
+    required: new Set(['token', 'function_execution_id', 'outputs']),
+    docs: 'https://docs.slack.dev/reference/methods/functions.completeSuccess',
+  },
+  'functions.completeError': {
+    why: "ends a workflow step's run in error: @slack/web-api FunctionsCompleteErrorArguments",
+    params: new Set(['token', 'function_execution_id', 'error']),
+    required: new Set(['token', 'function_execution_id', 'error']),
+    docs: 'https://docs.slack.dev/reference/methods/functions.completeError',
+  },
 };
 
 interface DescriptionFile {
