@@ -20,6 +20,7 @@ import {
 } from '../../../src/slack/intents/create-ticket.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient, retryAtOf } from '../../../src/slack/outbox/transient-errors.ts';
+import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
 
@@ -52,6 +53,7 @@ function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDe
       isAgent: async () => false,
     },
     mirror: { slackWrote: async () => {}, ticketFiled: () => {} },
+    statuses: new TicketStatusMemo(),
   } as unknown as IntentDeps;
 }
 
