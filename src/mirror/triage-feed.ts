@@ -59,6 +59,8 @@ export interface TriageFeedOptions {
   maxAttempts?: number;
   /** Told of each card posted (latency metrics, the benchmark). */
   onCard?: (card: TriageCardPosted) => void;
+  /** Given each ticket whose card was just posted (the clock watch keeps it and watches it). */
+  onCardTicket?: (ticket: Ticket) => Promise<void>;
   /** Told of a triage channel the app may no longer post in (metrics). */
   onChannelGone?: (channel: string) => void;
   now?: () => number;
@@ -146,6 +148,7 @@ export class TriageFeed {
     >
   >;
   readonly #onCard: TriageFeedOptions['onCard'];
+  readonly #onCardTicket: TriageFeedOptions['onCardTicket'];
   readonly #onChannelGone: TriageFeedOptions['onChannelGone'];
   #poster: MirrorPoster | undefined;
   readonly #waiting = new Map<string, Waiting>();
@@ -170,6 +173,7 @@ export class TriageFeed {
     this.#listedByFeed = options.listedByFeed ?? (() => false);
     this.#pushed = options.pushed ?? false;
     this.#onCard = options.onCard;
+    this.#onCardTicket = options.onCardTicket;
     this.#onChannelGone = options.onChannelGone;
     this.#o = {
       scanPeriodMs: options.scanPeriodMs ?? 180_000,
@@ -403,6 +407,9 @@ export class TriageFeed {
       throw error;
     }
     await mirror.completePost(ticket.id, key, claim.token);
+    await this.#onCardTicket?.(ticket).catch((error: unknown) =>
+      this.#logger.warn({ err: error, ticket_id: ticket.id }, 'card’s clocks not watched'),
+    );
     // The worker brings the conversation in from here on: the ticket is due now, as after a
     // hint; what it already posted into the requester's threads is brought in here.
     await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
