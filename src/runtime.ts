@@ -46,6 +46,8 @@ export interface RuntimeParts {
   mirror?: { planner?: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean } | false;
   /** The change feed's pace and way (tests force them), or false for no feed in this process. */
   changeFeed?: (MirrorComponentOptions['feed'] & { mode?: ChangeFeedMode }) | false;
+  /** The clock watch's pace (tests shorten it). */
+  clockWatch?: { idleMs?: number; retryMs?: number };
   /** The outbox worker's pace (tests shorten it). */
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
@@ -174,6 +176,13 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       onPosted: (item) => appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
     },
     feed: { pushed: webhookSecret !== undefined, ...feedPace },
+    clocks: {
+      targets: config.slack.slaTargets,
+      warnAt: config.slack.slaWarnAt,
+      ...parts.clockWatch,
+      onWarned: (warning) =>
+        appMetrics.observeClockWarning((warning.postedAt - warning.pointAt) / 1000),
+    },
     triage: {
       pushed: webhookSecret !== undefined,
       onCard: (card) => appMetrics.observeTriageCard((card.postedAt - card.createdAt) / 1000),
@@ -214,6 +223,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       autoChannelHoldMs: config.slack.autoChannelHoldMs,
       reopenWindowMs: config.slack.reopenWindowMs,
       triageReactions: config.slack.triageReactions,
+      deskOncallGroups: config.slack.deskOncallGroups,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),
     },

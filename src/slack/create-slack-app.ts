@@ -234,6 +234,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     onStatus: (ticketId, status, seen) => statuses.setStatus(ticketId, status, seen),
     triagePrivacy,
     logger: logger.child({ component: 'triage-privacy' }),
+    oncallGroups: options.settings.deskOncallGroups,
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.

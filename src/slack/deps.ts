@@ -260,6 +260,8 @@ export interface SlackSettings {
   triageReactions?: ReadonlyMap<string, TriageReactionAction>;
   /** How long a modal submission waits for the ticket before answering Slack (under 3 s). */
   submitWaitMs: number;
+  /** The on-call user group a breach notice mentions, by desk slug or `*` (DESK_ONCALL_GROUPS). */
+  deskOncallGroups?: ReadonlyMap<string, string>;
 }
 
 /** The dependencies of every listener and intent handler. */
