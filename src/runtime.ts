@@ -48,6 +48,11 @@ export interface RuntimeParts {
   changeFeed?: (MirrorComponentOptions['feed'] & { mode?: ChangeFeedMode }) | false;
   /** The clock watch's pace (tests shorten it). */
   clockWatch?: { idleMs?: number; retryMs?: number };
+  /**
+   * The clock of the stores and the mirror (default real time): tests move it forward to a
+   * service-level clock's warning point instead of waiting for it.
+   */
+  now?: () => number;
   /** The outbox worker's pace (tests shorten it). */
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
@@ -101,8 +106,14 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   const stores =
     parts.stores ??
     (redis
-      ? createRedisStores({ redis, prefix: config.redisKeyPrefix, budget, triageDefaults })
-      : createMemoryStores({ budget, triageDefaults }));
+      ? createRedisStores({
+          redis,
+          prefix: config.redisKeyPrefix,
+          budget,
+          triageDefaults,
+          ...(parts.now ? { now: parts.now } : {}),
+        })
+      : createMemoryStores({ budget, triageDefaults, ...(parts.now ? { now: parts.now } : {}) }));
 
   // Every request of every replica inside the platform's limits, with a reserve for people.
   let metrics: AppMetrics | undefined;
@@ -169,6 +180,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     runs: runsMirror,
     ...(mirrorPace.planner ? { planner: mirrorPace.planner } : {}),
     paced: runsMirror && mirrorPace.pacer !== false,
+    ...(parts.now ? { now: parts.now } : {}),
     ...(feedMode ? { feedMode } : {}),
     worker: {
       ...(mirrorPace.idleMs !== undefined ? { idleMs: mirrorPace.idleMs } : {}),

@@ -130,6 +130,14 @@ export interface StackOptions {
   triagePrivacyMs?: number;
   /** REOPEN_WINDOW (default 3d): `0` files every direct message at once, resolved ticket or not. */
   reopenWindow?: string;
+  /** SLA_TARGETS (default none). */
+  slaTargets?: string;
+  /** DESK_ONCALL_GROUPS (default none). */
+  deskOncallGroups?: string;
+  /** The clock of the stores and the mirror (default real time): a test moves it forward. */
+  now?: () => number;
+  /** How long the clock watch waits after a failed warning (default the app's 30 s). */
+  clockRetryMs?: number;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -206,6 +214,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       ...(options.webhookSecret ? { SERVICE_DESK_WEBHOOK_SECRET: options.webhookSecret } : {}),
       ...(options.reopenWindow !== undefined ? { REOPEN_WINDOW: options.reopenWindow } : {}),
+      ...(options.slaTargets ? { SLA_TARGETS: options.slaTargets } : {}),
+      ...(options.deskOncallGroups ? { DESK_ONCALL_GROUPS: options.deskOncallGroups } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
@@ -225,6 +235,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       worker: { idleMs: options.workerIdleMs ?? 50, backoffBaseMs: 200, backoffMaxMs: 1_000 },
       ...(options.submitWaitMs !== undefined ? { submitWaitMs: options.submitWaitMs } : {}),
       processMetrics: false,
+      ...(options.now ? { now: options.now } : {}),
+      clockWatch: {
+        idleMs: 50,
+        ...(options.clockRetryMs !== undefined ? { retryMs: options.clockRetryMs } : {}),
+      },
       readinessTimeoutMs: 1_000,
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
