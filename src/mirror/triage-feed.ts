@@ -23,6 +23,7 @@ import { deskTriageEntry } from '../store/triage-rules.ts';
 import type { Thread } from '../store/types.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
+import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import { triageMessageIdMark } from './own-marks.ts';
@@ -384,7 +385,10 @@ export class TriageFeed {
       if (ts === undefined && claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
       if (ts === undefined) {
         const filedFrom = threads.find((thread) => !thread.triage);
-        const posted = await poster.postTriageCard(channel, ticket, filedFrom);
+        // An answer the mirror already read (a ticket filed from Slack) stops its clock here too.
+        const answeredAt = (await mirror.state(ticket.id))?.firstResponseAt;
+        const shown = withFirstResponse(ticket, answeredAt);
+        const posted = await poster.postTriageCard(channel, shown, filedFrom);
         if (posted === 'gone') {
           await mirror.releasePost(ticket.id, key, claim.token);
           this.#channelGone(channel);
