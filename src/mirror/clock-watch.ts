@@ -160,6 +160,34 @@ export class ClockWatch {
     await this.ticketChanged(ticket.id);
   }
 
+  /**
+   * Tickets a listing returned (the change feed's, by `updated_after`): one newer than what the
+   * mirror keeps of a ticket with a triage card is kept instead, and its clocks looked at
+   * again. A due time the platform moved without an activity entry (a new desk, the end of a
+   * pause) arrives so, with no request of its own. Store reads only; never throws.
+   */
+  listed(tickets: readonly Ticket[]): void {
+    if (!this.#poster?.postClockWarning || tickets.length === 0) return;
+    this.#keepListed(tickets).catch((error: unknown) =>
+      this.#logger.warn({ err: error }, 'listed tickets not kept for their clocks'),
+    );
+  }
+
+  async #keepListed(tickets: readonly Ticket[]): Promise<void> {
+    const now = this.#o.now();
+    for (const ticket of tickets) {
+      const record = await this.#stores.mirror.state(ticket.id);
+      // A ticket the mirror keeps nothing of has no card to warn on.
+      if (!record?.ticket) continue;
+      const kept = keptTicket(record.ticket, now, Number.POSITIVE_INFINITY);
+      if (kept && !isOlder(kept.ticket, ticket)) continue;
+      const threads = await this.#stores.links.threadsForTicket(ticket.id);
+      if (!threads.some((thread) => thread.triage)) continue;
+      await this.#stores.mirror.keepTicket(ticket.id, keepTicket(ticket, now));
+      await this.ticketChanged(ticket.id);
+    }
+  }
+
   /** Looks at the clocks due now; answers how many were claimed. */
   async runOnce(): Promise<number> {
     const claims = await this.#stores.clockSchedule.claimDue(this.#o.batch, this.#o.leaseMs);

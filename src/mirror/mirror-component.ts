@@ -177,7 +177,14 @@ export class MirrorComponent implements Mirror {
             hints: this.hints,
             planner: this.planner,
             ...(this.pacer ? { pacer: this.pacer } : {}),
-            ...(this.triage ? { onListed: (tickets) => this.triage?.listed(tickets) } : {}),
+            ...(this.triage || this.clocks
+              ? {
+                  onListed: (tickets) => {
+                    this.triage?.listed(tickets);
+                    this.clocks?.listed(tickets);
+                  },
+                }
+              : {}),
             ...clock,
             ...options.feed,
           });

@@ -339,12 +339,14 @@ export class MirrorWorker {
     threads: Thread[],
   ): Promise<void> {
     const triage = threads.some((thread) => thread.triage);
-    if (triage && state.ticket === undefined) {
-      state.ticket = (await this.#stores.mirror.state(ticketId))?.ticket;
+    if (triage && state.ticket === previous.ticket) {
+      // Kept by the triage feed or a listing while this look read nothing newer.
+      state.ticket = (await this.#stores.mirror.state(ticketId))?.ticket ?? state.ticket;
     }
     await this.#stores.mirror.saveState(ticketId, state);
     if (!triage || !this.#onClockFacts) return;
-    if (state.ticket === previous.ticket && state.firstResponseAt === previous.firstResponseAt) {
+    const read = state.ticket !== previous.ticket && state.ticket !== undefined;
+    if (!read && state.firstResponseAt === previous.firstResponseAt) {
       return;
     }
     try {

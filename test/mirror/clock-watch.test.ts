@@ -207,6 +207,26 @@ describe('ClockWatch', () => {
     expect(poster.posted.map((one) => one.itemId)).toEqual(['sla:first_response:warning']);
   });
 
+  it('takes a due time the platform moved from the change feed’s listing, with no request', async () => {
+    const { stores, poster, watch, at } = setup();
+    const due = (ms: number) => new Date(START + ms).toISOString();
+    await carded(stores, watch, ticket({ first_response_due_at: due(10 * MIN) }));
+    await watch.runOnce();
+    // The ticket moved to a desk with a longer target: only updated_at tells, and the listing.
+    at(3 * MIN);
+    watch.listed([
+      ticket({ first_response_due_at: due(30 * MIN), updated_at: due(3 * MIN), desk_id: 'hr' }),
+      ticketWith({ id: 'IT-99', title: 'not followed' }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await watch.runOnce();
+    expect(await stores.clockSchedule.dueAt('IT-12')).toBe(START + 24 * MIN);
+    expect(await stores.mirror.state('IT-99')).toBeUndefined();
+    at(10 * MIN);
+    await watch.runOnce();
+    expect(poster.posted).toEqual([]);
+  });
+
   it('takes the platform’s first_responded_at as the end of the first-response clock', async () => {
     const { stores, poster, watch, at } = setup();
     await carded(
