@@ -281,7 +281,8 @@ export class ClockWatch {
       for (const thread of threads) {
         const line = await this.#post(
           ticketId,
-          ['sla', warning.itemId, thread.channel, thread.threadTs],
+          // Once per ticket, clock and level: a card moved from the catch-all is not told again.
+          ['sla', warning.itemId],
           () => poster.postClockWarning?.(thread, warning) ?? Promise.resolve('gone'),
           () => poster.findPosted(thread, ticketId, warning.itemId),
         );
@@ -302,7 +303,7 @@ export class ClockWatch {
         if (level !== 'breach' || !poster.postBreachNotice) continue;
         await this.#post(
           ticketId,
-          ['sla', `${warning.itemId}:channel`, thread.channel],
+          ['sla', `${warning.itemId}:channel`],
           () => poster.postBreachNotice?.(thread, warning) ?? Promise.resolve('gone'),
           async () => (await poster.findBreachNotice?.(thread, warning)) ?? false,
         );
