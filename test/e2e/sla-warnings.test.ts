@@ -167,14 +167,32 @@ describe('service-level warnings', () => {
     expect(noticesOf(ticket.id)).toHaveLength(1);
   });
 
-  it('names the assignee with a mention and posts nothing once the ticket is answered', async () => {
+  it('names the assignee with a mention, and posts nothing once answered, resolved or waiting on the requester', async () => {
     await start();
     const answered = newTicket('SLA: answered in time');
     const assigned = newTicket('SLA: Sam has it');
+    const resolved = newTicket('SLA: fixed itself');
+    const waiting = newTicket('SLA: waiting on Bob');
     const answeredCard = await cardOf(answered.id);
     const assignedCard = await cardOf(assigned.id);
+    const quiet = [answered, resolved, waiting];
+    for (const ticket of [resolved, waiting]) await cardOf(ticket.id);
     stack.emulator.model.updateTicket('acme', assigned.id, { assignee_email: SAM }, SAM);
+    stack.emulator.model.updateTicket('acme', resolved.id, { status: 'resolved' }, SAM);
+    stack.emulator.model.updateTicket('acme', waiting.id, { status: 'waiting_on_requester' }, SAM);
     stack.emulator.model.addAgentReply('acme', answered.id, { agentEmail: SAM, body: 'On it' });
+    // The mirror brings the status changes into the triage threads: it has read them.
+    for (const ticket of [resolved, waiting]) {
+      const card = await cardOf(ticket.id);
+      await eventually(
+        () =>
+          (stack.double.workspace.thread(agentsPrivate, card.ts) ?? []).some(
+            (m) => m.ts !== card.ts && m.text?.includes(ticket.id),
+          ),
+        15_000,
+        `the status line of ${ticket.id}`,
+      );
+    }
     // The mirror brings the answer into the triage thread: it has read it.
     await eventually(
       () =>
@@ -184,8 +202,7 @@ describe('service-level warnings', () => {
       15_000,
       'the answer mirrored',
     );
-    moveTo(answered, 10 * MIN + 1_000);
-    moveTo(assigned, 10 * MIN + 1_000);
+    for (const ticket of [...quiet, assigned]) moveTo(ticket, 10 * MIN + 1_000);
     const [notice] = await eventually(
       () => (noticesOf(assigned.id).length ? noticesOf(assigned.id) : undefined),
       10_000,
@@ -194,8 +211,12 @@ describe('service-level warnings', () => {
     expect(notice?.text).toMatch(/assigned to <@U[A-Z0-9]+>/);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(linesIn(answeredCard, 'sla:first_response:breach')).toEqual([]);
-    expect(linesIn(answeredCard, 'sla:first_response:warning')).toEqual([]);
-    expect(noticesOf(answered.id)).toEqual([]);
+    for (const ticket of quiet) {
+      const card = await cardOf(ticket.id);
+      expect(linesIn(card, 'sla:first_response:warning')).toEqual([]);
+      expect(linesIn(card, 'sla:first_response:breach')).toEqual([]);
+      expect(noticesOf(ticket.id)).toEqual([]);
+    }
     expect(linesIn(assignedCard, 'sla:first_response:breach')).toHaveLength(1);
   });
 
