@@ -53,6 +53,7 @@ import { factsOf } from '../src/mirror/change-feed-scan.ts';
 import {
   AdaptivePlanner,
   BudgetDeferredError,
+  type ClockWarningPosted,
   createBudgetHooks,
   FixedPlanner,
   initialMirrorState,
@@ -62,7 +63,12 @@ import {
   WEBHOOK_PATH,
   webhookHandler,
 } from '../src/mirror/index.ts';
-import { hashIdempotencyKey, ServiceDeskClient, type Ticket } from '../src/servicedesk/index.ts';
+import {
+  hashIdempotencyKey,
+  parseServiceTargets,
+  ServiceDeskClient,
+  type Ticket,
+} from '../src/servicedesk/index.ts';
 import { allowance, createMemoryStores } from '../src/store/index.ts';
 import type { TicketFacts } from '../src/store/types.ts';
 import { createPlatform, type WebhookTransport } from '../tools/emulator/index.ts';
@@ -89,6 +95,12 @@ const HELP = `npm run bench:mirror -- [options]
   --triage           3 desks with triage channels, new tickets made on the platform during the
                      run (--triage-new-per-hour, 30), each answered by the AI agent; prints
                      triage_card_latency_p95_s (created -> its card) and the triage threads' posts
+  --sla             service-level clocks on the triage cards (implies --triage): SLA_TARGETS
+                     *:*=15m/8h, warnings at 80%; a share of the new tickets
+                     (--sla-unanswered, 0.5) gets no answer, so their clocks warn and breach;
+                     prints sla_warning_latency_p95_s (the point -> its line), the warnings,
+                     breaches, missed and duplicate ones. --no-clocks: the same traffic without
+                     the clock watch, for the requests it would cost (none)
   --no-updated-after the platform lacks updated_after (push then sweeps; sweep always does)
   --lived-in-hours N each linked ticket's last look is drawn evenly from the N hours before
                      the start, not before its creation (24): a mirror that has been running
@@ -114,6 +126,9 @@ const { values } = parseArgs({
     'webhook-drop': { type: 'string', default: '0' },
     triage: { type: 'boolean', default: false },
     'triage-new-per-hour': { type: 'string', default: '30' },
+    sla: { type: 'boolean', default: false },
+    clocks: { type: 'boolean', default: true },
+    'sla-unanswered': { type: 'string', default: '0.5' },
     'updated-after': { type: 'boolean', default: true },
     'filed-facts': { type: 'boolean', default: true },
     'lived-in-hours': { type: 'string', default: '24' },
@@ -159,7 +174,13 @@ if (!STRATEGIES.includes(STRATEGY)) {
 const TICKETS = Math.floor(count('tickets', values.tickets, 1));
 const HOT = Math.min(TICKETS, Math.floor(count('hot', values.hot)));
 const UNLINKED = Math.floor(count('unlinked', values.unlinked));
-const TRIAGE = values.triage;
+// Clocks show on triage cards: --sla brings triage with it.
+const SLA = values.sla;
+const CLOCKS = SLA && values.clocks;
+const SLA_UNANSWERED = count('sla-unanswered', values['sla-unanswered'], 0, 1);
+const SLA_TARGETS = '*:*=15m/8h';
+const SLA_WARN_AT = 0.8;
+const TRIAGE = values.triage || SLA;
 const TRIAGE_NEW_PER_HOUR = count('triage-new-per-hour', values['triage-new-per-hour']);
 // Triage needs three desks, each with its channel.
 const DESKS = Math.max(TRIAGE ? 3 : 1, Math.floor(count('desks', values.desks, 1)));
@@ -400,6 +421,16 @@ if (livedInMs > 0 && feedMode === 'filter') {
     }),
   });
 }
+// Clocks: each warning and breach line posted (its point and when), and posts made twice.
+const slaLines: ClockWarningPosted[] = [];
+const slaPosted = new Set<string>();
+let slaDuplicates = 0;
+const slaPost = (key: unknown[]) => {
+  const text = JSON.stringify(key);
+  if (slaPosted.has(text)) slaDuplicates += 1;
+  slaPosted.add(text);
+  return 'posted' as const;
+};
 // Triage: when each new ticket's card was posted, and posts made twice in triage threads.
 const cardsPosted = new Map<string, number>();
 let triageDuplicates = 0;
@@ -424,6 +455,13 @@ const mirror = new MirrorComponent({
   now: clock.now,
   sleep: clock.sleep,
   random: appRandom,
+  clocks: CLOCKS
+    ? {
+        targets: parseServiceTargets(SLA_TARGETS).targets,
+        warnAt: SLA_WARN_AT,
+        onWarned: (warning) => slaLines.push(warning),
+      }
+    : false,
   triage: TRIAGE
     ? {
         pushed: STRATEGY === 'push',
@@ -526,6 +564,15 @@ const poster: MirrorPoster = {
     return false;
   },
   async refreshCard() {},
+  async postClockWarning(thread, warning) {
+    return slaPost([warning.ticket.id, warning.itemId, thread.channel, thread.threadTs]);
+  },
+  async postBreachNotice(thread, warning) {
+    return slaPost([warning.ticket.id, warning.itemId, thread.channel]);
+  },
+  async findBreachNotice(thread, warning) {
+    return slaPosted.has(JSON.stringify([warning.ticket.id, warning.itemId, thread.channel]));
+  },
 };
 
 // Push: the app's own webhook route, in process. The sender's request becomes a request
@@ -610,7 +657,7 @@ if (values.series && pacer) {
 }
 // Triage: each desk's channel, and tickets made on the platform (email, portal) during the run,
 // from their own random stream (the traffic's stays the same), each answered by the AI agent.
-const triageNew: { ticketId: string; at: number }[] = [];
+const triageNew: { ticketId: string; at: number; answered: boolean }[] = [];
 if (TRIAGE) {
   for (const [index, desk] of desks.slice(0, 3).entries()) {
     await stores.triageChannels.set(desk.slug, `C0TRIAGE${index + 1}`);
@@ -618,11 +665,14 @@ if (TRIAGE) {
   // Announced from now on: the tickets made before the run are no new tickets.
   if (STRATEGY === 'push') webhooks.update({ announceCreated: true });
   const triageRandom = seededRandom(SEED ^ 0x7472_6961);
+  // Which new tickets nobody answers (--sla): a stream of its own, the triage one unchanged.
+  const slaRandom = seededRandom(SEED ^ 0x736c_6121);
   const newTickets = Math.round((TRIAGE_NEW_PER_HOUR * (GRACE_END - START)) / HOUR_MS);
   for (let n = 0; n < newTickets; n++) {
     const at = START + 60_000 + triageRandom() * (GRACE_END - START - 60_000);
     const desk = desks[Math.floor(triageRandom() * 3)]?.slug as string;
     const answerInMs = 5_000 + triageRandom() * 55_000;
+    const answered = !SLA || slaRandom() >= SLA_UNANSWERED;
     clock.schedule(at - START, () => {
       const ticket = model.createTicket(TENANT, {
         title: `Platform request ${n + 1}`,
@@ -630,7 +680,8 @@ if (TRIAGE) {
         channel: 'email',
         desk_id: desk,
       });
-      triageNew.push({ ticketId: ticket.id, at: clock.now() });
+      triageNew.push({ ticketId: ticket.id, at: clock.now(), answered });
+      if (!answered) return;
       clock.schedule(answerInMs, () => {
         model.addAiMessage(TENANT, ticket.id, 'AI answer: here is what usually fixes this.', []);
       });
@@ -710,6 +761,30 @@ for (const { ticketId, at } of triageNew) {
   }
 }
 
+// Clocks: every new ticket left unanswered whose warning point or due time fell in the window
+// should have its line; the latency is from that point to the line.
+const FIRST_RESPONSE_MS = parseServiceTargets(SLA_TARGETS).targets.get('*:*')?.firstResponseMs ?? 0;
+const slaLatencies = slaLines
+  .filter((line) => inWindow(line.pointAt))
+  .map((line) => (line.postedAt - line.pointAt) / 1000);
+let slaMissed = 0;
+let slaExpected = 0;
+if (SLA) {
+  const lined = new Set(slaLines.map((line) => `${line.ticketId} ${line.level}`));
+  for (const { ticketId, at, answered } of triageNew) {
+    if (answered) continue;
+    const points = [
+      ['warning', at + FIRST_RESPONSE_MS * SLA_WARN_AT],
+      ['breach', at + FIRST_RESPONSE_MS],
+    ] as const;
+    for (const [level, pointAt] of points) {
+      if (!inWindow(pointAt)) continue;
+      slaExpected += 1;
+      if (!lined.has(`${ticketId} ${level}`)) slaMissed += 1;
+    }
+  }
+}
+
 const cpuAtEnd = process.cpuUsage();
 const measured = platform.requests.filter((r) => inWindow(r.at));
 const all = samples.map((s) => s.latencyS);
@@ -766,6 +841,19 @@ console.log(
           triage_cards_missed: triageMissed,
           triage_messages_missed: triageMessagesMissed,
           triage_duplicate_posts: triageDuplicates,
+        }
+      : {}),
+    ...(SLA
+      ? {
+          sla_clocks: CLOCKS,
+          sla_lines_expected: slaExpected,
+          sla_warnings: slaLines.filter((l) => inWindow(l.pointAt) && l.level === 'warning').length,
+          sla_breaches: slaLines.filter((l) => inWindow(l.pointAt) && l.level === 'breach').length,
+          sla_warning_latency_p50_s: percentile(slaLatencies, 0.5),
+          sla_warning_latency_p95_s: percentile(slaLatencies, 0.95),
+          sla_warning_latency_max_s: percentile(slaLatencies, 1),
+          sla_missed: CLOCKS ? slaMissed : null,
+          sla_duplicate_warnings: slaDuplicates,
         }
       : {}),
     poller_requests_per_hour: pollerPerHour,

@@ -47,6 +47,13 @@ export interface RuntimeParts {
   mirror?: { planner?: PollPlanner; idleMs?: number; leaseMs?: number; pacer?: boolean } | false;
   /** The change feed's pace and way (tests force them), or false for no feed in this process. */
   changeFeed?: (MirrorComponentOptions['feed'] & { mode?: ChangeFeedMode }) | false;
+  /** The clock watch's pace (tests shorten it). */
+  clockWatch?: { idleMs?: number; retryMs?: number };
+  /**
+   * The clock of the stores, the mirror and the cards' service-level clocks (default real
+   * time): tests move it forward to a clock's warning point instead of waiting for it.
+   */
+  now?: Now;
   /** The outbox worker's pace (tests shorten it). */
   worker?: { idleMs?: number; backoffBaseMs?: number; backoffMaxMs?: number };
   /** How long a modal submission waits for its ticket before answering Slack. */
@@ -67,8 +74,6 @@ export interface RuntimeParts {
   processMetrics?: boolean;
   /** The morning summary's clock (tests run it on an injected one). */
   digestClock?: Partial<Clock>;
-  /** The time cards' service-level clocks are shown as of (default Date.now; tests move it). */
-  now?: Now;
 }
 
 /** The app, built and not yet started. */
@@ -106,8 +111,14 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   const stores =
     parts.stores ??
     (redis
-      ? createRedisStores({ redis, prefix: config.redisKeyPrefix, budget, triageDefaults })
-      : createMemoryStores({ budget, triageDefaults }));
+      ? createRedisStores({
+          redis,
+          prefix: config.redisKeyPrefix,
+          budget,
+          triageDefaults,
+          ...(parts.now ? { now: parts.now } : {}),
+        })
+      : createMemoryStores({ budget, triageDefaults, ...(parts.now ? { now: parts.now } : {}) }));
 
   // Every request of every replica inside the platform's limits, with a reserve for people.
   let metrics: AppMetrics | undefined;
@@ -174,6 +185,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     runs: runsMirror,
     ...(mirrorPace.planner ? { planner: mirrorPace.planner } : {}),
     paced: runsMirror && mirrorPace.pacer !== false,
+    ...(parts.now ? { now: parts.now } : {}),
     ...(feedMode ? { feedMode } : {}),
     worker: {
       ...(mirrorPace.idleMs !== undefined ? { idleMs: mirrorPace.idleMs } : {}),
@@ -181,6 +193,13 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       onPosted: (item) => appMetrics.observeMirrorLatency((item.postedAt - item.createdAt) / 1000),
     },
     feed: { pushed: webhookSecret !== undefined, ...feedPace },
+    clocks: {
+      targets: config.slack.slaTargets,
+      warnAt: config.slack.slaWarnAt,
+      ...parts.clockWatch,
+      onWarned: (warning) =>
+        appMetrics.observeClockWarning((warning.postedAt - warning.pointAt) / 1000),
+    },
     triage: {
       pushed: webhookSecret !== undefined,
       onCard: (card) => appMetrics.observeTriageCard((card.postedAt - card.createdAt) / 1000),
@@ -224,6 +243,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       slaTargets: config.slack.slaTargets,
       slaWarnAt: config.slack.slaWarnAt,
       panePrompts: config.slack.assistantPrompts,
+      deskOncallGroups: config.slack.deskOncallGroups,
       dashboardUrl: config.serviceDesk.dashboardUrl,
       dashboardHosts: config.serviceDesk.dashboardHosts,
       ...(parts.submitWaitMs !== undefined ? { submitWaitMs: parts.submitWaitMs } : {}),

@@ -4,7 +4,11 @@
  * JSON lines go to stderr, each after the command that produced it.
  *
  * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter]
- *   [--set main|other|scale] [--timeout-s 600]
+ *   [--set main|other|scale|sla] [--timeout-s 600]
+ *
+ * `--set sla` (issue 27): triage with service-level clocks (`--triage --sla`) at 500 / 50 and
+ * 1,200 / 80 + 3,000 unlinked, each run with the clock watch and without it (`--no-clocks`, the
+ * same traffic), and prints the warnings' figures and the requests an hour the clocks added.
  *
  * A run that has not ended after `--timeout-s` is stopped and counted as failed (its row then
  * says how many seeds ran), so one run that hangs cannot hang the table.
@@ -39,6 +43,12 @@ const rowsOf = (size: string, base: string[], strategies: string[]): Row[] =>
     size,
     args: [...base, ...(strategy === 'push' ? PUSH : ['--strategy', strategy])],
   }));
+// Clocks on and off at one size and strategy: the same traffic, so the requests compare.
+const slaRowsOf = (size: string, base: string[]): Row[] =>
+  rowsOf(size, [...base, '--sla'], ['push', 'filter']).flatMap((row) => [
+    { ...row, label: `${row.label}, clocks` },
+    { ...row, label: `${row.label}, no clocks`, args: [...row.args, '--no-clocks'] },
+  ]);
 const SETS: Record<string, Row[]> = {
   main: [
     ...rowsOf('500 / 50', SMALL, ['push', 'filter', 'sweep', 'adaptive', 'fixed']),
@@ -52,6 +62,19 @@ const SETS: Record<string, Row[]> = {
       ['--tickets', '2000', '--hot', '50', '--unlinked', '5000', '--desks', '4'],
       ALL,
     ),
+  ],
+  sla: [
+    ...slaRowsOf('500 / 50', SMALL),
+    ...slaRowsOf('1,200 / 80 + 3,000 unlinked, 3 desks', [
+      '--tickets',
+      '1200',
+      '--hot',
+      '80',
+      '--unlinked',
+      '3000',
+      '--desks',
+      '3',
+    ]),
   ],
   // A real desk's sizes (issue 19's targets).
   scale: [
@@ -181,6 +204,52 @@ for (const row of rows) {
   const list = results.get(row) ?? [];
   const cells = COLUMNS.map(([, field]) => spread(list, field));
   console.log(`| ${row.size} | ${labelOf(row)} | ${cells.join(' | ')} |`);
+}
+
+// Clocks (issue 27): the warnings' figures, and what the clock watch added to the requests.
+if (values.set === 'sla') {
+  const SLA_COLUMNS: [string, string][] = [
+    ['requests/h', 'requests_per_hour'],
+    ['429', 'rate_limited'],
+    ['lines due', 'sla_lines_expected'],
+    ['warnings', 'sla_warnings'],
+    ['breaches', 'sla_breaches'],
+    ['missed', 'sla_missed'],
+    ['dup. warnings', 'sla_duplicate_warnings'],
+    ['sla_warning_latency_p95_s', 'sla_warning_latency_p95_s'],
+  ];
+  console.log('');
+  console.log(`| tickets / hot | strategy | ${SLA_COLUMNS.map(([name]) => name).join(' | ')} |`);
+  console.log(`|---|---|${SLA_COLUMNS.map(() => '---').join('|')}|`);
+  for (const row of rows) {
+    const list = results.get(row) ?? [];
+    const cells = SLA_COLUMNS.map(([, field]) => spread(list, field));
+    console.log(`| ${row.size} | ${labelOf(row)} | ${cells.join(' | ')} |`);
+  }
+  // Each seed's requests with the clocks less the same seed's without: the same traffic.
+  console.log('');
+  console.log('| tickets / hot | strategy | extra requests/h with clocks | extra poller/h |');
+  console.log('|---|---|---|---|');
+  for (const row of rows) {
+    if (!row.label.endsWith(', clocks')) continue;
+    const base = rows.find(
+      (other) =>
+        other.size === row.size && other.label === row.label.replace(', clocks', ', no clocks'),
+    );
+    const on = results.get(row) ?? [];
+    const off = base ? (results.get(base) ?? []) : [];
+    const diff = (field: string): Result[] =>
+      on.flatMap((result) => {
+        const pair = off.find(
+          (other) =>
+            other.details && (other.details as Result).seed === (result.details as Result)?.seed,
+        );
+        return pair ? [{ d: (result[field] as number) - (pair[field] as number) }] : [];
+      });
+    console.log(
+      `| ${row.size} | ${row.label.replace(', clocks', '')} | ${spread(diff('requests_per_hour'), 'd')} | ${spread(diff('poller_requests_per_hour'), 'd')} |`,
+    );
+  }
 }
 
 // Where the poller's requests went, and what the bound and the feed say.

@@ -16,6 +16,14 @@ export {
 } from './change-feed.ts';
 export { detectFeedWay, type FeedDetection } from './change-feed-detect.ts';
 export type { FeedWay } from './change-feed-record.ts';
+export {
+  type ClockWarningPosted,
+  ClockWatch,
+  type ClockWatchOptions,
+  clockWarningItemId,
+  isFirstResponse,
+  withFirstResponse,
+} from './clock-watch.ts';
 export * from './errors.ts';
 export type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 export { MirrorComponent, type MirrorComponentOptions } from './mirror-component.ts';

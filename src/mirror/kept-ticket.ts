@@ -4,10 +4,11 @@
  * activity says the new status, priority or assignee, and a status change then costs one
  * request, not two. A change the activity does not name (the desk, the title) bumps
  * `updated_at` without an entry, so a kept ticket is trusted for a bounded time only, after
- * which the next change reads the ticket whole again.
+ * which the next change reads the ticket whole again. A ticket whose clocks the platform keeps
+ * is read whole on a change of priority or the end of a pause, which move its due times.
  */
 import type { Activity, Ticket } from '../servicedesk/index.ts';
-import { ticketSchema } from '../servicedesk/index.ts';
+import { hasPlatformClocks, ticketSchema } from '../servicedesk/index.ts';
 
 /** How long a kept ticket may stand in for a read (default 6 h). */
 export const KEPT_TICKET_MS = 6 * 3_600_000;
@@ -44,12 +45,19 @@ export function drawTicket(kept: Ticket, entries: readonly Activity[]): Ticket |
   const since = kept.updated_at ? Date.parse(kept.updated_at) : Number.NaN;
   if (Number.isNaN(since)) return undefined;
   let ticket = kept;
+  const platform = hasPlatformClocks(kept);
   for (const entry of entries) {
     const at = Date.parse(entry.created_at);
     if (!(at > since)) continue;
     const to = entry.to ?? null;
-    if (entry.type === 'status_changed' && to) ticket = { ...ticket, status: to };
-    else if (entry.type === 'priority_changed' && to) ticket = { ...ticket, priority: to };
+    // The platform's own clocks move with a new priority and after a pause (by the time
+    // paused): only a read says where to. A pause itself stops them, as the contract says.
+    if (platform && (entry.type === 'priority_changed' || ticket.status === PAUSED)) {
+      if (entry.type === 'priority_changed' || entry.type === 'status_changed') return undefined;
+    }
+    if (entry.type === 'status_changed' && to) {
+      ticket = { ...ticket, status: to, ...(platform ? { sla_paused: to === PAUSED } : {}) };
+    } else if (entry.type === 'priority_changed' && to) ticket = { ...ticket, priority: to };
     else if (entry.type === 'assigned' && isPerson(to) && isPerson(entry.from ?? null))
       ticket = { ...ticket, assignee_email: to };
     // A team assigned, or a kind the card cannot follow: the ticket is read whole.
@@ -58,6 +66,9 @@ export function drawTicket(kept: Ticket, entries: readonly Activity[]): Ticket |
   }
   return ticket;
 }
+
+// The status the platform pauses its clocks in.
+const PAUSED = 'waiting_on_requester';
 
 // An assignee is a person's email or no one; the same entry kind also names teams.
 const isPerson = (value: string | null): boolean => value === null || value.includes('@');

@@ -10,6 +10,7 @@ import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
 import { readFeedRecord } from './change-feed-record.ts';
 import { factsOf, timeOf } from './change-feed-scan.ts';
+import { ClockWatch, type ClockWatchOptions } from './clock-watch.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
@@ -37,7 +38,7 @@ export interface MirrorComponentOptions {
     RelinkPlatform &
     Pick<TriageFeedOptions['platform'], 'listDesks'>;
   stores: Pick<Stores, 'claims' | 'links' | 'budget' | 'schedule' | 'mirror' | 'feed'> &
-    Partial<Pick<Stores, 'triageChannels'>>;
+    Partial<Pick<Stores, 'triageChannels' | 'clockSchedule'>>;
   logger: MirrorLogger & { child?(bindings: object): MirrorLogger };
   /**
    * Whether a mirror runs for this app (default true). False (tests of the Slack side alone):
@@ -70,6 +71,12 @@ export interface MirrorComponentOptions {
         'platform' | 'stores' | 'logger' | 'pacer' | 'listedByFeed' | 'now' | 'sleep' | 'random'
       >
     | false;
+  /**
+   * The service-level clock watch (warnings in triage threads): SLA_TARGETS, SLA_WARN_AT and
+   * its pace; it runs with the mirror wherever the stores hold a clock schedule. Absent or
+   * `false`: no warnings.
+   */
+  clocks?: Omit<ClockWatchOptions, 'stores' | 'logger' | 'now' | 'sleep'> | false;
   /** The feed's pace. */
   feed?: Omit<
     ChangeFeedOptions,
@@ -98,6 +105,8 @@ export class MirrorComponent implements Mirror {
   readonly feed: ChangeFeed | undefined;
   /** The triage cards of new tickets, when the mirror runs with triage channels. */
   readonly triage: TriageFeed | undefined;
+  /** The warnings of service-level clocks in triage threads, when the mirror runs them. */
+  readonly clocks: ClockWatch | undefined;
   readonly #options: MirrorComponentOptions;
   readonly #stores: MirrorComponentOptions['stores'];
   readonly #logger: MirrorLogger;
@@ -130,6 +139,18 @@ export class MirrorComponent implements Mirror {
           })
         : undefined;
     this.hints = new TicketHints({ stores, ...(options.now ? { now: options.now } : {}) });
+    const clockSchedule = stores.clockSchedule;
+    this.clocks =
+      this.#runs && clockSchedule && options.clocks
+        ? new ClockWatch({
+            stores: { ...stores, clockSchedule },
+            logger: child('clock-watch'),
+            ...(options.now ? { now: options.now } : {}),
+            ...(options.sleep ? { sleep: options.sleep } : {}),
+            ...options.clocks,
+          })
+        : undefined;
+    const clocks = this.clocks;
     const triageChannels = stores.triageChannels;
     this.triage =
       this.#runs && triageChannels && options.triage !== false
@@ -139,6 +160,7 @@ export class MirrorComponent implements Mirror {
             logger: child('triage'),
             ...(this.pacer ? { pacer: this.pacer } : {}),
             listedByFeed: () => this.#feedLists(),
+            ...(clocks ? { onCardTicket: (ticket: Ticket) => clocks.cardPosted(ticket) } : {}),
             ...clock,
             ...options.triage,
           })
@@ -155,7 +177,14 @@ export class MirrorComponent implements Mirror {
             hints: this.hints,
             planner: this.planner,
             ...(this.pacer ? { pacer: this.pacer } : {}),
-            ...(this.triage ? { onListed: (tickets) => this.triage?.listed(tickets) } : {}),
+            ...(this.triage || this.clocks
+              ? {
+                  onListed: (tickets) => {
+                    this.triage?.listed(tickets);
+                    this.clocks?.listed(tickets);
+                  },
+                }
+              : {}),
             ...clock,
             ...options.feed,
           });
@@ -199,9 +228,11 @@ export class MirrorComponent implements Mirror {
       ...(options.now ? { now: options.now } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
       ...(options.random ? { random: options.random } : {}),
+      ...(this.clocks ? { onClockFacts: (id: string) => this.#clocksChanged(id) } : {}),
       ...options.worker,
     });
     this.triage?.attach(poster);
+    this.clocks?.attach(poster);
     return this.#worker;
   }
 
@@ -210,11 +241,21 @@ export class MirrorComponent implements Mirror {
     this.#worker?.start();
     this.feed?.start();
     this.triage?.start();
+    this.clocks?.start();
+  }
+
+  #clocksChanged(ticketId: string): Promise<void> {
+    return this.clocks?.ticketChanged(ticketId) ?? Promise.resolve();
   }
 
   /** Stops both after the work under way; what is unfinished stays scheduled. */
   async stop(): Promise<void> {
-    await Promise.all([this.#worker?.stop(), this.feed?.stop(), this.triage?.stop()]);
+    await Promise.all([
+      this.#worker?.stop(),
+      this.feed?.stop(),
+      this.triage?.stop(),
+      this.clocks?.stop(),
+    ]);
   }
 
   async relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined> {

@@ -20,6 +20,7 @@ import {
 } from '../servicedesk/index.ts';
 import type { PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
+import { isFirstResponse, withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
 import { drawTicket, keepTicket, keptTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
@@ -76,6 +77,11 @@ export interface MirrorWorkerOptions {
   closedForgetMs?: number;
   /** Told after every post (latency metrics, benchmarks). */
   onPosted?: (item: PostedItem) => void;
+  /**
+   * Told when a look changed what the record keeps of a ticket with a triage card (the ticket,
+   * its first response): its service-level clocks are looked at again (the clock watch).
+   */
+  onClockFacts?: (ticketId: string) => Promise<void>;
   now?: () => number;
   /** Waits; must settle (resolve or reject) when the signal aborts. */
   sleep?: Sleep;
@@ -122,6 +128,7 @@ export class MirrorWorker {
     >
   >;
   readonly #onPosted: ((item: PostedItem) => void) | undefined;
+  readonly #onClockFacts: MirrorWorkerOptions['onClockFacts'];
   readonly #id = `mirror-${randomUUID().slice(0, 8)}`;
   readonly #loop: WorkLoop;
 
@@ -133,6 +140,7 @@ export class MirrorWorker {
     this.#planner = options.planner ?? new AdaptivePlanner();
     this.#pacer = options.pacer;
     this.#onPosted = options.onPosted;
+    this.#onClockFacts = options.onClockFacts;
     this.#o = {
       batch: options.batch ?? 8,
       concurrency: options.concurrency ?? 4,
@@ -273,7 +281,7 @@ export class MirrorWorker {
         await this.#afterFailure(claim, previous, error);
         return;
       }
-      await this.#stores.mirror.saveState(ticketId, state);
+      await this.#save(ticketId, previous, state, threads);
       const next = this.#planner.next(state, this.#o.now(), this.#pace());
       if (next !== 'stop') {
         await this.#stores.schedule.reschedule(claim, next);
@@ -312,12 +320,40 @@ export class MirrorWorker {
       await this.#afterFailure(claim, previous, error);
       return;
     }
-    await this.#stores.mirror.saveState(ticketId, state);
+    await this.#save(ticketId, previous, state, threads);
     // Read as of this look, the change would count as seen: hinted again just after it, as
     // announced as it was.
     const scope = previous.announcedAt > previous.lastPolledAt ? 'announced' : 'change';
     await this.#stores.mirror.noteHint(ticketId, state.lastPolledAt + 1, scope);
     await this.#stores.schedule.reschedule(claim, changeAt);
+  }
+
+  /**
+   * Saves a look's state, and tells the clock watch when what it computes from changed. A
+   * triage card's ticket, kept by the triage feed while this look ran, is not undone by it.
+   */
+  async #save(
+    ticketId: string,
+    previous: MirrorState,
+    state: MirrorState,
+    threads: Thread[],
+  ): Promise<void> {
+    const triage = threads.some((thread) => thread.triage);
+    if (triage && state.ticket === previous.ticket) {
+      // Kept by the triage feed or a listing while this look read nothing newer.
+      state.ticket = (await this.#stores.mirror.state(ticketId))?.ticket ?? state.ticket;
+    }
+    await this.#stores.mirror.saveState(ticketId, state);
+    if (!triage || !this.#onClockFacts) return;
+    const read = state.ticket !== previous.ticket && state.ticket !== undefined;
+    if (!read && state.firstResponseAt === previous.firstResponseAt) {
+      return;
+    }
+    try {
+      await this.#onClockFacts(ticketId);
+    } catch (error) {
+      this.#logger.warn({ err: error, ticket_id: ticketId }, 'clock watch not told of a change');
+    }
   }
 
   // One round, then as long as nothing is due: at once again after a round that claimed some.
@@ -438,6 +474,13 @@ export class MirrorWorker {
       }
     }
     for (const message of messages) {
+      // The first answer stops the first-response clock (SLA_TARGETS; the platform's
+      // `first_responded_at` wins when it gives one), whoever wrote it and wherever.
+      if (state.firstResponseAt === 0 && isFirstResponse(message)) {
+        state.firstResponseAt = timeOf(message.created_at);
+      }
+    }
+    for (const message of messages) {
       state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(message.created_at));
       if (handled.has(message.id)) continue;
       handled.add(message.id);
@@ -446,7 +489,7 @@ export class MirrorWorker {
       }
     }
     // Last, so the cards show the ticket after every change of this poll, from one read.
-    if (cardChanged) await this.#refreshCards(ticketId, threads, ticketOnce);
+    if (cardChanged) await this.#refreshCards(ticketId, threads, ticketOnce, state);
     state.activityCursor = previous.activityCursor + entries.length;
     state.messageCursor = previous.messageCursor + messages.length;
     return state;
@@ -613,8 +656,10 @@ export class MirrorWorker {
     ticketId: string,
     threads: Thread[],
     ticketOnce: () => Promise<Ticket>,
+    state: MirrorState,
   ): Promise<void> {
-    const ticket = await ticketOnce();
+    // The first response the mirror saw, where the platform gives none: card and warnings agree.
+    const ticket = withFirstResponse(await ticketOnce(), state.firstResponseAt);
     try {
       await this.#poster.ticketRead?.(ticket);
     } catch (error) {

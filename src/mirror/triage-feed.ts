@@ -23,6 +23,7 @@ import { deskTriageEntry } from '../store/triage-rules.ts';
 import type { Thread } from '../store/types.ts';
 import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
+import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import type { MirrorLogger } from './mirror-worker.ts';
 import { triageMessageIdMark } from './own-marks.ts';
@@ -59,6 +60,8 @@ export interface TriageFeedOptions {
   maxAttempts?: number;
   /** Told of each card posted (latency metrics, the benchmark). */
   onCard?: (card: TriageCardPosted) => void;
+  /** Given each ticket whose card was just posted (the clock watch keeps it and watches it). */
+  onCardTicket?: (ticket: Ticket) => Promise<void>;
   /** Told of a triage channel the app may no longer post in (metrics). */
   onChannelGone?: (channel: string) => void;
   now?: () => number;
@@ -146,6 +149,7 @@ export class TriageFeed {
     >
   >;
   readonly #onCard: TriageFeedOptions['onCard'];
+  readonly #onCardTicket: TriageFeedOptions['onCardTicket'];
   readonly #onChannelGone: TriageFeedOptions['onChannelGone'];
   #poster: MirrorPoster | undefined;
   readonly #waiting = new Map<string, Waiting>();
@@ -170,6 +174,7 @@ export class TriageFeed {
     this.#listedByFeed = options.listedByFeed ?? (() => false);
     this.#pushed = options.pushed ?? false;
     this.#onCard = options.onCard;
+    this.#onCardTicket = options.onCardTicket;
     this.#onChannelGone = options.onChannelGone;
     this.#o = {
       scanPeriodMs: options.scanPeriodMs ?? 180_000,
@@ -380,7 +385,10 @@ export class TriageFeed {
       if (ts === undefined && claim.retaken) ts = await poster.findTriageCard?.(channel, ticket);
       if (ts === undefined) {
         const filedFrom = threads.find((thread) => !thread.triage);
-        const posted = await poster.postTriageCard(channel, ticket, filedFrom);
+        // An answer the mirror already read (a ticket filed from Slack) stops its clock here too.
+        const answeredAt = (await mirror.state(ticket.id))?.firstResponseAt;
+        const shown = withFirstResponse(ticket, answeredAt);
+        const posted = await poster.postTriageCard(channel, shown, filedFrom);
         if (posted === 'gone') {
           await mirror.releasePost(ticket.id, key, claim.token);
           this.#channelGone(channel);
@@ -403,6 +411,9 @@ export class TriageFeed {
       throw error;
     }
     await mirror.completePost(ticket.id, key, claim.token);
+    await this.#onCardTicket?.(ticket).catch((error: unknown) =>
+      this.#logger.warn({ err: error, ticket_id: ticket.id }, 'card’s clocks not watched'),
+    );
     // The worker brings the conversation in from here on: the ticket is due now, as after a
     // hint; what it already posted into the requester's threads is brought in here.
     await this.#stores.schedule.pollAt(ticket.id, this.#o.now());

@@ -9,6 +9,7 @@ import type {
   Envelope,
   ListTicketsQuery,
   Message,
+  ServiceClock,
   ServiceDeskClient,
   Ticket,
 } from '../servicedesk/index.ts';
@@ -114,6 +115,36 @@ export interface MirrorPoster {
    * it changes nothing; a card Slack no longer has is left alone.
    */
   pointTriageCard?(from: Thread, to: Thread, ticketId: string): Promise<void>;
+  /**
+   * Posts one line into the ticket's triage thread saying a clock reached its warning point
+   * or its due time, with metadata `{ticket_id, message_id: warning.itemId}` (found again by
+   * `findPosted`). Without it the clock watch posts nothing.
+   */
+  postClockWarning?(thread: Thread, warning: ClockWarning): Promise<PostOutcome>;
+  /**
+   * Posts a breach at the top level of the triage thread's channel, naming the ticket (a link
+   * to its card) and its assignee, and the desk's on-call group when one is set.
+   */
+  postBreachNotice?(thread: Thread, warning: ClockWarning): Promise<PostOutcome>;
+  /**
+   * Whether the channel already holds the breach notice (found by its metadata): asked only
+   * when an earlier claim on it lapsed unfinished.
+   */
+  findBreachNotice?(thread: Thread, warning: ClockWarning): Promise<boolean>;
+}
+
+/**
+ * A service-level clock of a ticket reaching its warning point (`warning`) or its due time
+ * (`breach`), as the clock watch found it at `nowMs` from the ticket the mirror keeps. The
+ * ticket carries `first_responded_at` as the mirror saw it when the platform gives none.
+ */
+export interface ClockWarning {
+  ticket: Ticket;
+  clock: ServiceClock;
+  level: 'warning' | 'breach';
+  nowMs: number;
+  /** What the post's metadata names as its item, so it is found again after a crash. */
+  itemId: string;
 }
 
 /** What the mirror reports after each post (latency metrics, the benchmark). */

@@ -69,6 +69,8 @@ export interface MirrorMetrics {
   observeTriageCard(seconds: number): void;
   /** A triage channel found taking no posts (the app removed, the channel archived). */
   countTriageChannelGone(): void;
+  /** A service-level warning or breach posted, seconds after the clock reached the point. */
+  observeClockWarning(seconds: number): void;
 }
 
 /** Why a person's request did not reach the platform: their own share, or the shared budget. */
@@ -251,6 +253,12 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     buckets: MIRROR_BUCKETS,
     registers,
   });
+  const clockWarnings = new Histogram({
+    name: `${PREFIX}sla_warning_latency_seconds`,
+    help: 'Time from a service-level clock reaching its warning point or due time to its line in the triage thread.',
+    buckets: MIRROR_BUCKETS,
+    registers,
+  });
   const triageGone = new Counter({
     name: `${PREFIX}triage_channel_gone_total`,
     help: 'Times a triage channel was found taking no posts (the app removed, the channel archived); its cards wait, see npm run doctor.',
@@ -318,6 +326,9 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     },
     countTriageChannelGone() {
       triageGone.inc();
+    },
+    observeClockWarning(seconds) {
+      clockWarnings.observe(Math.max(0, seconds));
     },
     countWebhook(outcome) {
       webhooks.inc({ outcome });

@@ -255,6 +255,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     triagePrivacy,
     logger: logger.child({ component: 'triage-privacy' }),
     serviceClocks,
+    oncallGroups: options.settings.deskOncallGroups,
   });
   // Intents run under an outbox lease: their Slack calls go through the bounded background
   // client, which answers a 429 at once instead of sleeping past the lease.

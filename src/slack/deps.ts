@@ -342,6 +342,8 @@ export interface SlackSettings {
    * the ticket is still coming (unset: 10 minutes, inside Slack's 15 for a run).
    */
   workflowStepAnswerMs?: number;
+  /** The on-call user group a breach notice mentions, by desk slug or `*` (DESK_ONCALL_GROUPS). */
+  deskOncallGroups?: ReadonlyMap<string, string>;
 }
 
 /**

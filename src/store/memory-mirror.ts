@@ -57,6 +57,7 @@ export class MemoryMirrorStore implements MirrorStore {
       lastActivityAt: Math.max(current?.lastActivityAt ?? 0, state.lastActivityAt),
       lastAnswerAt: Math.max(current?.lastAnswerAt ?? 0, state.lastAnswerAt),
       lastPolledAt: Math.max(current?.lastPolledAt ?? 0, state.lastPolledAt),
+      firstResponseAt: Math.max(current?.firstResponseAt ?? 0, state.firstResponseAt),
       backoffStep: state.backoffStep,
       status: state.status,
       settledAt: state.settledAt,
@@ -79,8 +80,9 @@ export class MemoryMirrorStore implements MirrorStore {
 
   async keepTicket(ticketId: string, ticket: string): Promise<void> {
     requireKey(ticketId, 'ticket ID');
-    const state = this.#live(ticketId)?.state;
-    if (state) state.ticket = ticket;
+    const memory = this.#memory(ticketId);
+    if (memory.state) memory.state.ticket = ticket;
+    else memory.state = { ...emptyMirrorRecord(), ticket };
   }
 
   async noteSlackWrite(ticketId: string, atMs: number): Promise<void> {

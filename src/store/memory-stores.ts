@@ -39,6 +39,7 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     links: new MemoryThreadLinks(now),
     budget: new MemoryRateBudget(resolveBudgetLimits(options.budget), now),
     schedule: new MemoryPollSchedule(now),
+    clockSchedule: new MemoryPollSchedule(now),
     mirror: new MemoryMirrorStore(now),
     feed: new MemoryChangeFeedStore(),
     fairShare: new MemoryFairShareStore(now),

@@ -18,6 +18,7 @@ export function emptyMirrorRecord(): MirrorRecord {
     settledAt: undefined,
     requesterEmail: undefined,
     ticket: undefined,
+    firstResponseAt: 0,
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,

@@ -26,6 +26,7 @@ const FORWARD_FIELDS = [
   'lastActivityAt',
   'lastAnswerAt',
   'lastPolledAt',
+  'firstResponseAt',
 ] as const;
 
 // KEYS state; ARGV the forward fields in order, then backoffStep, status, settledAt,
@@ -42,9 +43,8 @@ redis.call('HSET', KEYS[1], 'backoffStep', ARGV[n + 1], 'status', ARGV[n + 2],
 return 1
 `;
 
-// KEYS state; ARGV ticket: only in a record the mirror saved.
+// KEYS state; ARGV ticket.
 const KEEP_TICKET = `
-if redis.call('HEXISTS', KEYS[1], 'saved') == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'ticket', ARGV[1])
 return 1
 `;
@@ -128,6 +128,7 @@ export class RedisMirrorStore implements MirrorStore {
       lastActivityAt: number('lastActivityAt'),
       lastAnswerAt: number('lastAnswerAt'),
       lastPolledAt: number('lastPolledAt'),
+      firstResponseAt: number('firstResponseAt'),
       backoffStep: number('backoffStep'),
       status: text('status'),
       settledAt: text('settledAt') === undefined ? undefined : number('settledAt'),

@@ -37,6 +37,8 @@
  *                                                 earliest hint that came during the claim)
  *   <p>{<p>poll}:holds                     hash   ticket ID -> no poll before (ms): Slack's
  *                                                 Retry-After on a post, until it passes
+ *   <p>{<p>clock}:due, :leases, :holds    the same for the service-level clock watch: ticket
+ *                                                 ID -> when its clocks next change (ms)
  *   <p>{<p>feed}:state                     hash   scannedAt (ms), data (JSON): where the change
  *                                                 feed's scans stand
  *   <p>{<p>feed}:facts                     hash   ticket ID -> JSON {deskId, createdAt,
@@ -45,7 +47,7 @@
  *                                                 messagesAnnounced, lastActivityAt,
  *                                                 lastAnswerAt, lastPolledAt, backoffStep,
  *                                                 status, settledAt, requesterEmail,
- *                                                 slackWriteAt, saved
+ *                                                 ticket, firstResponseAt, slackWriteAt, saved
  *   <p>mirror:{<ticketId>}:posts           hash   post key (item and thread, JSON) -> done |
  *                                                 retry | leased|token|expiresAt
  *   <p>mirror:{<ticketId>}:own             set    id:<messageId> and text:<digest> of messages
@@ -124,6 +126,7 @@ export interface RedisKeys {
   links: LinkKeys;
   budget: BudgetKeys;
   schedule: ScheduleKeys;
+  clockSchedule: ScheduleKeys;
   mirror: MirrorKeys;
   feed: FeedKeys;
   fairShare: FairShareKeys;
@@ -141,6 +144,7 @@ export function redisKeys(prefix: string): RedisKeys {
   const links = tagged(prefix, 'links');
   const budget = tagged(prefix, 'budget');
   const poll = tagged(prefix, 'poll');
+  const clock = tagged(prefix, 'clock');
   const feed = tagged(prefix, 'feed');
   return {
     claim: (key) => `${prefix}claim:{${key}}`,
@@ -160,6 +164,7 @@ export function redisKeys(prefix: string): RedisKeys {
     },
     budget: { log: `${budget}log`, state: `${budget}state` },
     schedule: { due: `${poll}due`, leases: `${poll}leases`, holds: `${poll}holds` },
+    clockSchedule: { due: `${clock}due`, leases: `${clock}leases`, holds: `${clock}holds` },
     mirror: {
       state: (ticketId) => `${prefix}mirror:{${ticketId}}:state`,
       posts: (ticketId) => `${prefix}mirror:{${ticketId}}:posts`,
@@ -198,6 +203,7 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     links: new RedisThreadLinks(redis, keys.links, now),
     budget: new RedisRateBudget(redis, keys.budget, resolveBudgetLimits(options.budget), now),
     schedule: new RedisPollSchedule(redis, keys.schedule, now),
+    clockSchedule: new RedisPollSchedule(redis, keys.clockSchedule, now),
     mirror: new RedisMirrorStore(redis, keys.mirror, now),
     feed: new RedisChangeFeedStore(redis, keys.feed),
     fairShare: new RedisFairShareStore(redis, keys.fairShare, now),

@@ -371,9 +371,9 @@ export interface ScheduledPoll {
 
 /**
  * What the mirror store keeps of one ticket (the mirror's `MirrorState`, whose meaning is the
- * mirror's): the six counts and times from `activityCursor` to `lastPolledAt` only move
- * forward; `backoffStep` to `ticket` are kept as saved; the last three are raised only
- * by `noteSlackWrite` and `noteHint`.
+ * mirror's): the six counts and times from `activityCursor` to `lastPolledAt`, and
+ * `firstResponseAt`, only move forward; `backoffStep` to `ticket` are kept as saved; the last
+ * four are raised only by `noteSlackWrite` and `noteHint`.
  */
 export interface MirrorRecord {
   /** Activity entries already read (the offset of the next Get-activity request). */
@@ -400,6 +400,12 @@ export interface MirrorRecord {
    * is drawn from it and the activity read for the change, instead of a second read.
    */
   ticket: string | undefined;
+  /**
+   * When the ticket was first answered in public by an agent or the AI agent, as the mirror read
+   * its messages, ms (0: not seen): its first-response clock stops there when the platform
+   * gives no `first_responded_at`. Only moves forward, as the counts do, and set once.
+   */
+  firstResponseAt: number;
   /** The last time a person wrote to the ticket from Slack (set by `noteSlackWrite`), ms. */
   slackWriteAt: number;
   /** The last time the platform hinted that the ticket changed (set by `noteHint`), ms. */
@@ -450,8 +456,8 @@ export interface MirrorStore {
   /** Records that a person wrote to the ticket from Slack at `atMs` (a later time wins). */
   noteSlackWrite(ticketId: string, atMs: number): Promise<void>;
   /**
-   * Keeps `ticket` (see `MirrorRecord.ticket`) in the record of a ticket the mirror has saved,
-   * leaving the rest as it is; nothing for a ticket it has not.
+   * Keeps `ticket` (see `MirrorRecord.ticket`) in the ticket's record, leaving the rest as it
+   * is; a ticket with no record gets one (a triage card's ticket, kept before its first poll).
    */
   keepTicket(ticketId: string, ticket: string): Promise<void>;
   /** Records that the ticket was hinted at `atMs` to have changed in `scope` (a later time wins). */
@@ -608,6 +614,12 @@ export interface Stores {
   links: ThreadLinks;
   budget: RateBudget;
   schedule: PollSchedule;
+  /**
+   * When each ticket with a triage card next needs its service-level clocks looked at (its
+   * warning point or due time): a second schedule of the same kind as the polls', apart from
+   * them so a clock coming due never brings a platform request forward.
+   */
+  clockSchedule: PollSchedule;
   mirror: MirrorStore;
   feed: ChangeFeedStore;
   fairShare: FairShareStore;

@@ -37,6 +37,30 @@ describe('the kept ticket', () => {
     expect(keptTicket(JSON.stringify({ at: T0, ticket: { id: 'IT-7' } }), T0)).toBeUndefined();
   });
 
+  it('draws a pause into a ticket with the platform’s clocks, and reads whole what moves its due times', () => {
+    const clocked: Ticket = {
+      ...ticket,
+      first_response_due_at: '2026-11-26T13:00:00.000Z',
+      resolution_due_at: null,
+      sla_paused: false,
+    };
+    const paused = drawTicket(clocked, [
+      entry('status_changed', 'waiting_on_requester', '2026-11-26T10:01:00.000Z', 'open'),
+    ]);
+    expect(paused?.sla_paused).toBe(true);
+    // A new priority moves the due times, and so does the end of a pause (by the time paused).
+    expect(
+      drawTicket(clocked, [entry('priority_changed', 'high', '2026-11-26T10:01:00.000Z')]),
+    ).toBeUndefined();
+    expect(
+      drawTicket(paused as Ticket, [entry('status_changed', 'open', '2026-11-26T10:02:00.000Z')]),
+    ).toBeUndefined();
+    // A ticket without the platform's clocks draws them as before.
+    expect(
+      drawTicket(ticket, [entry('priority_changed', 'high', '2026-11-26T10:01:00.000Z')])?.priority,
+    ).toBe('high');
+  });
+
   it('draws the status, priority and assignee the activity changed after its version', () => {
     const drawn = drawTicket(ticket, [
       entry('status_changed', 'in_progress', '2026-11-26T10:01:00.000Z', 'open'),

@@ -331,6 +331,34 @@ describe('mirror worker', () => {
     expect(t.poster.bodies()).toEqual(['For everyone']);
   });
 
+  it('keeps the first public answer of an agent as the first response, not the requester’s nor a note', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.advance(1_000);
+    t.model.addMessage(TENANT, id, { body: 'Any news?', author_email: 'alice@acme.example' });
+    t.model.addMessage(TENANT, id, { body: 'Looking', author_email: SAM, internal: true });
+    t.advance(1_000);
+    const answer = t.model.addAgentReply(TENANT, id, { body: 'On it', agentEmail: SAM });
+    t.advance(1_000);
+    t.model.addAgentReply(TENANT, id, { body: 'Fixed?', agentEmail: SAM });
+    await t.catchUp(id);
+    expect((await t.stores.mirror.state(id))?.firstResponseAt).toBe(Date.parse(answer.created_at));
+  });
+
+  it('hands the card the first response it saw when the platform gives none', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    const answer = t.model.addAgentReply(TENANT, id, { body: 'On it', agentEmail: SAM });
+    await t.catchUp(id);
+    t.model.updateTicket(TENANT, id, { priority: 'high' }, SAM);
+    await t.catchUp(id);
+    const card = t.poster.refreshes.at(-1)?.ticket;
+    expect(card?.priority).toBe('high');
+    expect(card?.first_responded_at).toBe(new Date(Date.parse(answer.created_at)).toISOString());
+  });
+
   it('does not echo a message the app added from Slack, by its id or, before that, by its text', async () => {
     const t = setUp();
     const id = await t.fileTicket();

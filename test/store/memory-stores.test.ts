@@ -3,6 +3,7 @@ import { createMemoryStores } from '../../src/store/memory-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeClockScheduleContract } from './contract/clock-schedule-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
@@ -28,6 +29,7 @@ describe('in-memory stores', () => {
   describeLinksContract(backend);
   describeBudgetContract(backend);
   describeScheduleContract(backend);
+  describeClockScheduleContract(backend);
   describeMirrorContract(backend);
   describeFeedContract(backend);
   describeFairShareContract(backend);

@@ -9,6 +9,7 @@ import { redisKeys } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
 import { describeClaimsContract } from './contract/claims-contract.ts';
+import { describeClockScheduleContract } from './contract/clock-schedule-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
@@ -71,6 +72,7 @@ describe.skipIf(!availability.available && !required)('Redis Cluster stores', ()
   describeLinksContract(bed.backend);
   describeBudgetContract(bed.backend);
   describeScheduleContract(bed.backend);
+  describeClockScheduleContract(bed.backend);
   describeMirrorContract(bed.backend);
   describeFeedContract(bed.backend);
   describeFairShareContract(bed.backend);

@@ -31,6 +31,7 @@ function mirrorState(now: number): MirrorRecord {
     settledAt: undefined,
     requesterEmail: undefined,
     ticket: undefined,
+    firstResponseAt: 0,
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,

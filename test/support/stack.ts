@@ -146,8 +146,12 @@ export interface StackOptions {
   triageDigest?: { at: string; tz?: string; clock?: Partial<Clock> };
   /** SLA_TARGETS (default none). */
   slaTargets?: string;
-  /** The app's clock for the cards' service-level clocks (default Date.now): tests move it. */
+  /** The app's clock (stores, mirror, cards' service-level clocks; default real time): tests move it. */
   now?: () => number;
+  /** DESK_ONCALL_GROUPS (default none). */
+  deskOncallGroups?: string;
+  /** How long the clock watch waits after a failed warning (default the app's 30 s). */
+  clockRetryMs?: number;
 }
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
@@ -228,6 +232,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       TRIAGE_DIGEST_AT: options.triageDigest?.at ?? 'off',
       ...(options.triageDigest?.tz ? { TRIAGE_DIGEST_TZ: options.triageDigest.tz } : {}),
       ...(options.slaTargets !== undefined ? { SLA_TARGETS: options.slaTargets } : {}),
+      ...(options.deskOncallGroups ? { DESK_ONCALL_GROUPS: options.deskOncallGroups } : {}),
     });
     const runtime = createRuntime(config, logger, {
       platform: {
@@ -251,6 +256,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       processMetrics: false,
       ...(options.triageDigest?.clock ? { digestClock: options.triageDigest.clock } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      // A test of the clocks moves time and looks often; the others keep the app's pace.
+      ...(options.slaTargets
+        ? {
+            clockWatch: {
+              idleMs: 50,
+              ...(options.clockRetryMs !== undefined ? { retryMs: options.clockRetryMs } : {}),
+            },
+          }
+        : {}),
       readinessTimeoutMs: 1_000,
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
@@ -259,7 +274,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.triagePrivacyMs !== undefined
         ? { triagePrivacyMs: options.triagePrivacyMs }
         : {}),
-      ...(options.now ? { now: options.now } : {}),
     });
     const { slack, stores, metrics, readiness } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.

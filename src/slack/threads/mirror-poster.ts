@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Activity, Message, Ticket } from '../../contract/schemas.ts';
 import { PostDeferredError } from '../../mirror/errors.ts';
 import type {
+  ClockWarning,
   MirrorPoster,
   PostOutcome,
   RequesterNotice,
@@ -18,7 +19,8 @@ import type {
 } from '../../mirror/types.ts';
 import type { Thread } from '../../store/types.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
-import type { ShownPerson } from '../builders/person-text.ts';
+import { buildBreachNotice, buildClockWarningLine } from '../builders/clock-warning-builder.ts';
+import { personText, type ShownPerson, teamText } from '../builders/person-text.ts';
 import { type SlackMessage, ticketPageUrl } from '../builders/ticket-card-builder.ts';
 import {
   buildRequesterNotice,
@@ -94,6 +96,11 @@ export interface SlackMirrorPosterOptions {
   logger?: Pick<Logger, 'error' | 'warn'> | undefined;
   /** The inputs of a triage card's service-level clocks, read as it is posted (unset: none). */
   serviceClocks?: ServiceClockInputs | undefined;
+  /**
+   * The Slack user group on call for each desk (DESK_ONCALL_GROUPS: desk slug or `*` -> S id),
+   * mentioned in a breach notice.
+   */
+  oncallGroups?: ReadonlyMap<string, string> | undefined;
 }
 
 // Slack's 429 as the mirror's own "come back later": the ticket is rescheduled for when Slack
@@ -120,6 +127,7 @@ export class SlackMirrorPoster implements MirrorPoster {
   readonly #logger: SlackMirrorPosterOptions['logger'];
   readonly #byEmail: PeopleByEmail;
   readonly #serviceClocks: ServiceClockInputs | undefined;
+  readonly #oncallGroups: ReadonlyMap<string, string>;
 
   constructor(options: SlackMirrorPosterOptions) {
     this.#client = options.client;
@@ -133,6 +141,7 @@ export class SlackMirrorPoster implements MirrorPoster {
     this.#triagePrivacy = options.triagePrivacy;
     this.#serviceClocks = options.serviceClocks;
     this.#logger = options.logger;
+    this.#oncallGroups = options.oncallGroups ?? new Map();
   }
 
   /**
@@ -374,6 +383,72 @@ export class SlackMirrorPoster implements MirrorPoster {
       (message) => triageCardTicketOf(message) === ticket.id,
     );
     return found?.ts;
+  }
+
+  async postClockWarning(thread: Thread, warning: ClockWarning): Promise<PostOutcome> {
+    const { ticket, clock, level } = warning;
+    const line = buildClockWarningLine(
+      ticket.id,
+      { kind: clock.kind, level, dueAtMs: clock.dueAtMs },
+      await this.#holderOf(ticket),
+    );
+    return this.#post(thread, line, ticket.id, warning.itemId);
+  }
+
+  async postBreachNotice(thread: Thread, warning: ClockWarning): Promise<PostOutcome> {
+    const { ticket, clock } = warning;
+    // The notice names the ticket's title: only a channel Slack calls private takes it.
+    if (!(await this.#triageMayTake(thread.channel, ticket.id, 'post'))) return 'gone';
+    const cardLink = await permalinkOf(this.#client, thread.channel, thread.threadTs);
+    const group =
+      (ticket.desk_id ? this.#oncallGroups.get(ticket.desk_id) : undefined) ??
+      this.#oncallGroups.get('*');
+    const notice = buildBreachNotice(
+      { id: ticket.id, title: ticket.title, cardLink },
+      clock,
+      await this.#holderOf(ticket),
+      group,
+    );
+    try {
+      await this.#client.chat.postMessage({
+        channel: thread.channel,
+        ...notice,
+        metadata: ticketMetadata(ticket.id, warning.itemId),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      return 'posted';
+    } catch (error) {
+      if (isConversationUnavailable(error)) return 'gone';
+      throw deferredIfLimited(error);
+    }
+  }
+
+  async findBreachNotice(thread: Thread, warning: ClockWarning): Promise<boolean> {
+    let page: { messages?: unknown[] };
+    try {
+      page = await this.#client.conversations.history({
+        channel: thread.channel,
+        include_all_metadata: true,
+        limit: TRIAGE_SEARCH_LIMIT,
+        // Posted at the due time or after: nothing older can be it.
+        oldest: String(Math.floor(warning.clock.dueAtMs / 1000) - 60),
+      });
+    } catch (error) {
+      throw deferredIfLimited(error);
+    }
+    return ((page.messages ?? []) as ThreadMessage[]).some((message) => {
+      const post = postMetadata(message);
+      return post?.ticketId === warning.ticket.id && post.itemId === warning.itemId;
+    });
+  }
+
+  /** Who has the ticket, as a warning names them: a mention, else a name; a team; or no one. */
+  async #holderOf(ticket: Ticket): Promise<string | undefined> {
+    const email = ticket.assignee_email?.toLowerCase();
+    if (email?.includes('@')) return personText(email, await this.#slackPerson(email));
+    if (ticket.team?.trim()) return teamText(ticket.team);
+    return undefined;
   }
 
   async findPosted(

@@ -1,5 +1,6 @@
 /** The mirror-store contract: every backend's MirrorStore must pass it. */
 import { describe, expect, it } from 'vitest';
+import { emptyMirrorRecord } from '../../../src/store/mirror-record.ts';
 import type { MirrorRecord } from '../../../src/store/types.ts';
 import type { StoresBackend } from './harness.ts';
 import { fakeClock } from './harness.ts';
@@ -19,6 +20,7 @@ function state(overrides: Partial<MirrorRecord> = {}): MirrorRecord {
     settledAt: undefined,
     requesterEmail: 'alice@acme.example',
     ticket: '{"id":"IT-1","status":"open"}',
+    firstResponseAt: 0,
     slackWriteAt: 0,
     hintedAt: 0,
     messageHintedAt: 0,
@@ -35,15 +37,27 @@ export function describeMirrorContract(backend: StoresBackend): void {
       expect(await mirror.state('IT-1')).toBeUndefined();
     });
 
-    it('keeps a ticket in a record it saved, leaving the rest, and none in a record it never saved', async () => {
+    it('keeps a ticket in a record it saved, leaving the rest, and starts a record for a ticket it has none of', async () => {
       const { mirror } = backend.namespace(fakeClock()).open();
       await mirror.saveState('IT-1', state());
       await mirror.keepTicket('IT-1', '{"id":"IT-1","status":"resolved"}');
       expect(await mirror.state('IT-1')).toEqual(
         state({ ticket: '{"id":"IT-1","status":"resolved"}' }),
       );
+      // A triage card's ticket, kept before the mirror first polls it: its clocks need it.
       await mirror.keepTicket('IT-2', '{"id":"IT-2"}');
-      expect(await mirror.state('IT-2')).toBeUndefined();
+      expect(await mirror.state('IT-2')).toEqual({
+        ...emptyMirrorRecord(),
+        ticket: '{"id":"IT-2"}',
+      });
+    });
+
+    it('keeps the first response once seen and never moves it back', async () => {
+      const { mirror } = backend.namespace(fakeClock()).open();
+      await mirror.saveState('IT-1', state({ firstResponseAt: 1_700_000_005_000 }));
+      // A slow poller that read the ticket before the answer saves none.
+      await mirror.saveState('IT-1', state({ firstResponseAt: 0 }));
+      expect((await mirror.state('IT-1'))?.firstResponseAt).toBe(1_700_000_005_000);
     });
 
     it('gives back the state it saved', async () => {
