@@ -27,12 +27,12 @@ describe('service-level warnings', () => {
     skew.ms = 0;
   });
 
-  async function start(options: { clockRetryMs?: number } = {}) {
+  async function start(options: { clockRetryMs?: number; platformClocks?: boolean } = {}) {
     stack = await startStack({
       webhookSecret: SECRET,
       mirror: { planner: QUICK_PLANNER },
-      // The platform's own clocks would win over SLA_TARGETS: this platform has none.
-      emulator: { capabilities: { serviceLevels: false } },
+      // The platform's own clocks win over SLA_TARGETS: most tests run on a platform without.
+      emulator: { capabilities: { serviceLevels: options.platformClocks ?? false } },
       slaTargets: '*:*=10m/-',
       deskOncallGroups: `${ROUTED_DESK}=${ONCALL}`,
       now,
@@ -131,6 +131,49 @@ describe('service-level warnings', () => {
     expect(linesIn(card, 'sla:first_response:warning')).toHaveLength(1);
     expect(linesIn(card, 'sla:first_response:breach')).toHaveLength(1);
     expect(noticesOf(ticket.id)).toHaveLength(1);
+  });
+
+  it("turns the card's clock ⚠️ at the warning and 🔴 at the breach, from the platform's own clocks", async () => {
+    await start({ platformClocks: true });
+    // The emulator's demo policy: an urgent ticket's first response is due in 15 minutes.
+    const ticket = stack.emulator.model.createTicket('acme', {
+      title: 'SLA: the VPN is down for everyone',
+      desk_id: ROUTED_DESK,
+      priority: 'urgent',
+      requester_email: 'bob@acme.example',
+      channel: 'email',
+    });
+    const card = await cardOf(ticket.id);
+    const clocksOf = () => {
+      const now = stack.double.workspace.messages(agentsPrivate).find((m) => m.ts === card.ts);
+      return JSON.stringify(
+        (now?.blocks ?? []).find(
+          (b) => (b as { block_id?: string }).block_id === 'triage_card_clocks',
+        ),
+      );
+    };
+    expect(clocksOf()).toContain(':clock3: First response due');
+
+    moveTo(ticket, 12 * MIN + 1_000);
+    await eventually(
+      () => linesIn(card, 'sla:first_response:warning').length > 0,
+      10_000,
+      'the warning line',
+    );
+    await eventually(
+      () => clocksOf().includes(':warning: First response due'),
+      10_000,
+      'the card ⚠️',
+    );
+
+    moveTo(ticket, 15 * MIN + 1_000);
+    await eventually(() => noticesOf(ticket.id).length > 0, 10_000, 'the breach notice');
+    await eventually(
+      () => clocksOf().includes(':red_circle: First response breached'),
+      10_000,
+      'the card 🔴',
+    );
+    expect(linesIn(card, 'sla:first_response:warning')).toHaveLength(1);
   });
 
   it('posts the warning, the breach line and the notice once each when Slack answers them with 429 and 500', async () => {
