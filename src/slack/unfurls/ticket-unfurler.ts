@@ -22,6 +22,7 @@
  */
 import type { Ticket } from '../../contract/schemas.ts';
 import { isServiceDeskError, NotFoundError } from '../../servicedesk/index.ts';
+import { StoreError } from '../../store/index.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import {
   buildPrivateTicketUnfurl,
@@ -29,7 +30,6 @@ import {
   type TicketUnfurl,
 } from '../builders/ticket-unfurl-builder.ts';
 import type { SlackDeps } from '../deps.ts';
-import { knownTicketStatus } from '../people/fair-share.ts';
 import { isRequester, maySee } from '../people/ticket-access.ts';
 import { ticketIdOfLink } from './ticket-links.ts';
 
@@ -131,15 +131,30 @@ async function decideVisibility(deps: UnfurlDeps, userId: string): Promise<Share
 
 /**
  * Whether the sharer, not an agent, is known to be the ticket's requester without reading it:
- * the status memo or the mirror's last poll, else the last read kept for anyone.
+ * the status memo, the mirror's last poll, else the last read kept for anyone. A ticket's
+ * requester does not change, so whichever of them names one answers, however old (the newest
+ * may be a poll that kept no requester); a wrong answer costs one read, checked again after.
  */
 async function knownRequester(deps: UnfurlDeps, ticketId: string, sharer: Sharer) {
   if (!sharer.email) return false;
-  const known = await knownTicketStatus(deps, ticketId);
-  if (known?.requesterEmail !== undefined)
-    return isRequester(sharer, { requester_email: known.requesterEmail });
+  const named = [
+    deps.statuses.get(ticketId)?.requesterEmail,
+    await mirroredRequester(deps, ticketId),
+  ];
+  const known = named.find((email) => email !== undefined);
+  if (known !== undefined) return isRequester(sharer, { requester_email: known });
   const kept = await deps.reads.keptTicket(ticketId);
   return kept !== undefined && isRequester(sharer, kept.value);
+}
+
+/** The requester the mirror's last poll kept, if any (none when its store cannot answer). */
+async function mirroredRequester(deps: UnfurlDeps, ticketId: string) {
+  try {
+    return (await deps.mirror.lastRead(ticketId.toUpperCase()))?.requesterEmail ?? undefined;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    return undefined;
+  }
 }
 
 /** One ticket's unfurl; undefined leaves its links bare (the platform cannot be asked now). */

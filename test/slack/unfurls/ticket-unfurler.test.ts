@@ -16,7 +16,9 @@ interface Setup {
   isAgent?: boolean;
   read?: (userId: string, ticketId: string) => Promise<PersonRead<Ticket>>;
   kept?: KeptValue<Ticket>;
-  known?: { requesterEmail: string };
+  known?: { requesterEmail: string | undefined; polledAt?: number };
+  /** What the status memo remembered of a ticket (a filing from Slack remembers it). */
+  remembered?: Ticket;
 }
 
 function unfurlDeps(setup: Setup) {
@@ -25,6 +27,7 @@ function unfurlDeps(setup: Setup) {
     setup.read ?? (async (): Promise<PersonRead<Ticket>> => Promise.reject(new Error('no read'))),
   );
   const statuses = new TicketStatusMemo();
+  if (setup.remembered) statuses.remember(setup.remembered);
   const deps = {
     client: { chat: { unfurl } },
     logger: pino({ level: 'silent' }),
@@ -39,7 +42,11 @@ function unfurlDeps(setup: Setup) {
     mirror: {
       lastRead: async () =>
         setup.known
-          ? { status: 'open', requesterEmail: setup.known.requesterEmail, polledAt: 1 }
+          ? {
+              status: 'open',
+              requesterEmail: setup.known.requesterEmail,
+              polledAt: setup.known.polledAt ?? 1,
+            }
           : undefined,
     },
     desks: { peek: () => [{ slug: 'it', name: 'IT Support', parent_slug: null }] },
@@ -64,6 +71,17 @@ describe('unfurling ticket links', () => {
     await unfurlTicketLinks(deps, share([link('IT-1')]));
     expect(ticket).not.toHaveBeenCalled();
     expect(JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls)).toContain('IT-1 · a private ticket');
+  });
+
+  it('reads a ticket the person filed from Slack when a later poll of the mirror did not keep its requester', async () => {
+    const { deps, unfurl, ticket } = unfurlDeps({
+      remembered: aliceTicket('IT-20'),
+      known: { requesterEmail: undefined, polledAt: Date.now() + 60_000 },
+      read: async () => ({ kind: 'read', value: aliceTicket('IT-20'), source: 'platform' }),
+    });
+    await unfurlTicketLinks(deps, share([link('IT-20')]));
+    expect(ticket).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls)).toContain('Ticket IT-20');
   });
 
   it('reads a ticket the mirror knows the person requested, and shows its desk by name', async () => {
