@@ -25,10 +25,10 @@ const OTHER = { channel: 'D0ALICE', threadTs: '1767225601.000200' };
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const HOUR = 3_600_000;
 
-function setUp() {
+function setUp(capabilities: Parameters<typeof emptyModel>[1] = {}) {
   const clock = { now: T0 };
   const now = () => clock.now;
-  const model = emptyModel(now);
+  const model = emptyModel(now, capabilities);
   const stores = createMemoryStores({ now });
   const platform = new ModelPlatform(model);
   const poster = new RecordingPoster();
@@ -819,7 +819,8 @@ describe('mirror worker', () => {
   });
 
   it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {
-    const t = setUp();
+    // A platform without clocks of its own: nothing but the activity's fields can move.
+    const t = setUp({ serviceLevels: false });
     const id = await t.fileTicket();
     await t.catchUp(id);
     t.advance(60_000);
@@ -837,6 +838,29 @@ describe('mirror worker', () => {
     expect(t.poster.refreshes.at(-1)?.ticket).toMatchObject({
       status: 'in_progress',
       priority: 'high',
+    });
+  });
+
+  it('reads the ticket whole after a priority change when the platform keeps its clocks, whose due times move with it', async () => {
+    const t = setUp();
+    const id = await t.fileTicket();
+    await t.catchUp(id);
+    t.advance(60_000);
+    t.model.updateTicket(TENANT, id, { status: 'in_progress' });
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    await t.pollNext();
+    t.advance(60_000);
+    t.model.updateTicket(TENANT, id, { priority: 'high' });
+    await t.stores.mirror.noteHint(id, t.clock.now);
+    await t.stores.schedule.pollAt(id, t.clock.now);
+    t.platform.calls.length = 0;
+    await t.pollNext();
+    expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity', 'getTicket']);
+    expect(t.poster.refreshes.at(-1)?.ticket).toMatchObject({
+      status: 'in_progress',
+      priority: 'high',
+      first_response_due_at: t.model.getTicket(TENANT, id).first_response_due_at,
     });
   });
 });
