@@ -6,7 +6,7 @@
  * Run: node bench/mirror/table.ts [--jobs 1] [--seeds 1,2,3] [--only push,filter]
  *   [--set main|other|scale|sla] [--timeout-s 600]
  *
- * `--set sla` (issue 27): triage with service-level clocks (`--triage --sla`) at 500 / 50 and
+ * `--set sla`: triage with service-level clocks (`--triage --sla`) at 500 / 50 and
  * 1,200 / 80 + 3,000 unlinked, each run with the clock watch and without it (`--no-clocks`, the
  * same traffic), and prints the warnings' figures and the requests an hour the clocks added.
  *
