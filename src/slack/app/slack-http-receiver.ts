@@ -105,7 +105,9 @@ export class SlackHttpReceiver implements ServingReceiver {
         if (installer && req.method === 'GET') {
           const path = requestPath(req);
           if (path === installPath) {
-            installer.handleInstallPath(req, res).catch((error: unknown) => this.#failed(error, res));
+            installer
+              .handleInstallPath(req, res)
+              .catch((error: unknown) => this.#failed(error, res));
             return true;
           }
           if (path === redirectPath) {
