@@ -23,7 +23,7 @@ import type { InstallationRecords, OAuthStateRecords } from '../store/install-ty
 import type { Stores } from '../store/types.ts';
 import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
-import { boltLogger } from './app/bolt-logger.ts';
+import { boltLogger, installerClientLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
 import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
@@ -449,12 +449,13 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Servin
             stateStore: oauth.states,
             // /slack/install sends the admin straight to Slack's consent screen.
             directInstall: true,
+            clientOptions: {
+              logger: installerClientLogger(logger),
+              ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+            },
+            // Slack's authorize page beside its Web API (the double's too).
             ...(options.apiUrl
-              ? {
-                  clientOptions: { slackApiUrl: options.apiUrl },
-                  // Slack's authorize page beside its Web API (the double's too).
-                  authorizationUrl: new URL('../oauth/v2/authorize', options.apiUrl).href,
-                }
+              ? { authorizationUrl: new URL('../oauth/v2/authorize', options.apiUrl).href }
               : {}),
             logger: boltLogger(logger),
           },

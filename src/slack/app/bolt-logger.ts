@@ -39,3 +39,12 @@ export function boltLogger(base: Logger): BoltLogger {
     },
   };
 }
+
+/**
+ * Bolt's logger for the installer's Web API client, without its debug lines: those print each
+ * request's body, and the code exchange's (`oauth.v2.access`) carries the client secret.
+ */
+export function installerClientLogger(base: Logger): BoltLogger {
+  const logger = boltLogger(base);
+  return { ...logger, debug: () => undefined };
+}
