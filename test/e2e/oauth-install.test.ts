@@ -113,6 +113,29 @@ describe('installing by OAuth', () => {
     }
   });
 
+  it('files a direct message as a ticket in the one workspace installed, its reply posted with that workspace’s token', async () => {
+    stack = await startStack({ oauth: true });
+    await installByOAuth(stack, secondIds.team);
+    const second = driverFor(stack, 1);
+    try {
+      const workspace = stack.double.workspaces[1];
+      const dm = workspace?.openIm(secondIds.elsa) ?? '';
+      const sent = await second.userPosts({
+        userId: secondIds.elsa,
+        channelId: dm,
+        text: 'The VPN drops every hour',
+      });
+      const reply = await stack.double.waitForCall(
+        'chat.postMessage',
+        (call) =>
+          call.args.channel === dm && call.args.thread_ts === sent.ts && call.status === 200,
+      );
+      expect(reply.tokenOf).toBe(secondIds.team);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('is ready once one installation answers auth.test, and not before', async () => {
     stack = await startStack({ oauth: true });
     expect((await stack.app.get('/readyz')).status).toBe(503);

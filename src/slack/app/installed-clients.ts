@@ -35,8 +35,9 @@ export class WorkspaceScope {
   }
 }
 
-// How long the only installation is trusted before the store is read again.
-const ONLY_KEPT_MS = 30_000;
+// How long the only installation is trusted before the store is read again: short, as a second
+// install makes a call outside a request ambiguous. "None" or "several" is never kept.
+const ONLY_KEPT_MS = 2_000;
 
 /** Finds the token of each call, and keeps each workspace's holds. */
 export class InstalledTokens {
@@ -45,7 +46,7 @@ export class InstalledTokens {
   readonly #claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
   readonly #now: Now;
   readonly #holds = new Map<string, SlackMethodHolds>();
-  #only: { auth: WorkspaceAuth | undefined; count: number; at: number } | undefined;
+  #only: { auth: WorkspaceAuth; at: number } | undefined;
 
   constructor(options: {
     scope: WorkspaceScope;
@@ -64,18 +65,13 @@ export class InstalledTokens {
     const scoped = this.#scope.current();
     if (scoped) return scoped;
     const now = this.#now();
-    if (!this.#only || now - this.#only.at > ONLY_KEPT_MS) {
-      const all = await this.#installations.list();
-      const [first] = all;
-      const token = first?.installation.bot?.token;
-      const workspace = first?.summary.teamId ?? first?.summary.enterpriseId;
-      this.#only = {
-        auth: all.length === 1 && token && workspace ? { token, workspace } : undefined,
-        count: all.length,
-        at: now,
-      };
-    }
-    if (!this.#only.auth) throw new WorkspaceUnknownError(this.#only.count);
+    if (this.#only && now - this.#only.at <= ONLY_KEPT_MS) return this.#only.auth;
+    const all = await this.#installations.list();
+    const [first] = all;
+    const token = first?.installation.bot?.token;
+    const workspace = first?.summary.teamId ?? first?.summary.enterpriseId;
+    if (all.length !== 1 || !token || !workspace) throw new WorkspaceUnknownError(all.length);
+    this.#only = { auth: { token, workspace }, at: now };
     return this.#only.auth;
   }
 
