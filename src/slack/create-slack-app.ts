@@ -449,7 +449,10 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Servin
             stateStore: oauth.states,
             // /slack/install sends the admin straight to Slack's consent screen.
             directInstall: true,
+            // An admin waits in the browser: one quick retry, a 429 answered at once (they
+            // start again from /slack/install), as for anyone waiting on the app.
             clientOptions: {
+              ...interactiveClientOptions,
               logger: installerClientLogger(logger),
               ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
             },

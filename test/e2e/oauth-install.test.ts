@@ -160,6 +160,20 @@ describe('installing by OAuth', () => {
     expect(logs).not.toContain(OAUTH_ENV.SLACK_TOKEN_KEY);
   });
 
+  it('keeps no installation when Slack fails the code exchange (500 after one retry, or 429 with Retry-After)', async () => {
+    stack = await startStack({ oauth: true });
+    stack.double.failNext('oauth.v2.access', 'internal_error', { status: 500, times: 2 });
+    const failed = await installByOAuth(stack, defaultIds.team);
+    stack.double.failNext('oauth.v2.access', 'ratelimited', { retryAfterSec: 30 });
+    const limited = await installByOAuth(stack, defaultIds.team);
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(limited.status).toBeGreaterThanOrEqual(400);
+    expect(await installationsOf(stack)).toEqual([]);
+    // The admin starts again from /slack/install once Slack answers.
+    expect((await installByOAuth(stack, defaultIds.team)).status).toBe(200);
+    expect((await installationsOf(stack)).map((s) => s.teamId)).toEqual([defaultIds.team]);
+  });
+
   it('refuses a redirect whose state it did not make', async () => {
     stack = await startStack({ oauth: true });
     const forged = await fetch(

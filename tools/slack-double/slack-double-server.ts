@@ -545,7 +545,17 @@ export class SlackDouble {
     // The code exchange is authenticated by the client's id and secret, not a token.
     if (method === 'oauth.v2.access') {
       const problem = argumentProblem(this.#description, method, args);
-      return problem ? refuse(problem) : plain(this.oauth.access(args));
+      if (problem) return refuse(problem);
+      const failure = this.#takeFailure(method, args);
+      if (failure) {
+        return {
+          status: failure.status,
+          response: { ok: false, error: failure.error },
+          injected: true,
+          headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
+        };
+      }
+      return plain(this.oauth.access(args));
     }
     if (!implementation) {
       const gap = `[ERROR] the Slack double does not implement ${method}, which Slack has`;
