@@ -23,7 +23,7 @@ import type { InstallationRecords, OAuthStateRecords } from '../store/install-ty
 import type { Stores } from '../store/types.ts';
 import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
-import { boltLogger, installerClientLogger } from './app/bolt-logger.ts';
+import { boltLogger, installerLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
 import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
@@ -453,14 +453,14 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Servin
             // start again from /slack/install), as for anyone waiting on the app.
             clientOptions: {
               ...interactiveClientOptions,
-              logger: installerClientLogger(logger),
               ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
             },
             // Slack's authorize page beside its Web API (the double's too).
             ...(options.apiUrl
               ? { authorizationUrl: new URL('../oauth/v2/authorize', options.apiUrl).href }
               : {}),
-            logger: boltLogger(logger),
+            // Also its Web API client's: that one's debug lines would print the client secret.
+            logger: installerLogger(logger),
           },
         }
       : {}),
