@@ -62,13 +62,11 @@ export function describeInstallationsContract(backend: InstallBackend): void {
     it('a workspace install is found by its team id, from another replica', async () => {
       const ns = backend.namespace();
       await ns.open(0).installations.storeInstallation(workspaceInstall('T1'));
-      const found = await ns
-        .open(1)
-        .installations.fetchInstallation({
-          teamId: 'T1',
-          enterpriseId: undefined,
-          isEnterpriseInstall: false,
-        });
+      const found = await ns.open(1).installations.fetchInstallation({
+        teamId: 'T1',
+        enterpriseId: undefined,
+        isEnterpriseInstall: false,
+      });
       expect(found.bot?.token).toBe('xoxb-T1-secret');
       expect(found.user.token).toBe('xoxp-T1-user-secret');
     });
@@ -162,13 +160,11 @@ export function describeInstallationsContract(backend: InstallBackend): void {
       const ns = backend.namespace();
       await ns.open(0).installations.storeInstallation(workspaceInstall('T1'));
       await expect(
-        ns
-          .open(0, testCipher())
-          .installations.fetchInstallation({
-            teamId: 'T1',
-            enterpriseId: undefined,
-            isEnterpriseInstall: false,
-          }),
+        ns.open(0, testCipher()).installations.fetchInstallation({
+          teamId: 'T1',
+          enterpriseId: undefined,
+          isEnterpriseInstall: false,
+        }),
       ).rejects.toMatchObject({ code: 'STORE_DATA_INVALID' });
     });
   });
