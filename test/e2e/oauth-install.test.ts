@@ -103,11 +103,39 @@ describe('installing by OAuth', () => {
     );
     expect((await installationsOf(stack)).map((s) => s.teamId)).toEqual([secondIds.team]);
     expect(stack.logs.join('')).toContain('Slack installation removed');
+    // Slack revoked the first workspace's token; its events now find no installation.
+    stack.double.oauth.revoke(defaultIds.team);
+    const before = stack.double.calls.length;
+    const orphan = await stack.driver.appHomeOpened({ userId: defaultIds.alice });
+    expect(orphan.status).not.toBe(200);
+    expect(stack.double.calls.slice(before).filter((c) => c.tokenOf === defaultIds.team)).toEqual(
+      [],
+    );
 
     const second = driverFor(stack, 1);
     try {
       await second.appHomeOpened({ userId: secondIds.elsa });
       expect(await homePublishedWith(stack, secondIds.elsa)).toBe(secondIds.team);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('removes the installation whose bot token Slack revoked (tokens_revoked), not on user tokens alone', async () => {
+    stack = await startStack({ oauth: true });
+    await installByOAuth(stack, defaultIds.team);
+    await installByOAuth(stack, secondIds.team);
+    const second = driverFor(stack, 1);
+    try {
+      await second.event({ type: 'tokens_revoked', tokens: { oauth: [secondIds.elsa] } });
+      expect(await installationsOf(stack)).toHaveLength(2);
+      await second.event({ type: 'tokens_revoked', tokens: { bot: [secondIds.bot] } });
+      await eventually(
+        async () => (await installationsOf(stack as Stack)).length === 1,
+        5_000,
+        'the installation removed',
+      );
+      expect((await installationsOf(stack)).map((s) => s.teamId)).toEqual([defaultIds.team]);
     } finally {
       await second.close();
     }
