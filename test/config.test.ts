@@ -490,6 +490,12 @@ describe('installing by OAuth', () => {
     );
   });
 
+  it('refuses Socket Mode beside installing by OAuth, which takes HTTP mode', () => {
+    expect(problemsOf({ ...oauth, SLACK_APP_TOKEN: 'xapp-1-secret' })).toContainEqual(
+      expect.stringMatching(/^SLACK_APP_TOKEN must be unset when the app is installed by OAuth/),
+    );
+  });
+
   it('refuses to start without the token key, and says how to make one', () => {
     const { SLACK_TOKEN_KEY: _k, ...keyless } = oauth;
     expect(problemsOf(keyless)).toEqual([
