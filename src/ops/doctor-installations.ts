@@ -1,11 +1,12 @@
 /**
  * The doctor's checks when the app is installed by OAuth: each installation kept in Redis
  * (workspace or org-wide, its team or enterprise id) and the scopes it granted against
- * manifest.yml's. Only what is kept in the clear beside each sealed installation is read: the
- * doctor needs no SLACK_TOKEN_KEY and never holds a token.
+ * manifest.yml's, read from what is kept in the clear beside each sealed installation. With
+ * SLACK_TOKEN_KEY, each installation is also opened (and dropped at once), so a wrong key shows
+ * here rather than as every request refused; no token is printed.
  */
-import { installKeys } from '../store/index.ts';
-import { summaryOfStored } from '../store/installation-codec.ts';
+import { installKeys, TokenCipher } from '../store/index.ts';
+import { decodeInstallation, summaryOfStored } from '../store/installation-codec.ts';
 import { withTimeout } from '../timeout.ts';
 import type { CheckStatus, DoctorCheck } from './doctor.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
@@ -16,6 +17,7 @@ export interface InstallationsEnv {
   REDIS_URL?: string | undefined;
   REDIS_CLUSTER?: string | undefined;
   REDIS_KEY_PREFIX?: string | undefined;
+  SLACK_TOKEN_KEY?: string | undefined;
 }
 
 /** One check per installation, or one saying why there is none to list. */
@@ -76,11 +78,38 @@ export async function checkInstallations(
       },
     ];
   }
-  return entries.map(([place, text]) => installationCheck(place, text, wanted));
+  const cipher = cipherOf(env.SLACK_TOKEN_KEY);
+  return entries.map(([place, text]) => installationCheck(place, text, wanted, cipher));
 }
 
-function installationCheck(place: string, text: string, wanted: string[] | undefined): DoctorCheck {
+function cipherOf(key: string | undefined): TokenCipher | undefined {
+  try {
+    return key ? new TokenCipher(key) : undefined;
+  } catch {
+    // A malformed key is the configuration check's to report.
+    return undefined;
+  }
+}
+
+function installationCheck(
+  place: string,
+  text: string,
+  wanted: string[] | undefined,
+  cipher: TokenCipher | undefined,
+): DoctorCheck {
   const summary = summaryOfStored(text);
+  if (summary && cipher) {
+    try {
+      decodeInstallation(cipher, place, text);
+    } catch {
+      return {
+        name: `Slack installation ${summary.kind === 'org' ? summary.enterpriseId : summary.teamId}`,
+        status: 'fail',
+        summary: 'does not open with SLACK_TOKEN_KEY: its tokens were sealed with another key',
+        fix: 'set the SLACK_TOKEN_KEY the installations were made with, or reinstall the app from /slack/install with this one',
+      };
+    }
+  }
   if (!summary) {
     return {
       name: `Slack installation ${place}`,

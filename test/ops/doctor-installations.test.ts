@@ -61,6 +61,36 @@ describe('the doctor, installed by OAuth', () => {
     expect(text).not.toContain('secret');
   });
 
+  it('names an installation that does not open with SLACK_TOKEN_KEY', async () => {
+    const own = `${prefix}keyed:`;
+    const key = randomBytes(32);
+    const stores = createRedisInstallStores({
+      redis,
+      prefix: own,
+      cipher: new TokenCipher(key),
+      stateSecret: 'state-secret-0123456789',
+    });
+    await stores.installations.storeInstallation(workspaceInstall('T0001'));
+    const right = await checkInstallations(
+      { REDIS_URL, REDIS_KEY_PREFIX: own, SLACK_TOKEN_KEY: key.toString('base64') },
+      undefined,
+      3_000,
+    );
+    expect(right[0]?.summary).not.toContain('does not open');
+    const wrong = await checkInstallations(
+      { REDIS_URL, REDIS_KEY_PREFIX: own, SLACK_TOKEN_KEY: randomBytes(32).toString('base64') },
+      undefined,
+      3_000,
+    );
+    expect(wrong).toMatchObject([
+      {
+        name: 'Slack installation T0001',
+        status: 'fail',
+        summary: expect.stringContaining('does not open with SLACK_TOKEN_KEY'),
+      },
+    ]);
+  });
+
   it('says none is installed yet, and how to install', async () => {
     const checks = await checkInstallations(
       { REDIS_URL, REDIS_KEY_PREFIX: `${prefix}empty:` },
