@@ -154,6 +154,11 @@ export interface SlackApp {
   /** The triage channels' morning summary, when configured (runs where the worker runs). */
   digest: TriageDigest | undefined;
   /**
+   * Installed by OAuth: each call's token, and `runAs` to run work outside a request as a
+   * given workspace (for records that carry their team); unset with one bot token.
+   */
+  installedTokens: InstalledTokens | undefined;
+  /**
    * Starts what the role runs: listening (HTTP server or Socket Mode connection, or for a
    * worker only the routes) and the outbox worker; returns the HTTP port.
    */
@@ -395,6 +400,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     worker,
     poster,
     digest,
+    installedTokens: built.tokens,
     async start() {
       // Bolt starts the receiver, which owns its server and so knows its port.
       await app.start();

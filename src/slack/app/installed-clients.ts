@@ -42,7 +42,7 @@ const ONLY_KEPT_MS = 2_000;
 /** Finds the token of each call, and keeps each workspace's holds. */
 export class InstalledTokens {
   readonly #scope: WorkspaceScope;
-  readonly #installations: Pick<InstallationRecords, 'list'>;
+  readonly #installations: Pick<InstallationRecords, 'list' | 'fetchInstallation'>;
   readonly #claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
   readonly #now: Now;
   readonly #holds = new Map<string, SlackMethodHolds>();
@@ -50,7 +50,7 @@ export class InstalledTokens {
 
   constructor(options: {
     scope: WorkspaceScope;
-    installations: Pick<InstallationRecords, 'list'>;
+    installations: Pick<InstallationRecords, 'list' | 'fetchInstallation'>;
     claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
     now?: Now;
   }) {
@@ -73,6 +73,28 @@ export class InstalledTokens {
     if (all.length !== 1 || !token || !workspace) throw new WorkspaceUnknownError(all.length);
     this.#only = { auth: { token, workspace }, at: now };
     return this.#only.auth;
+  }
+
+  /**
+   * Runs `work` with the token of a workspace (team id), or of its organization's org-wide
+   * install: for work outside a request that knows whose it is (a record carrying its team).
+   * Rejects with the store's InstallationNotFoundError when the app is not installed there.
+   */
+  async runAs<T>(
+    where: { teamId: string; enterpriseId?: string | undefined },
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const installation = await this.#installations.fetchInstallation({
+      teamId: where.teamId,
+      enterpriseId: where.enterpriseId,
+      isEnterpriseInstall: false,
+    });
+    const token = installation.bot?.token;
+    if (!token) throw new WorkspaceUnknownError(0);
+    const workspace = installation.isEnterpriseInstall
+      ? (installation.enterprise?.id ?? where.teamId)
+      : where.teamId;
+    return this.#scope.run({ token, workspace }, work);
   }
 
   /** The Retry-After holds of one workspace. */

@@ -84,6 +84,25 @@ describe('the clients of an app installed by OAuth', () => {
     await expect(scope.run(first, () => client.auth.test())).resolves.toMatchObject({ ok: true });
   });
 
+  it('runs work outside a request as a named workspace, with its token', async () => {
+    const { install, tokens, client } = await setUp();
+    await install.installations.storeInstallation(
+      workspaceInstall(defaultIds.team, defaultIds.botToken),
+    );
+    await install.installations.storeInstallation(
+      workspaceInstall(secondIds.team, secondIds.botToken),
+    );
+    await tokens.runAs({ teamId: secondIds.team }, () => client.auth.test());
+    await tokens.runAs({ teamId: defaultIds.team }, () => client.auth.test());
+    expect(double.callsTo('auth.test').map((call) => call.tokenOf)).toEqual([
+      secondIds.team,
+      defaultIds.team,
+    ]);
+    await expect(tokens.runAs({ teamId: 'T9999' }, () => client.auth.test())).rejects.toMatchObject(
+      { code: 'STORE_INSTALLATION_NOT_FOUND' },
+    );
+  });
+
   it('outside a request, uses the only installation, and refuses to guess between several', async () => {
     const { install, client, tokens } = await setUp();
     await expect(client.auth.test()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
