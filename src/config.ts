@@ -190,11 +190,27 @@ export function parseDeskTriageChannels(pairs: readonly string[]): {
 
 // Each variable on its own; the rules that tie several together are in `crossProblems`.
 const envSchema = z.object({
-  SLACK_BOT_TOKEN: required(
-    'copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions',
-  ).refine((v) => v.startsWith('xoxb-'), {
+  // Required unless the app is installed by OAuth (see `crossProblems`).
+  SLACK_BOT_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xoxb-'), {
     error: 'must be a bot token starting with xoxb- (OAuth & Permissions page)',
   }),
+  SLACK_CLIENT_ID: optional.refine((v) => v === undefined || /^\d+\.\d+$/.test(v), {
+    error: 'must be the Client ID from Basic Information > App Credentials (digits.digits)',
+  }),
+  SLACK_CLIENT_SECRET: optional,
+  SLACK_STATE_SECRET: optional.refine((v) => v === undefined || v.length >= 16, {
+    error:
+      'must be at least 16 random characters (it signs install links), e.g. the output of openssl rand -hex 16',
+  }),
+  SLACK_TOKEN_KEY: optional.refine(
+    (v) =>
+      v === undefined ||
+      (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32),
+    {
+      error:
+        'must be 32 random bytes in base64 (it encrypts the installations’ tokens at rest), e.g. the output of openssl rand -base64 32',
+    },
+  ),
   SLACK_SIGNING_SECRET: optional,
   SLACK_APP_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xapp-'), {
     error:
@@ -452,10 +468,22 @@ function isTimeZone(name: string): boolean {
 /** Every environment variable the app reads, in the order the schema lists them. */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
+/** What installing by OAuth takes (Bolt's names, and the key the tokens are sealed with). */
+export interface OAuthSettings {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** 32 bytes in base64 (SLACK_TOKEN_KEY). */
+  tokenKey: string;
+}
+
 /** The app's parsed configuration. */
 export interface Config {
   slack: {
-    botToken: string;
+    /** The one workspace's bot token (single-token mode); undefined when installed by OAuth. */
+    botToken: string | undefined;
+    /** Installing by OAuth (SLACK_CLIENT_ID, ...); undefined in single-token mode. */
+    oauth: OAuthSettings | undefined;
     signingSecret: string | undefined;
     appToken: string | undefined;
     apiUrl: string | undefined;
@@ -521,6 +549,9 @@ export interface Config {
 // Never printed back: tokens and keys, and a Redis URL, which may hold a password.
 const SECRET_VARIABLES = new Set([
   'SLACK_BOT_TOKEN',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
+  'SLACK_TOKEN_KEY',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
   'SERVICE_DESK_API_KEY',
@@ -547,6 +578,7 @@ function crossProblems(env: NodeJS.ProcessEnv): Problem[] {
       message: `is ${split.data.APP_ROLE}, which needs REDIS_URL: web and worker processes share their queue through Redis`,
     });
   }
+  problems.push(...installProblems(env));
   const http = envSchema
     .pick({ APP_ROLE: true, SLACK_APP_TOKEN: true, SLACK_SIGNING_SECRET: true })
     .safeParse(env);
@@ -567,6 +599,58 @@ function crossProblems(env: NodeJS.ProcessEnv): Problem[] {
     problems.push({
       name: 'TRIAGE_REACTIONS',
       message: `uses :${emoji.data.TICKET_EMOJI}:, which is TICKET_EMOJI (it files a message as a ticket): choose another emoji for its action`,
+    });
+  }
+  return problems;
+}
+
+const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+
+/**
+ * One way to install: SLACK_BOT_TOKEN (one workspace), or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET
+ * and SLACK_STATE_SECRET together (installed by OAuth, into any number of workspaces), which
+ * also need SLACK_TOKEN_KEY and HTTP mode. Read from the raw environment: a variable that is
+ * set but malformed still counts as set, so the message about the mode is right too.
+ */
+function installProblems(env: NodeJS.ProcessEnv): Problem[] {
+  const isSet = (name: string) => (env[name]?.trim() ?? '') !== '';
+  const oauthSet = OAUTH_VARIABLES.filter(isSet);
+  if (oauthSet.length === 0) {
+    if (isSet('SLACK_BOT_TOKEN')) return [];
+    return [
+      {
+        name: 'SLACK_BOT_TOKEN',
+        message:
+          'is required: copy the Bot User OAuth Token (xoxb-...) from OAuth & Permissions, or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install the app by OAuth',
+      },
+    ];
+  }
+  const problems: Problem[] = [];
+  for (const name of OAUTH_VARIABLES.filter((n) => !isSet(n))) {
+    problems.push({
+      name,
+      message: `is required to install by OAuth (${oauthSet.join(', ')} ${oauthSet.length === 1 ? 'is' : 'are'} set): ${name === 'SLACK_STATE_SECRET' ? 'set 16 or more random characters, e.g. openssl rand -hex 16' : 'copy it from Basic Information > App Credentials'}`,
+    });
+  }
+  if (isSet('SLACK_BOT_TOKEN')) {
+    problems.push({
+      name: 'SLACK_BOT_TOKEN',
+      message:
+        'must be unset when the app is installed by OAuth (SLACK_CLIENT_ID...): each workspace’s token comes from its installation; unset the OAuth variables instead to keep one workspace',
+    });
+  }
+  if (!isSet('SLACK_TOKEN_KEY')) {
+    problems.push({
+      name: 'SLACK_TOKEN_KEY',
+      message:
+        'is required to install by OAuth: 32 random bytes in base64 that encrypt the installations’ tokens at rest, e.g. openssl rand -base64 32 (keep it: another key cannot read them back)',
+    });
+  }
+  if (isSet('SLACK_APP_TOKEN')) {
+    problems.push({
+      name: 'SLACK_APP_TOKEN',
+      message:
+        'must be unset when the app is installed by OAuth: installing takes HTTP mode (/slack/install and /slack/oauth_redirect)',
     });
   }
   return problems;
@@ -602,6 +686,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     slack: {
       botToken: e.SLACK_BOT_TOKEN,
+      oauth:
+        e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET && e.SLACK_TOKEN_KEY
+          ? {
+              clientId: e.SLACK_CLIENT_ID,
+              clientSecret: e.SLACK_CLIENT_SECRET,
+              stateSecret: e.SLACK_STATE_SECRET,
+              tokenKey: e.SLACK_TOKEN_KEY,
+            }
+          : undefined,
       signingSecret: e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,

@@ -31,6 +31,9 @@ async function main(): Promise<void> {
     pretty: config.log.pretty,
     secrets: [
       config.slack.botToken,
+      config.slack.oauth?.clientSecret,
+      config.slack.oauth?.stateSecret,
+      config.slack.oauth?.tokenKey,
       config.slack.appToken,
       config.slack.signingSecret,
       config.serviceDesk.apiKey,

@@ -22,6 +22,7 @@ import {
   WEBHOOK_PATH,
   webhookHandler,
 } from './mirror/index.ts';
+import { authTestAnyInstallation } from './ops/installations-auth-test.ts';
 import { type AppMetrics, createMetrics } from './ops/metrics.ts';
 import { opsRoutes } from './ops/ops-routes.ts';
 import { Readiness } from './ops/readiness.ts';
@@ -30,7 +31,14 @@ import { SignatureFailures } from './ops/signature-failures.ts';
 import { slackRequestMetrics, withDuplicateCounting } from './ops/slack-request-metrics.ts';
 import { ServiceDeskClient, type ServiceDeskClientOptions } from './servicedesk/index.ts';
 import { createSlackApp, type SlackApp } from './slack/create-slack-app.ts';
-import { createMemoryStores, createRedisStores } from './store/index.ts';
+import {
+  createMemoryInstallStores,
+  createMemoryStores,
+  createRedisInstallStores,
+  createRedisStores,
+  type InstallStores,
+  TokenCipher,
+} from './store/index.ts';
 import type { Stores } from './store/types.ts';
 
 /** What a caller may put in place of what the settings would build. */
@@ -74,6 +82,8 @@ export interface RuntimeParts {
   processMetrics?: boolean;
   /** The morning summary's clock (tests run it on an injected one). */
   digestClock?: Partial<Clock>;
+  /** Installed by OAuth: the installation and state stores (by default beside `stores`). */
+  installStores?: InstallStores;
 }
 
 /** The app, built and not yet started. */
@@ -82,6 +92,8 @@ export interface Runtime {
   logger: Logger;
   redis: Redis | Cluster | undefined;
   stores: Stores;
+  /** Installed by OAuth: the installations and install states; unset with one bot token. */
+  installStores: InstallStores | undefined;
   serviceDesk: ServiceDeskClient;
   metrics: AppMetrics;
   readiness: Readiness;
@@ -120,6 +132,24 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
         })
       : createMemoryStores({ budget, triageDefaults, ...(parts.now ? { now: parts.now } : {}) }));
 
+  // Installed by OAuth: the installations beside the other stores, their tokens sealed.
+  const oauth = config.slack.oauth;
+  const installStores: InstallStores | undefined =
+    parts.installStores ??
+    (oauth
+      ? redis
+        ? createRedisInstallStores({
+            redis,
+            prefix: config.redisKeyPrefix,
+            cipher: new TokenCipher(oauth.tokenKey),
+            stateSecret: oauth.stateSecret,
+          })
+        : createMemoryInstallStores({
+            cipher: new TokenCipher(oauth.tokenKey),
+            stateSecret: oauth.stateSecret,
+          })
+      : undefined);
+
   // Every request of every replica inside the platform's limits, with a reserve for people.
   let metrics: AppMetrics | undefined;
   const budgetHooks = createBudgetHooks({
@@ -155,11 +185,14 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     redis,
     probePlatform: (signal) => serviceDesk.listDesks({ signal, priority: 'interactive' }),
     // Its own client without retries: a probe must answer now, not after Slack's retry schedule.
+    // Installed by OAuth: ready when one installation answers.
     verifySlack: () =>
-      new WebClient(config.slack.botToken, {
-        retryConfig: { retries: 0 },
-        ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
-      }).auth.test(),
+      installStores
+        ? authTestAnyInstallation(installStores.installations, config.slack.apiUrl)
+        : new WebClient(config.slack.botToken, {
+            retryConfig: { retries: 0 },
+            ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+          }).auth.test(),
     ...(parts.readinessTimeoutMs !== undefined ? { checkTimeoutMs: parts.readinessTimeoutMs } : {}),
     ...(parts.slackRetryMs !== undefined ? { slackRetryMs: parts.slackRetryMs } : {}),
   });
@@ -226,6 +259,16 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
   const signatureFailures = new SignatureFailures({ logger, metrics: appMetrics });
   const slack = createSlackApp({
     botToken: config.slack.botToken,
+    oauth:
+      oauth && installStores
+        ? {
+            clientId: oauth.clientId,
+            clientSecret: oauth.clientSecret,
+            stateSecret: oauth.stateSecret,
+            installations: installStores.installations,
+            states: installStores.states,
+          }
+        : undefined,
     signingSecret: config.slack.signingSecret,
     appToken: config.slack.appToken,
     apiUrl: config.slack.apiUrl,
@@ -289,6 +332,7 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
     logger,
     redis,
     stores,
+    installStores,
     serviceDesk,
     metrics: appMetrics,
     readiness: ready,
@@ -306,7 +350,12 @@ export function createRuntime(config: Config, logger: Logger, parts: RuntimePart
       if (config.role !== 'web') mirror.start();
       // Said once, here; readiness tries again when asked, and a request's authorize too.
       const slackAuth = await ready.verifySlackAtStart();
-      if (!slackAuth.ok) {
+      if (!slackAuth.ok && slackAuth.detail.includes('no_installation')) {
+        // Installed by OAuth and not yet installed anywhere: expected on a first start.
+        logger.warn(
+          'no workspace has installed the app yet: open /slack/install on its public URL; /readyz answers 503 until one has',
+        );
+      } else if (!slackAuth.ok) {
         const what = slackAuth.answered
           ? 'Slack refused auth.test at start'
           : 'Slack did not answer auth.test at start';

@@ -439,3 +439,80 @@ describe('service levels and the morning summary', () => {
     );
   });
 });
+
+describe('installing by OAuth', () => {
+  const { SLACK_BOT_TOKEN: _token, ...withoutToken } = base;
+  const oauth = {
+    ...withoutToken,
+    SLACK_CLIENT_ID: '1234.5678',
+    SLACK_CLIENT_SECRET: 'client-secret-value',
+    SLACK_STATE_SECRET: 'state-secret-value-0123',
+    SLACK_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64'),
+  };
+
+  it('reads the client, the state secret and the token key, with no bot token', () => {
+    const config = loadConfig(oauth);
+    expect(config.slack.botToken).toBeUndefined();
+    expect(config.slack.oauth).toEqual({
+      clientId: '1234.5678',
+      clientSecret: 'client-secret-value',
+      stateSecret: 'state-secret-value-0123',
+      tokenKey: oauth.SLACK_TOKEN_KEY,
+    });
+  });
+
+  it('keeps single-token mode when no OAuth variable is set', () => {
+    expect(loadConfig(base).slack.oauth).toBeUndefined();
+  });
+
+  it('asks for a bot token or the OAuth variables when neither is set', () => {
+    expect(problemsOf(withoutToken)).toContainEqual(
+      expect.stringMatching(
+        /^SLACK_BOT_TOKEN is required: .* or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET/,
+      ),
+    );
+  });
+
+  it('names each OAuth variable missing beside the ones set', () => {
+    const { SLACK_CLIENT_SECRET: _s, SLACK_STATE_SECRET: _st, ...partial } = oauth;
+    const problems = problemsOf(partial);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^SLACK_CLIENT_SECRET is required to install by OAuth/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/^SLACK_STATE_SECRET is required to install by OAuth/),
+    );
+  });
+
+  it('refuses a bot token beside the OAuth variables', () => {
+    expect(problemsOf({ ...oauth, SLACK_BOT_TOKEN: 'xoxb-1-secret' })).toContainEqual(
+      expect.stringMatching(/^SLACK_BOT_TOKEN must be unset when the app is installed by OAuth/),
+    );
+  });
+
+  it('refuses Socket Mode beside installing by OAuth, which takes HTTP mode', () => {
+    expect(problemsOf({ ...oauth, SLACK_APP_TOKEN: 'xapp-1-secret' })).toContainEqual(
+      expect.stringMatching(/^SLACK_APP_TOKEN must be unset when the app is installed by OAuth/),
+    );
+  });
+
+  it('refuses to start without the token key, and says how to make one', () => {
+    const { SLACK_TOKEN_KEY: _k, ...keyless } = oauth;
+    expect(problemsOf(keyless)).toEqual([
+      expect.stringMatching(
+        /^SLACK_TOKEN_KEY is required to install by OAuth: 32 random bytes in base64/,
+      ),
+    ]);
+  });
+
+  it('refuses a token key that is not 32 bytes, without printing it', () => {
+    const problems = problemsOf({
+      ...oauth,
+      SLACK_TOKEN_KEY: Buffer.alloc(16, 1).toString('base64'),
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^SLACK_TOKEN_KEY must be 32 random bytes in base64/),
+    ]);
+    expect(problems[0]).not.toContain(Buffer.alloc(16, 1).toString('base64'));
+  });
+});

@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, parseDeskTriageChannels } from '../config.ts';
 import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
 import { createRedisStores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/index.ts';
 import { withTimeout } from '../timeout.ts';
+import { checkInstallations } from './doctor-installations.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
 import { createRedisClient } from './redis-client.ts';
 
@@ -59,9 +60,21 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   // Slack's Web API is never on this machine: a loopback one is the Slack double, a local run.
   const local = isLoopback(slackApi);
 
-  const token = await checkBotToken(env.SLACK_BOT_TOKEN, slackApi, timeoutMs);
+  // Installed by OAuth, each installation has its token and scopes: listed, never printed.
+  const oauth = env.SLACK_CLIENT_ID !== undefined && env.SLACK_BOT_TOKEN === undefined;
+  const token = oauth
+    ? {
+        check: {
+          name: 'Slack bot token',
+          status: 'skip' as const,
+          summary: 'installed by OAuth: each installation has its own (listed below)',
+        },
+        scopes: undefined,
+      }
+    : await checkBotToken(env.SLACK_BOT_TOKEN, slackApi, timeoutMs);
   checks.push(token.check);
-  checks.push(await checkScopes(token.scopes, token.check.status, options.manifestPath));
+  if (oauth) checks.push(...(await checkInstallations(env, options.manifestPath, timeoutMs)));
+  else checks.push(await checkScopes(token.scopes, token.check.status, options.manifestPath));
   checks.push(await checkAppToken(env.SLACK_APP_TOKEN, slackApi, timeoutMs));
   checks.push(
     checkSigningSecret(

@@ -5,6 +5,7 @@ import { CodedError } from '../coded-error.ts';
 export const OPS_ERROR_CODES = {
   manifestInvalid: 'manifest_invalid',
   manifestOptionInvalid: 'manifest_option_invalid',
+  noInstallation: 'no_installation',
 } as const;
 
 /** A code of the operations component's errors. */
@@ -25,5 +26,15 @@ export class ManifestOptionInvalidError extends CodedError<OpsErrorCode> {
   constructor(option: string, detail: string) {
     super(OPS_ERROR_CODES.manifestOptionInvalid, `${option} ${detail}`);
     this.option = option;
+  }
+}
+
+/** Installed by OAuth, and no workspace has installed the app yet (readiness, doctor). */
+export class NoInstallationError extends CodedError<OpsErrorCode> {
+  constructor() {
+    super(
+      OPS_ERROR_CODES.noInstallation,
+      'no workspace has installed the app yet: open /slack/install on the app’s public URL',
+    );
   }
 }

@@ -5,27 +5,41 @@
  * process answers Slack, a worker process runs the outbox and the mirror.
  */
 
-import { type AnyMiddlewareArgs, App, type CustomRoute, type Middleware } from '@slack/bolt';
+import {
+  type AnyMiddlewareArgs,
+  App,
+  type Authorize,
+  type CustomRoute,
+  type Middleware,
+} from '@slack/bolt';
+import type { WebClient, WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Now } from '../clock.ts';
 import type { AppRole } from '../config.ts';
 import type { Mirror } from '../mirror/mirror.ts';
 import type { MirrorPoster } from '../mirror/types.ts';
 import type { ServiceDeskClient } from '../servicedesk/index.ts';
+import type { InstallationRecords, OAuthStateRecords } from '../store/install-types.ts';
 import type { Stores } from '../store/types.ts';
 import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
-import { boltLogger } from './app/bolt-logger.ts';
+import { boltLogger, installerLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
+import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
 import { RouteServer, type ServingReceiver } from './app/route-server.ts';
-import { createBackgroundClient, interactiveClientOptions } from './app/slack-clients.ts';
+import {
+  backgroundClientOptions,
+  createBackgroundClient,
+  interactiveClientOptions,
+} from './app/slack-clients.ts';
 import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
 import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import { serviceClockInputs } from './cards/service-clocks.ts';
-import type { IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
+import type { Installs, IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
+import { BOT_SCOPES } from './ids.ts';
 import { addMessage } from './intents/add-message.ts';
 import { addTriageNote } from './intents/add-triage-note.ts';
 import { completeWorkflowStep } from './intents/complete-workflow-step.ts';
@@ -67,9 +81,21 @@ import { TriageChannelPrivacy } from './triage/channel-privacy.ts';
 import { logPublicTriageChannels } from './triage/public-triage-channels.ts';
 import { TriageDigest, type TriageDigestOptions } from './triage/triage-digest.ts';
 
+/** Installing by OAuth: Bolt's installer options, and our stores behind them. */
+export interface SlackOAuthOptions {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  installations: InstallationRecords;
+  states: OAuthStateRecords;
+}
+
 /** What the Slack app is built from. */
 export interface SlackAppOptions {
-  botToken: string;
+  /** One workspace's bot token; unset when installed by OAuth (`oauth`). */
+  botToken?: string | undefined;
+  /** Installed by OAuth, into any number of workspaces or org-wide; exclusive of `botToken`. */
+  oauth?: SlackOAuthOptions | undefined;
   /** HTTP mode when set and no app token is given. */
   signingSecret?: string | undefined;
   /** Socket Mode when set. */
@@ -128,6 +154,11 @@ export interface SlackApp {
   /** The triage channels' morning summary, when configured (runs where the worker runs). */
   digest: TriageDigest | undefined;
   /**
+   * Installed by OAuth: each call's token, and `runAs` to run work outside a request as a
+   * given workspace (for records that carry their team); unset with one bot token.
+   */
+  installedTokens: InstalledTokens | undefined;
+  /**
    * Starts what the role runs: listening (HTTP server or Socket Mode connection, or for a
    * worker only the routes) and the outbox worker; returns the HTTP port.
    */
@@ -171,20 +202,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...interactiveClientOptions,
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
-  // The client people wait on; background work has its own (see slack-clients).
-  // One Retry-After per method for the workspace, whichever client met the 429.
-  const holds = new SlackMethodHolds({
-    claims: options.stores.claims,
-    workspace: workspaceOfToken(options.botToken),
-  });
-  const interactive = new HeldWebClient(
-    options.botToken,
-    { ...clientOptions, logger: boltLogger(logger) },
-    holds,
-  );
+  const built = buildClients(options, clientOptions);
+  const { interactive, background } = built;
   const app = new App({
     // Not `token`: Bolt would call auth.test in its constructor and own none of its failure.
-    authorize: botAuthorization(interactive, options.botToken),
+    // Installed by OAuth, Bolt takes the receiver's installer's `authorize` instead.
+    ...(built.authorize ? { authorize: built.authorize } : {}),
     receiver,
     logger: boltLogger(logger),
     // Our own posts in linked threads must not come back as replies to the ticket.
@@ -194,7 +217,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     // The clients Bolt hands listeners carry the token `authorize` gives, with these options.
     clientOptions,
   });
-  const background = createBackgroundClient(options.botToken, logger, options.apiUrl, { holds });
+  const installs: Installs | undefined =
+    options.oauth && built.tokens
+      ? removeInstallations(options.oauth.installations, built.tokens, logger)
+      : undefined;
 
   const report: ErrorReporter = (error, context) => {
     logger.error({ err: error, ...context }, 'unexpected error after Slack was answered');
@@ -333,10 +359,23 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     deskFields,
     catalog,
     triageRecords,
+    ...(installs ? { installs } : {}),
   };
 
   // First, so that it finishes last and answers what no listener did.
   app.use(answerUnhandled(logger));
+  // Installed by OAuth: the request's token (found by `authorize`) serves every Slack call its
+  // listeners and their background tasks make through the app's own clients.
+  const { scope } = built;
+  if (scope) {
+    app.use(async ({ context, next }) => {
+      const workspace = context.isEnterpriseInstall
+        ? context.enterpriseId
+        : (context.teamId ?? context.enterpriseId);
+      if (!context.botToken || !workspace) return next();
+      await scope.run({ token: context.botToken, workspace }, next);
+    });
+  }
   for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);
   registerShortcuts(app, deps);
@@ -361,6 +400,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     worker,
     poster,
     digest,
+    installedTokens: built.tokens,
     async start() {
       // Bolt starts the receiver, which owns its server and so knows its port.
       await app.start();
@@ -402,7 +442,34 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Servin
     });
   }
   if (!options.signingSecret) throw new TypeError('HTTP mode needs a signing secret');
+  const { oauth } = options;
   return new SlackHttpReceiver({
+    ...(oauth
+      ? {
+          clientId: oauth.clientId,
+          clientSecret: oauth.clientSecret,
+          stateSecret: oauth.stateSecret,
+          installationStore: oauth.installations,
+          scopes: Object.keys(BOT_SCOPES),
+          installerOptions: {
+            stateStore: oauth.states,
+            // /slack/install sends the admin straight to Slack's consent screen.
+            directInstall: true,
+            // An admin waits in the browser: one quick retry, a 429 answered at once (they
+            // start again from /slack/install), as for anyone waiting on the app.
+            clientOptions: {
+              ...interactiveClientOptions,
+              ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+            },
+            // Slack's authorize page beside its Web API (the double's too).
+            ...(options.apiUrl
+              ? { authorizationUrl: new URL('../oauth/v2/authorize', options.apiUrl).href }
+              : {}),
+            // Also its Web API client's: that one's debug lines would print the client secret.
+            logger: installerLogger(logger),
+          },
+        }
+      : {}),
     signingSecret: options.signingSecret,
     endpoint: SLACK_EVENTS_PATH,
     routes,
@@ -414,3 +481,92 @@ function createReceiver(options: SlackAppOptions, routes: CustomRoute[]): Servin
 }
 
 const SLACK_EVENTS_PATH = '/slack/events';
+
+/** The app's two clients, and what OAuth mode adds to find each call's token. */
+interface BuiltClients {
+  interactive: WebClient;
+  background: WebClient;
+  /** Single-token mode, and a worker's (which takes no requests); unset: the installer's. */
+  authorize?: Authorize<boolean>;
+  scope?: WorkspaceScope;
+  tokens?: InstalledTokens;
+}
+
+// One bot token: as ever. Installed by OAuth: clients that find each call's token.
+function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions): BuiltClients {
+  const { logger, oauth } = options;
+  if (oauth) {
+    const scope = new WorkspaceScope();
+    const tokens = new InstalledTokens({
+      scope,
+      installations: oauth.installations,
+      claims: options.stores.claims,
+    });
+    const withApi = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
+    return {
+      interactive: new InstalledWebClient({ ...clientOptions, logger: boltLogger(logger) }, tokens),
+      background: new InstalledWebClient(
+        { ...backgroundClientOptions, ...withApi, logger: boltLogger(logger) },
+        tokens,
+      ),
+      scope,
+      tokens,
+      // A worker serves no Slack request, so nothing asks it; Bolt wants one all the same.
+      ...(options.role === 'worker'
+        ? {
+            authorize: async () => {
+              throw new TypeError('a worker process takes no Slack requests');
+            },
+          }
+        : {}),
+    };
+  }
+  const botToken = options.botToken;
+  if (!botToken) throw new TypeError('the Slack app needs a bot token or OAuth options');
+  // The client people wait on; background work has its own (see slack-clients).
+  // One Retry-After per method for the workspace, whichever client met the 429.
+  const holds = new SlackMethodHolds({
+    claims: options.stores.claims,
+    workspace: workspaceOfToken(botToken),
+  });
+  const interactive = new HeldWebClient(
+    botToken,
+    { ...clientOptions, logger: boltLogger(logger) },
+    holds,
+  );
+  return {
+    interactive,
+    background: createBackgroundClient(botToken, logger, options.apiUrl, { holds }),
+    authorize: botAuthorization(interactive, botToken),
+  };
+}
+
+// Removing an installation: from the store, and what the clients kept of it.
+function removeInstallations(
+  installations: InstallationRecords,
+  tokens: InstalledTokens,
+  logger: Logger,
+): Installs {
+  return {
+    async remove(ref, why) {
+      const query = ref.isEnterpriseInstall
+        ? { teamId: undefined, enterpriseId: ref.enterpriseId as string, isEnterpriseInstall: true }
+        : {
+            teamId: ref.teamId as string,
+            enterpriseId: ref.enterpriseId,
+            isEnterpriseInstall: false,
+          };
+      await installations.deleteInstallation(query);
+      tokens.forget(ref.isEnterpriseInstall ? ref.enterpriseId : ref.teamId);
+      logger.info(
+        {
+          team: ref.teamId,
+          enterprise: ref.enterpriseId,
+          kind: ref.isEnterpriseInstall ? 'org' : 'workspace',
+          why,
+        },
+        'Slack installation removed: the app no longer calls Slack for it',
+      );
+    },
+  };
+}

@@ -308,6 +308,22 @@ export interface TriageRecords {
   forget(channel: string, desks: readonly string[]): Promise<string[]>;
 }
 
+/** Which installation a request came from, as Bolt's context says. */
+export interface InstallationRef {
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+  isEnterpriseInstall: boolean;
+}
+
+/** The app's installations, when installed by OAuth (`app/installed-clients.ts`). */
+export interface Installs {
+  /**
+   * Removes the installation (the organization's for an org-wide one) and forgets what was kept
+   * for it; `why` is logged (`app_uninstalled`, `tokens_revoked`).
+   */
+  remove(ref: InstallationRef, why: string): Promise<void>;
+}
+
 /** Settings the Slack side reads. */
 export interface SlackSettings {
   ticketEmoji: string;
@@ -383,6 +399,8 @@ export interface SlackDeps {
   triageMembers: TriageMembers;
   /** The inputs of the clocks an agent's card shows (unset: no card shows a clock). */
   serviceClocks?: ServiceClockInputs;
+  /** Installed by OAuth: the installations (unset with one workspace's SLACK_BOT_TOKEN). */
+  installs?: Installs;
 }
 
 /**

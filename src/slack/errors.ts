@@ -21,6 +21,7 @@ export const SLACK_ERROR_CODES = {
   detailsNotKept: 'slack_details_not_kept',
   fairShareSpent: 'slack_fair_share_spent',
   notFiledYet: 'slack_not_filed_yet',
+  workspaceUnknown: 'slack_workspace_unknown',
 } as const;
 
 /** A code of the Slack side's errors. */
@@ -241,5 +242,26 @@ export class SlackMethodHeldError extends CodedError<'slack_webapi_rate_limited_
     );
     this.method = method;
     this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * Installed by OAuth, a Slack call made outside any request (the outbox worker, the mirror, a
+ * timer) cannot tell which workspace's token to use: no installation, or several and the work
+ * does not yet carry its workspace. Retried by the outbox like any failure.
+ */
+export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.workspaceUnknown> {
+  override readonly name = 'WorkspaceUnknownError';
+  /** How many installations there are. */
+  readonly installations: number;
+
+  constructor(installations: number) {
+    super(
+      SLACK_ERROR_CODES.workspaceUnknown,
+      installations === 0
+        ? 'the app is installed in no workspace yet: install it at /slack/install'
+        : `the app is installed in ${installations} workspaces and this Slack call, made outside a request, does not carry its workspace`,
+    );
+    this.installations = installations;
   }
 }

@@ -175,6 +175,9 @@ export const BOT_EVENTS = [
   'link_shared',
   // Slack's AI pane (`assistant_view`): a person opened it, or started a new chat in it.
   'assistant_thread_started',
+  // Installed by OAuth: a workspace (or the organization) removed the app, or its tokens.
+  'app_uninstalled',
+  'tokens_revoked',
 ] as const;
 
 /** OAuth bot scopes the app needs, each for a reason given beside it. */

@@ -12,6 +12,8 @@ export const STORE_ERROR_CODES = {
   transactionAborted: 'STORE_TRANSACTION_ABORTED',
   scriptNotRegistered: 'STORE_SCRIPT_NOT_REGISTERED',
   scriptKeyCount: 'STORE_SCRIPT_KEY_COUNT',
+  installationNotFound: 'STORE_INSTALLATION_NOT_FOUND',
+  oauthStateInvalid: 'STORE_OAUTH_STATE_INVALID',
 } as const;
 
 /** A code of the store's errors. */
@@ -130,6 +132,24 @@ export class ScriptKeyCountError extends StoreError {
       STORE_ERROR_CODES.scriptKeyCount,
       `script ${script} takes ${declared} keys, got ${given}`,
     );
+  }
+}
+
+/** No installation answers the query: the workspace never installed the app, or uninstalled it. */
+export class InstallationNotFoundError extends StoreError {
+  override readonly name = 'InstallationNotFoundError';
+
+  constructor(place: string) {
+    super(STORE_ERROR_CODES.installationNotFound, `no Slack installation for ${place}`);
+  }
+}
+
+/** An install link's state is unknown, used already, expired or not signed with the secret. */
+export class InvalidOAuthStateError extends StoreError {
+  override readonly name = 'InvalidOAuthStateError';
+
+  constructor(why: string) {
+    super(STORE_ERROR_CODES.oauthStateInvalid, `the install link's state is not valid: ${why}`);
   }
 }
 

@@ -68,7 +68,15 @@ describe('the install steps and manifest.yml', () => {
     const filled = parse(text);
     const filledUrls = urlsOf(filled);
     expect(filledUrls.map((u) => u.path)).toEqual(urls.map((u) => u.path));
-    for (const { url } of filledUrls) expect(url).toBe('https://sd.acme.example/slack/events');
+    for (const { path, url } of filledUrls) {
+      const route = path.startsWith('oauth_config.redirect_urls')
+        ? '/slack/oauth_redirect'
+        : '/slack/events';
+      expect(url, path).toBe(`https://sd.acme.example${route}`);
+    }
+    expect(filled.oauth_config.redirect_urls).toEqual([
+      'https://sd.acme.example/slack/oauth_redirect',
+    ]);
     expect(filled.features.unfurl_domains).toEqual(['desk.acme.example']);
   });
 

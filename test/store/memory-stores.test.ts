@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryInstallations, MemoryOAuthStates } from '../../src/store/memory-installations.ts';
 import { createMemoryStores } from '../../src/store/memory-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
@@ -8,6 +9,7 @@ import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
 import { fakeClock } from './contract/harness.ts';
+import { describeInstallationsContract, testCipher } from './contract/installations-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
@@ -35,6 +37,21 @@ describe('in-memory stores', () => {
   describeFairShareContract(backend);
   describeTriageContract(backend);
   describeChannelModesContract(backend);
+  describeInstallationsContract({
+    namespace() {
+      const kept = new Map<string, string>();
+      const cipher = testCipher();
+      const states = new MemoryOAuthStates('state-secret');
+      // One process: every replica reads the same map; another key reads it too.
+      return {
+        open: (_replica, withKey) => ({
+          installations: new MemoryInstallations(withKey ?? cipher, Date.now, kept),
+          states,
+        }),
+        raw: async () => [...kept.values()],
+      };
+    },
+  });
 
   it('forgets a ticket’s mirror memory once the grace period has passed', async () => {
     const clock = fakeClock();

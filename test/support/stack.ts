@@ -23,6 +23,7 @@ import type { Readiness } from '../../src/ops/readiness.ts';
 import { createRedisClient } from '../../src/ops/redis-client.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import type { SlackApp } from '../../src/slack/create-slack-app.ts';
+import type { InstallStores } from '../../src/store/install-types.ts';
 import type { RateBudgetLimits, Stores } from '../../src/store/types.ts';
 import {
   type EmulatorOptions,
@@ -61,6 +62,8 @@ export const ROUTED_DESK = 'it';
 export interface Replica {
   slack: SlackApp;
   stores: Stores;
+  /** Installed by OAuth (`oauth` stacks): the installations and install states. */
+  installStores: InstallStores | undefined;
   metrics: AppMetrics;
   readiness: Readiness;
   /** The replica's HTTP port: Slack requests (HTTP mode), webhooks and /healthz, /readyz, /metrics. */
@@ -152,7 +155,21 @@ export interface StackOptions {
   deskOncallGroups?: string;
   /** How long the clock watch waits after a failed warning (default the app's 30 s). */
   clockRetryMs?: number;
+  /**
+   * Installed by OAuth (SLACK_CLIENT_ID... and OAUTH_TOKEN_KEY, no SLACK_BOT_TOKEN), with the
+   * double modelling an organization of two workspaces; nothing is installed until a test
+   * installs it (`installByOAuth`).
+   */
+  oauth?: boolean;
 }
+
+/** The OAuth settings of an `oauth` stack (the key seals installations in Redis). */
+export const OAUTH_ENV = {
+  SLACK_CLIENT_ID: '1111.2222',
+  SLACK_CLIENT_SECRET: 'e2e-client-secret-value',
+  SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+  SLACK_TOKEN_KEY: Buffer.alloc(32, 42).toString('base64'),
+} as const;
 
 /** The platform's tickets of a requester, straight from the emulator's model. */
 export function ticketsOf(stack: Stack, email: string) {
@@ -185,6 +202,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   });
   const double = await startSlackDouble({
     appToken: APP_TOKEN,
+    ...(options.oauth ? { organization: {} } : {}),
     ...(options.oauthScopes ? { oauthScopes: options.oauthScopes } : {}),
   });
   if (options.unfurl) double.workspace.setUnfurlDomains([new URL(emulator.url).hostname]);
@@ -211,7 +229,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // is the platform's own unless a test sets one (the emulator allows bursts here).
     const budget = options.budget;
     const config = loadConfig({
-      SLACK_BOT_TOKEN: defaultIds.botToken,
+      ...(options.oauth ? OAUTH_ENV : { SLACK_BOT_TOKEN: defaultIds.botToken }),
       ...(socket ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: double.apiUrl,
       SERVICE_DESK_URL: emulator.url,
@@ -267,6 +285,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           }
         : {}),
       readinessTimeoutMs: 1_000,
+      // Installed by OAuth, readiness turns as soon as a test installs the app.
+      ...(options.oauth ? { slackRetryMs: 0 } : {}),
       // A store emptied by a test is noticed at once, as production notices it within a minute.
       healRecheckMs: 100,
       // Triage channels read back at once after a test empties the store.
@@ -275,10 +295,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? { triagePrivacyMs: options.triagePrivacyMs }
         : {}),
     });
-    const { slack, stores, metrics, readiness } = runtime;
+    const { slack, stores, metrics, readiness, installStores } = runtime;
     // Undefined when embedded; no test of an embedded stack reaches for it.
     const redis = runtime.redis as Redis;
     const port = await runtime.start();
+    if (options.oauth) double.oauth.redirectUrl = `http://127.0.0.1:${port}/slack/oauth_redirect`;
     const driver = new SlackDriver({
       appUrl: `http://127.0.0.1:${port}/slack/events`,
       signingSecret: SIGNING_SECRET,
@@ -288,6 +309,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const replica: Replica = {
       slack,
       stores,
+      installStores,
       metrics,
       readiness,
       port,

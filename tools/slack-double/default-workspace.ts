@@ -46,6 +46,8 @@ export interface UsergroupSeed {
 /** Everything the double's workspace starts with. */
 export interface WorkspaceSeed {
   team: TeamSeed;
+  /** The Enterprise Grid organization the workspace belongs to; none by default. */
+  enterpriseId?: string;
   appId: string;
   botUserId: string;
   botId: string;
@@ -121,5 +123,45 @@ export function defaultWorkspaceSeed(): WorkspaceSeed {
       { id: id.hrPrivate, name: 'hr-private', isPrivate: true, members: [id.alice, id.bob] },
     ],
     usergroups: [{ id: id.agentsGroup, handle: 'it-agents', name: 'IT agents', users: [id.agent] }],
+  };
+}
+
+/** The ids of the organization's second workspace (`organization` option of the double). */
+export const secondIds = {
+  enterprise: 'E0001',
+  team: 'T0002',
+  bot: 'U0BOT2',
+  botId: 'B0002',
+  botToken: 'xoxb-second-test-token',
+  elsa: 'U0ELSA',
+  euHelp: 'C0EUHELP',
+} as const;
+
+/**
+ * The organization's second workspace: Acme EU, with Elsa and #eu-help (the bot invited).
+ * The app is the same (same app id); its bot user there is another.
+ */
+export function secondWorkspaceSeed(): WorkspaceSeed {
+  const id = secondIds;
+  return {
+    team: { id: id.team, name: 'Acme EU', domain: 'acme-eu' },
+    enterpriseId: id.enterprise,
+    appId: defaultIds.app,
+    botUserId: id.bot,
+    botId: id.botId,
+    botToken: id.botToken,
+    users: [
+      {
+        id: id.bot,
+        name: 'servicedesk',
+        realName: 'Service Desk',
+        isBot: true,
+        botId: id.botId,
+        appId: defaultIds.app,
+      },
+      { id: id.elsa, name: 'elsa', realName: 'Elsa Engel', email: 'elsa@acme.example' },
+    ],
+    channels: [{ id: id.euHelp, name: 'eu-help', members: [id.bot, id.elsa] }],
+    usergroups: [],
   };
 }

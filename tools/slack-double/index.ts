@@ -7,12 +7,15 @@ export {
   type ChannelSeed,
   defaultIds,
   defaultWorkspaceSeed,
+  secondIds,
+  secondWorkspaceSeed,
   type TeamSeed,
   type UsergroupSeed,
   type UserSeed,
   type WorkspaceSeed,
 } from './default-workspace.ts';
 export * from './errors.ts';
+export { type IssuedToken, OAuthExchange } from './oauth-exchange.ts';
 export { type SignOptions, signatureHeaders, slackSignature } from './request-signing.ts';
 export type { ResponseUrlContext, ResponseUrlEffect } from './response-url.ts';
 export {

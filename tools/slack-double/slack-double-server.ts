@@ -6,8 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultWorkspaceSeed, type WorkspaceSeed } from './default-workspace.ts';
+import {
+  defaultWorkspaceSeed,
+  secondIds,
+  secondWorkspaceSeed,
+  type WorkspaceSeed,
+} from './default-workspace.ts';
 import { ContractViolationError, DoubleClosedError, WaitTimeoutError } from './errors.ts';
+import { OAuthExchange } from './oauth-exchange.ts';
 import {
   applyResponseUrlPost,
   type ResponseUrlContext,
@@ -66,6 +72,12 @@ export interface SlackDoubleOptions {
    * `link_shared`, and `chat.unfurl` may unfurl those links. None by default.
    */
   unfurlDomains?: readonly string[];
+  /**
+   * An Enterprise Grid organization: the default workspace and a second one (`secondIds`, or
+   * its own seed) under one enterprise id, and the OAuth exchange (`oauth.v2.access`) answered
+   * for either, or for the organization. Off by default: one workspace, one bot token.
+   */
+  organization?: { enterpriseId?: string; second?: Partial<WorkspaceSeed> };
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -80,6 +92,11 @@ export interface RecordedCall {
   injected: boolean;
   /** Set when Slack's description does not know the call (`unknown_method`, ...): what is wrong. */
   violation?: string;
+  /**
+   * Whose token the call carried: the team id of a workspace's bot token, the enterprise id of
+   * an org-wide install's; unset without a known token.
+   */
+  tokenOf?: string;
 }
 
 /** One POST the app made to a response_url. */
@@ -165,6 +182,10 @@ function send(res: ServerResponse, status: number, body: unknown, headers = {}):
 export class SlackDouble {
   /** The workspace state, shared with the driver. */
   readonly workspace: Workspace;
+  /** Every workspace: the default one first, the organization's second after it. */
+  readonly workspaces: readonly Workspace[];
+  /** The OAuth exchange: install codes and the tokens they gave. */
+  readonly oauth: OAuthExchange;
   /** Every Web API call so far, oldest first. */
   readonly calls: RecordedCall[] = [];
   /** Every POST to a response_url so far, oldest first. */
@@ -190,14 +211,17 @@ export class SlackDouble {
   #closed = false;
 
   private constructor(
-    workspace: Workspace,
+    workspaces: readonly [Workspace, ...Workspace[]],
     maxResponseUrlUses: number,
     bodyLimit: number,
     socket: { appToken: string; oauthScopes: readonly string[] | undefined },
     throwOnViolations: boolean,
     description: WebApiDescription,
   ) {
+    const [workspace] = workspaces;
     this.workspace = workspace;
+    this.workspaces = workspaces;
+    this.oauth = new OAuthExchange(workspaces);
     this.runs = new WorkflowRuns(() => workspace.now());
     this.#ownMethods = new Map(Object.entries(functionsMethods(this.runs)));
     this.#throwOnViolations = throwOnViolations;
@@ -227,8 +251,26 @@ export class SlackDouble {
       ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
     });
     if (options.unfurlDomains) workspace.setUnfurlDomains(options.unfurlDomains);
+    const workspaces: [Workspace, ...Workspace[]] = [workspace];
+    if (options.organization) {
+      const enterpriseId = options.organization.enterpriseId ?? secondIds.enterprise;
+      const clock = {
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
+      };
+      workspaces[0] = new Workspace({ ...seed, enterpriseId }, clock);
+      workspaces.push(
+        new Workspace(
+          { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId },
+          clock,
+        ),
+      );
+      if (options.unfurlDomains) {
+        for (const each of workspaces) each.setUnfurlDomains(options.unfurlDomains);
+      }
+    }
     const double = new SlackDouble(
-      workspace,
+      workspaces,
       options.responseUrlMaxUses ?? 5,
       options.bodyLimitBytes ?? 5 * 1024 * 1024,
       { appToken: options.appToken ?? 'xapp-1-test-token', oauthScopes: options.oauthScopes },
@@ -421,6 +463,12 @@ export class SlackDouble {
       this.#handleApi(req, res, url, raw);
       return;
     }
+    if (req.method === 'GET' && url.pathname === '/oauth/v2/authorize') {
+      const answer = this.oauth.authorize(url);
+      res.writeHead(answer.status, answer.location ? { location: answer.location } : JSON_HEADERS);
+      res.end(answer.location ? '' : JSON.stringify({ ok: false, error: answer.error }));
+      return;
+    }
     const responseMatch = /^\/response\/([0-9a-f]+)$/.exec(url.pathname);
     if (req.method === 'POST' && responseMatch?.[1] !== undefined) {
       this.#handleResponseUrl(res, url, responseMatch[1], raw);
@@ -443,6 +491,7 @@ export class SlackDouble {
       token,
       parsed,
     );
+    const tokenOf = token === undefined ? undefined : this.#ownerOf(token);
     const call: RecordedCall = {
       method,
       args,
@@ -451,6 +500,7 @@ export class SlackDouble {
       response,
       injected,
       ...(violation ? { violation } : {}),
+      ...(tokenOf ? { tokenOf } : {}),
     };
     this.calls.push(call);
     send(res, status, response, headers);
@@ -492,11 +542,56 @@ export class SlackDouble {
       const problem = argumentProblem(this.#description, method, args);
       return problem ? refuse(problem) : plain(this.socketMode.open(token));
     }
+    // The code exchange is authenticated by the client's id and secret, not a token.
+    if (method === 'oauth.v2.access') {
+      const problem = argumentProblem(this.#description, method, args);
+      if (problem) return refuse(problem);
+      const failure = this.#takeFailure(method, args);
+      if (failure) {
+        return {
+          status: failure.status,
+          response: { ok: false, error: failure.error },
+          injected: true,
+          headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
+        };
+      }
+      return plain(this.oauth.access(args));
+    }
     if (!implementation) {
       const gap = `[ERROR] the Slack double does not implement ${method}, which Slack has`;
       return { ...plain(fail('unknown_method', [gap])), violation: gap };
     }
     if (token === undefined || token === '') return plain({ ok: false, error: 'not_authed' });
+    // An installed organization's or another workspace's token acts on its own workspace.
+    const installed = this.oauth.workspaceOf(token, args);
+    if (installed === 'revoked') return plain({ ok: false, error: 'token_revoked' });
+    if (installed === undefined && this.workspaces.length > 1) {
+      const own = this.workspaces.find((each) => each.botToken === token);
+      if (own && own !== this.workspace) {
+        const argumentsWrong = argumentProblem(this.#description, method, args);
+        if (argumentsWrong) return refuse(argumentsWrong);
+        return { ...plain(implementation(own, args)), headers: {} };
+      }
+    }
+    if (installed !== undefined) {
+      const argumentsWrong = argumentProblem(this.#description, method, args);
+      if (argumentsWrong) return refuse(argumentsWrong);
+      const failure = this.#takeFailure(method, args);
+      if (failure) {
+        return {
+          status: failure.status,
+          response: { ok: false, error: failure.error },
+          injected: true,
+          headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
+        };
+      }
+      const answer = implementation(installed.workspace, args);
+      if (method === 'auth.test' && installed.orgWide && answer.ok) {
+        answer.is_enterprise_install = true;
+        answer.enterprise_id = installed.workspace.enterpriseId ?? null;
+      }
+      return { ...plain(answer), headers: { 'x-oauth-scopes': installed.scopes.join(',') } };
+    }
     if (token !== this.workspace.botToken) {
       // A workflow step run's own token works while the run is in progress, as Slack's does.
       const run = this.runs.tokenState(token);
@@ -519,6 +614,18 @@ export class SlackDouble {
       };
     }
     return { ...plain(implementation(this.workspace, args)), headers: scopes };
+  }
+
+  // The team (or organization) whose token this is, as calls record it.
+  #ownerOf(token: string): string | undefined {
+    const installed = this.oauth.ownerOf(token);
+    if (installed) return installed;
+    return this.workspaces.find((each) => each.botToken === token)?.team.id;
+  }
+
+  /** The workspace with this team id. */
+  workspaceById(teamId: string): Workspace | undefined {
+    return this.workspaces.find((each) => each.team.id === teamId);
   }
 
   #takeFailure(method: string, args: ApiArgs): PendingFailure | undefined {

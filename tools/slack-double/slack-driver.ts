@@ -63,6 +63,7 @@ import {
   type SlackMessage,
   type SlackView,
   type ViewStateValues,
+  type Workspace,
 } from './workspace.ts';
 
 /** How to reach the app and whom to keep in step. */
@@ -79,6 +80,8 @@ export interface SlackDriverOptions {
   now?: () => number;
   /** Bound on a single request to the app; 10 s by default. */
   requestTimeoutMs?: number;
+  /** The workspace whose people the driver plays (the double's first by default). */
+  workspace?: Workspace;
 }
 
 /** The result of a slash command: the app's ack, and the trigger and response_url it was given. */
@@ -206,7 +209,7 @@ export class SlackDriver {
         : {}),
     });
     this.#context = {
-      workspace: options.double.workspace,
+      workspace: options.workspace ?? options.double.workspace,
       verificationToken: options.verificationToken ?? 'dbl-verification-token',
     };
     this.#retrySimulation = options.simulateSlackRetries;

@@ -19,14 +19,15 @@ export interface EventEnvelope {
   token: string;
   team_id: string;
   context_team_id: string;
-  context_enterprise_id: null;
+  context_enterprise_id: string | null;
+  enterprise_id?: string;
   api_app_id: string;
   event: JsonObject;
   type: 'event_callback';
   event_id: string;
   event_time: number;
   authorizations: {
-    enterprise_id: null;
+    enterprise_id: string | null;
     team_id: string;
     user_id: string;
     is_bot: boolean;
@@ -111,7 +112,8 @@ export function eventEnvelope(
     token: context.verificationToken,
     team_id: workspace.team.id,
     context_team_id: workspace.team.id,
-    context_enterprise_id: null,
+    context_enterprise_id: workspace.enterpriseId ?? null,
+    ...(workspace.enterpriseId ? { enterprise_id: workspace.enterpriseId } : {}),
     api_app_id: workspace.appId,
     event: { ...event, ...(eventTs === undefined ? { event_ts: workspace.nextTs() } : {}) },
     type: 'event_callback',
@@ -119,11 +121,11 @@ export function eventEnvelope(
     event_time: eventTime,
     authorizations: [
       {
-        enterprise_id: null,
+        enterprise_id: workspace.enterpriseId ?? null,
         team_id: workspace.team.id,
         user_id: workspace.botUserId,
         is_bot: true,
-        is_enterprise_install: false,
+        is_enterprise_install: workspace.orgWideInstall,
       },
     ],
     is_ext_shared_channel: false,

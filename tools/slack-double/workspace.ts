@@ -235,6 +235,10 @@ function toSlackUser(seed: UserSeed, teamId: string): SlackUser {
 /** The workspace of the Slack double. Getters return copies: callers cannot change its state. */
 export class Workspace {
   readonly team: TeamSeed;
+  /** The organization the workspace belongs to (Enterprise Grid), if any. */
+  readonly enterpriseId: string | undefined;
+  /** Whether the app is installed org-wide in the workspace's organization (payloads say so). */
+  orgWideInstall = false;
   readonly appId: string;
   readonly botUserId: string;
   readonly botId: string;
@@ -262,6 +266,7 @@ export class Workspace {
 
   constructor(seed: WorkspaceSeed, options: WorkspaceOptions = {}) {
     this.team = { ...seed.team };
+    this.enterpriseId = seed.enterpriseId;
     this.appId = seed.appId;
     this.botUserId = seed.botUserId;
     this.botId = seed.botId;

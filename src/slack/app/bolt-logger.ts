@@ -39,3 +39,13 @@ export function boltLogger(base: Logger): BoltLogger {
     },
   };
 }
+
+/**
+ * Bolt's logger for the OAuth installer (and the Web API client it builds with it), without
+ * debug lines: the client's print each request's body, and the code exchange's
+ * (`oauth.v2.access`) carries the client secret. Its warnings and errors are kept.
+ */
+export function installerLogger(base: Logger): BoltLogger {
+  const logger = boltLogger(base);
+  return { ...logger, debug: () => undefined };
+}

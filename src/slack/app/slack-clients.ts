@@ -23,8 +23,8 @@ export const interactiveClientOptions: WebClientOptions = {
   timeout: 5_000,
 };
 
-// Background work has a lease to finish in; the outbox and the mirror retry it later, keyed.
-const backgroundClientOptions: WebClientOptions = {
+/** Background work has a lease to finish in; the outbox and the mirror retry it later, keyed. */
+export const backgroundClientOptions: WebClientOptions = {
   rejectRateLimitedCalls: true,
   retryConfig: { retries: 1, factor: 1, minTimeout: 1_000, maxTimeout: 2_000, randomize: true },
   timeout: 10_000,

@@ -13,6 +13,11 @@
  * gives. Anything else goes to the app, and Slack is answered only once the listeners are done
  * (Bolt's `processBeforeResponse`): an ack means the intent is stored, and a listener's error
  * (rethrown by app.error) answers 500, so that Slack delivers again.
+ *
+ * Installing by OAuth, the receiver does what Bolt's own HTTPReceiver does with the same options
+ * (`clientId`, `clientSecret`, `stateSecret`, `installationStore`, `scopes`, `installerOptions`):
+ * it builds the `installer` (@slack/oauth's InstallProvider), whose `authorize` Bolt's App then
+ * uses, and serves GET `/slack/install` and `/slack/oauth_redirect` through it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
@@ -26,6 +31,13 @@ import {
   type ReceiverEvent,
   ReceiverInconsistentStateError,
 } from '@slack/bolt';
+import {
+  type CallbackOptions,
+  type InstallationStore,
+  InstallProvider,
+  type InstallProviderOptions,
+  type StateStore,
+} from '@slack/oauth';
 import type { Logger } from 'pino';
 import { sortRequest } from './request-shapes.ts';
 import { checkSignature, isSignedAhead, type SignatureFailureReason } from './request-signature.ts';
@@ -48,6 +60,28 @@ export interface SlackHttpReceiverOptions {
   onSignatureFailure?: (reason: SignatureFailureReason) => void;
   /** The most a body may weigh (Bolt's 4 MB by default). */
   bodyLimit?: number;
+  /** Installing by OAuth: Bolt's receiver options of the same names (all five, or none). */
+  clientId?: string;
+  clientSecret?: string;
+  stateSecret?: string;
+  installationStore?: InstallationStore;
+  /** The bot scopes an install asks for. */
+  scopes?: string[];
+  installerOptions?: ReceiverInstallerOptions;
+}
+
+/** The part of Bolt's `installerOptions` this receiver takes. */
+export interface ReceiverInstallerOptions
+  extends Pick<InstallProviderOptions, 'directInstall' | 'clientOptions' | 'authorizationUrl'> {
+  /** Where install states are kept (Bolt's own, signed with `stateSecret`, when unset). */
+  stateStore?: StateStore;
+  /** GET path that starts an install; `/slack/install` by default. */
+  installPath?: string;
+  /** GET path Slack sends the installer back to; `/slack/oauth_redirect` by default. */
+  redirectUriPath?: string;
+  callbackOptions?: CallbackOptions;
+  /** Bolt's logger for the installer's own lines. */
+  logger?: InstallProviderOptions['logger'];
 }
 
 /** Takes Slack's HTTP requests and hands them to the app, holding the answer until it is done. */
@@ -55,13 +89,34 @@ export class SlackHttpReceiver implements ServingReceiver {
   readonly #options: SlackHttpReceiverOptions;
   readonly #server: RouteServer;
   #app: App | undefined;
+  /** Installing by OAuth: Bolt's App takes its `authorize` (see `initAuthorizeIfNoTokenIsGiven`). */
+  readonly installer: InstallProvider | undefined;
 
   constructor(options: SlackHttpReceiverOptions) {
     this.#options = options;
+    this.installer = buildInstaller(options);
+    const installer = this.installer;
+    const installPath = options.installerOptions?.installPath ?? '/slack/install';
+    const redirectPath = options.installerOptions?.redirectUriPath ?? '/slack/oauth_redirect';
     this.#server = new RouteServer({
       routes: options.routes,
       port: options.port,
       take: (req, res) => {
+        if (installer && req.method === 'GET') {
+          const path = requestPath(req);
+          if (path === installPath) {
+            installer
+              .handleInstallPath(req, res)
+              .catch((error: unknown) => this.#failed(error, res));
+            return true;
+          }
+          if (path === redirectPath) {
+            installer
+              .handleCallback(req, res, options.installerOptions?.callbackOptions)
+              .catch((error: unknown) => this.#failed(error, res));
+            return true;
+          }
+        }
         if (req.method !== 'POST' || requestPath(req) !== options.endpoint) return false;
         this.#receive(req, res).catch((error: unknown) => this.#failed(error, res));
         return true;
@@ -201,6 +256,25 @@ export class SlackHttpReceiver implements ServingReceiver {
     this.#options.logger.error({ err: error }, 'the Slack receiver failed on a request');
     if (!res.headersSent) HTTPModuleFunctions.buildNoBodyResponse(res, 500);
   }
+}
+
+// Built as Bolt's HTTPReceiver builds it, from the same options; none without all of them.
+function buildInstaller(options: SlackHttpReceiverOptions): InstallProvider | undefined {
+  const { clientId, clientSecret, stateSecret, installationStore } = options;
+  if (!clientId || !clientSecret || !installationStore) return undefined;
+  const extra = options.installerOptions ?? {};
+  return new InstallProvider({
+    clientId,
+    clientSecret,
+    stateSecret,
+    installationStore,
+    installUrlOptions: { scopes: options.scopes ?? [] },
+    ...(extra.stateStore ? { stateStore: extra.stateStore } : {}),
+    ...(extra.directInstall !== undefined ? { directInstall: extra.directInstall } : {}),
+    ...(extra.clientOptions ? { clientOptions: extra.clientOptions } : {}),
+    ...(extra.authorizationUrl ? { authorizationUrl: extra.authorizationUrl } : {}),
+    ...(extra.logger ? { logger: extra.logger } : {}),
+  });
 }
 
 function isSslCheck(req: IncomingMessage, raw: string): boolean {

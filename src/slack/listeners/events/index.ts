@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.ts';
 import { appHomeOpened } from './app-home-opened.ts';
+import { appUninstalled } from './app-uninstalled.ts';
 import { assistantThreadStarted } from './assistant-thread-started.ts';
 import {
   appHomeOpenedShape,
@@ -18,6 +19,7 @@ import { memberJoinedChannel } from './member-joined-channel.ts';
 import { memberLeftChannel } from './member-left-channel.ts';
 import { messageEvent } from './message.ts';
 import { reactionAdded } from './reaction-added.ts';
+import { tokensRevoked } from './tokens-revoked.ts';
 import { triageReaction } from './triage-reaction.ts';
 
 /**
@@ -47,4 +49,10 @@ export function registerEvents(app: App, deps: SlackDeps): void {
     'assistant_thread_started',
     whenShaped(assistantThreadStartedShape, deps.logger, assistantThreadStarted(deps)),
   );
+  // Installed by OAuth only: with one SLACK_BOT_TOKEN there is no installation to remove.
+  const { installs } = deps;
+  if (installs) {
+    app.event('app_uninstalled', appUninstalled({ installs }));
+    app.event('tokens_revoked', tokensRevoked({ installs, logger: deps.logger }));
+  }
 }

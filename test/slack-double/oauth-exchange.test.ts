@@ -1,0 +1,102 @@
+/** The double's organization and OAuth exchange: what installing by OAuth talks to. */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  defaultIds,
+  type SlackDouble,
+  secondIds,
+  startSlackDouble,
+} from '../../tools/slack-double/index.ts';
+import { callApi } from './call-api.ts';
+
+let double: SlackDouble;
+afterEach(async () => {
+  await double.close();
+});
+
+/** Approves an install for `team` and returns the code Slack sends back. */
+async function codeFor(team: string): Promise<string> {
+  const url = new URL(`${double.url}/oauth/v2/authorize`);
+  url.searchParams.set('team', team);
+  url.searchParams.set('scope', 'chat:write,users:read');
+  url.searchParams.set('state', 'st');
+  url.searchParams.set('redirect_uri', 'http://app.example/slack/oauth_redirect');
+  const answer = await fetch(url, { redirect: 'manual' });
+  expect(answer.status).toBe(302);
+  const back = new URL(answer.headers.get('location') ?? '');
+  expect(back.searchParams.get('state')).toBe('st');
+  return back.searchParams.get('code') ?? '';
+}
+
+const client = { client_id: '1.2', client_secret: 'shh' };
+
+describe('the Slack double’s organization', () => {
+  it('keeps one workspace, outside any organization, unless asked', async () => {
+    double = await startSlackDouble();
+    expect(double.workspaces).toHaveLength(1);
+    expect(double.workspace.enterpriseId).toBeUndefined();
+  });
+
+  it('exchanges a code once for a workspace’s token, which then acts on that workspace', async () => {
+    double = await startSlackDouble({ organization: {} });
+    const code = await codeFor(secondIds.team);
+    const access = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
+    expect(access).toMatchObject({
+      ok: true,
+      is_enterprise_install: false,
+      team: { id: secondIds.team },
+      enterprise: { id: secondIds.enterprise },
+      scope: 'chat:write,users:read',
+      bot_user_id: secondIds.bot,
+    });
+    const again = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
+    expect(again).toMatchObject({ ok: false, error: 'invalid_code' });
+    const token = String(access.access_token);
+    expect(await callApi(double, 'auth.test', {}, token)).toMatchObject({
+      ok: true,
+      team_id: secondIds.team,
+    });
+    expect(double.callsTo('auth.test')[0]?.tokenOf).toBe(secondIds.team);
+  });
+
+  it('installs org-wide for the enterprise id: one token for both workspaces', async () => {
+    double = await startSlackDouble({ organization: {} });
+    const code = await codeFor(secondIds.enterprise);
+    const access = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
+    expect(access).toMatchObject({ ok: true, is_enterprise_install: true, team: null });
+    const token = String(access.access_token);
+    const posted = await callApi(
+      double,
+      'chat.postMessage',
+      { channel: secondIds.euHelp, text: 'hi' },
+      token,
+    );
+    expect(posted.ok).toBe(true);
+    expect(double.workspaces[1]?.messages(secondIds.euHelp)).toHaveLength(1);
+    expect(
+      await callApi(double, 'chat.postMessage', { channel: defaultIds.itHelp, text: 'hi' }, token),
+    ).toMatchObject({ ok: true });
+    expect(await callApi(double, 'auth.test', {}, token)).toMatchObject({
+      is_enterprise_install: true,
+      enterprise_id: secondIds.enterprise,
+    });
+  });
+
+  it('refuses a revoked token and an unknown team', async () => {
+    double = await startSlackDouble({ organization: {} });
+    const access = await callApi(
+      double,
+      'oauth.v2.access',
+      { code: await codeFor(defaultIds.team), ...client },
+      null,
+    );
+    double.oauth.revoke(defaultIds.team);
+    expect(await callApi(double, 'auth.test', {}, String(access.access_token))).toMatchObject({
+      ok: false,
+      error: 'token_revoked',
+    });
+    const refused = await fetch(`${double.url}/oauth/v2/authorize?team=T9999&redirect_uri=x`, {
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+  });
+});
