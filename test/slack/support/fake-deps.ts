@@ -35,11 +35,14 @@ export type FakeDeps = {
 // The optional members of the deps' parts: code asks whether they are there (`byEmail?.()`), so
 // an absent one is undefined rather than a fake that throws. Typed, so a renamed one fails tsc.
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
-const OPTIONAL = new Set<string>([
-  'serviceClocks',
-  'byEmail',
-  'deskChannels',
-] satisfies (OptionalKeys<SlackDeps> | OptionalKeys<Directory> | OptionalKeys<TriageMembers>)[]);
+const OPTIONAL = new Set<string>(['serviceClocks', 'byEmail', 'deskChannels'] satisfies (
+  | OptionalKeys<SlackDeps>
+  | OptionalKeys<Directory>
+  | OptionalKeys<TriageMembers>
+)[]);
+
+// Parts that are data, read member by member with optional ones unset: given whole, unfaked.
+const DATA = new Set<string>(['settings'] satisfies (keyof SlackDeps)[]);
 
 // Asked of any value by await, JSON and vitest's printing: a fake must not answer them.
 const INSPECTED = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType']);
@@ -75,7 +78,10 @@ function filled(path: string, given: unknown): unknown {
   return new Proxy(given, {
     get(target, prop, receiver) {
       if (typeof prop === 'symbol') return Reflect.get(target, prop, receiver);
-      if (prop in target) return filled(`${path}.${prop}`, Reflect.get(target, prop, receiver));
+      if (prop in target) {
+        const value = Reflect.get(target, prop, receiver);
+        return DATA.has(prop) ? value : filled(`${path}.${prop}`, value);
+      }
       if (INSPECTED.has(prop) || OPTIONAL.has(prop)) return undefined;
       return notExpected(`${path}.${prop}`);
     },
@@ -92,7 +98,9 @@ export function fakePart<T>(name: string, given: Fake<T>): T {
 
 /**
  * SlackDeps (and so any slice of them, `IntentDeps` or a listener's `Pick`) from the parts a
- * test gives; the logger is silent and the settings are TEST_SETTINGS unless given.
+ * test gives; the logger is silent and the settings are TEST_SETTINGS unless given. A part the
+ * slice itself makes optional (`Partial<Pick<…>>`) is a fake here, not absent: give such a
+ * slice as an object of its own type instead.
  */
 export function fakeDeps(given: FakeDeps = {}): SlackDeps {
   const { settings, logger, ...parts } = given;
@@ -108,14 +116,27 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
-/** A logger keeping the messages of its warnings and errors, in order. */
-export function warningsLogger(): { logger: Logger; warnings: string[] } {
+/** A logged line as a test reads it: its level's name and its message. */
+export interface LoggedLine {
+  level: string;
+  msg: string;
+}
+
+/** A logger keeping its warnings and errors in order: their messages, and with their levels. */
+export function warningsLogger(): { logger: Logger; warnings: string[]; logged: LoggedLine[] } {
   const warnings: string[] = [];
+  const logged: LoggedLine[] = [];
   const logger = pino(
     { level: 'warn' },
-    { write: (line: string) => warnings.push(JSON.parse(line).msg) },
+    {
+      write: (line: string) => {
+        const { level, msg } = JSON.parse(line) as { level: number; msg: string };
+        warnings.push(msg);
+        logged.push({ level: pino.levels.labels[level] ?? String(level), msg });
+      },
+    },
   );
-  return { logger, warnings };
+  return { logger, warnings, logged };
 }
 
 /** Background tasks that run at once; `running` holds them for a test to wait on. */
