@@ -4,6 +4,7 @@
  * points at nock, a logger that keeps warnings, background tasks a test can wait for, and
  * `eventually`.
  */
+import type { RespondArguments, RespondFn } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { type Logger, pino } from 'pino';
 import { interactiveClientOptions } from '../../../src/slack/app/slack-clients.ts';
@@ -163,4 +164,15 @@ export function interactiveTestClient(slackUrl = SLACK_TEST_URL): WebClient {
 /** A Web API client answering only the methods a test gives (`{ chat: { postEphemeral } }`). */
 export function fakeClient(methods: Fake<WebClient>): WebClient {
   return fakePart<WebClient>('client', methods);
+}
+
+/**
+ * Bolt's `respond` (a command's or a click's response_url): hands each message, a bare text as
+ * `{ text }`, to `onMessage`, and answers as Slack does.
+ */
+export function fakeRespond(onMessage: (message: RespondArguments) => void): RespondFn {
+  return async (message) => {
+    onMessage(typeof message === 'string' ? { text: message } : message);
+    return new Response(null, { status: 200 });
+  };
 }

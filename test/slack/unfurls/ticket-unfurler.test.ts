@@ -67,7 +67,9 @@ describe('unfurling ticket links', () => {
     const { deps, unfurl, ticket } = unfurlDeps({});
     await unfurlTicketLinks(deps, share([link('IT-1')]));
     expect(ticket).not.toHaveBeenCalled();
-    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain('IT-1 · a private ticket');
+    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain(
+      'IT-1 · a private ticket',
+    );
   });
 
   it('reads a ticket the mirror knows the person requested, and shows its desk by name', async () => {
@@ -128,7 +130,9 @@ describe('unfurling ticket links', () => {
         ),
     });
     await unfurlTicketLinks(deps, share([link('IT-6')]));
-    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain('IT-6 · a private ticket');
+    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain(
+      'IT-6 · a private ticket',
+    );
   });
 
   it('unfurls a message once, however often the event comes', async () => {

@@ -1,5 +1,4 @@
 /** `/ticket channel` against a Slack Web API that answers, and fails, as Slack does (nock). */
-import type { RespondFn } from '@slack/bolt';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../../src/contract/schemas.ts';
@@ -13,6 +12,7 @@ import { createMemoryStores, type Stores } from '../../../../src/store/index.ts'
 import {
   collectedTasks,
   fakeDeps,
+  fakeRespond,
   interactiveTestClient,
   SLACK_TEST_URL,
 } from '../../support/fake-deps.ts';
@@ -55,10 +55,10 @@ function harness(
     stores,
     tasks,
   });
-  const respond = (async (message: { text?: string; response_type?: string }) => {
+  const respond = fakeRespond((message) => {
     expect(message.response_type).toBe('ephemeral');
     answers.push(message.text ?? '');
-  }) as unknown as RespondFn;
+  });
   const h: Harness = {
     deps,
     stores,

@@ -10,7 +10,12 @@ import {
   type TriageCommandDeps,
 } from '../../../../src/slack/listeners/commands/triage-command.ts';
 import { createMemoryStores, type Stores } from '../../../../src/store/index.ts';
-import { fakeDeps, interactiveTestClient, SLACK_TEST_URL } from '../../support/fake-deps.ts';
+import {
+  fakeDeps,
+  fakeRespond,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+} from '../../support/fake-deps.ts';
 
 const SLACK = SLACK_TEST_URL;
 const AGENT = 'U0AGENT';
@@ -59,9 +64,9 @@ function harness(
     people: { isAgent: async (userId: string) => userId === AGENT },
     stores,
   });
-  const respond = (async (message: { text?: string }) => {
+  const respond = fakeRespond((message) => {
     answers.push(message.text ?? '');
-  }) as unknown as RespondFn;
+  });
   return { deps, stores, answers, respond, records };
 }
 
