@@ -16,7 +16,7 @@ import type {
   TriageMembers,
 } from '../../../src/slack/deps.ts';
 
-export { eventually } from '../../support/eventually.ts';
+export { eventually } from '../../../tools/stack/eventually.ts';
 
 /**
  * What a test may give of a part: any of its members, nested objects in part too. Functions are
