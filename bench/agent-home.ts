@@ -17,8 +17,8 @@
  *     [--no-filters]   (a platform that ignores assignee_email and status)
  */
 import { parseArgs } from 'node:util';
-import { startStack } from '../test/support/stack.ts';
 import { defaultIds } from '../tools/slack-double/index.ts';
+import { startStack } from '../tools/stack/index.ts';
 
 const { values } = parseArgs({
   options: {

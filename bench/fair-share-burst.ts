@@ -12,8 +12,8 @@
  * REDIS_URL and the real app over HTTP), so the figures are the app's own.
  */
 import { parseArgs } from 'node:util';
-import { type Stack, startStack } from '../test/support/stack.ts';
 import { defaultIds } from '../tools/slack-double/index.ts';
+import { type Stack, startStack } from '../tools/stack/index.ts';
 
 const { alice, bob, itHelp } = defaultIds;
 const { values } = parseArgs({

@@ -1,11 +1,11 @@
 /** Refreshing a triage card after a change from its buttons (Slack by nock). */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
 import { parseServiceTargets } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { refreshCard } from '../../../src/slack/cards/card-refresh.ts';
+import { silentLogger, TEST_SETTINGS, warningsLogger } from '../support/fake-deps.ts';
 
 const SLACK = 'http://slack.test';
 const ticket = {
@@ -28,20 +28,15 @@ const card = {
 };
 
 function depsFor() {
-  const warnings: string[] = [];
-  const logger = pino({ level: 'silent' });
-  logger.warn = ((_o: unknown, msg: string) => {
-    warnings.push(msg);
-  }) as never;
-  return {
-    warnings,
-    deps: {
-      client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
-      logger,
-      settings: { dashboardUrl: 'https://desk.acme.example' },
-      desks: { peek: () => [{ slug: 'it', name: 'IT Support' }], list: async () => [] },
-    } as never,
+  const { logger, warnings } = warningsLogger();
+  // The slice refreshCard takes, as it is: its optional parts (desk fields, people) absent.
+  const deps: Parameters<typeof refreshCard>[0] = {
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
+    logger,
+    settings: { ...TEST_SETTINGS, dashboardUrl: 'https://desk.acme.example' },
+    desks: { peek: () => [{ slug: 'it', name: 'IT Support' }], list: async () => [] },
   };
+  return { warnings, deps };
 }
 
 describe('a triage card after a change from its buttons', () => {
@@ -87,7 +82,7 @@ describe('a triage card after a change from its buttons', () => {
       // 50 of 60 minutes gone: the first response warns.
       nowMs: created + 50 * 60_000,
     });
-    await refreshCard({ ...(deps as object), serviceClocks } as never, card, ticket, actor);
+    await refreshCard({ ...deps, serviceClocks }, card, ticket, actor);
     const blocks = updated[0]?.blocks ?? '';
     expect(blocks).toContain('triage_card_clocks');
     expect(blocks).toContain(':warning: First response due');

@@ -1,15 +1,18 @@
 /** Opening the request form: at once from what is kept, filled in after, and Slack failing (nock). */
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogItem, CustomField } from '../../../src/contract/schemas.ts';
 import { ServerError } from '../../../src/servicedesk/index.ts';
-import { interactiveClientOptions } from '../../../src/slack/app/slack-clients.ts';
-import type { Catalog, CatalogRead, SlackDeps } from '../../../src/slack/deps.ts';
+import type { Catalog, CatalogRead, Reads } from '../../../src/slack/deps.ts';
 import { openRequestModal } from '../../../src/slack/modals/request-modal.ts';
+import {
+  fakePart,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+  warningsLogger,
+} from '../support/fake-deps.ts';
 
-const SLACK = 'https://slack.test';
+const SLACK = SLACK_TEST_URL;
 
 const laptop: CatalogItem = {
   id: 'cat_001',
@@ -30,11 +33,7 @@ function setUp(options: {
   loaded?: CatalogRead | Error;
   fieldsKept?: boolean;
 }) {
-  const warnings: string[] = [];
-  const logger = pino(
-    { level: 'warn' },
-    { write: (line: string) => warnings.push(JSON.parse(line).msg) },
-  );
+  const { logger, warnings } = warningsLogger();
   const catalog: Catalog = {
     peek: () => options.kept,
     get: async () => {
@@ -46,11 +45,7 @@ function setUp(options: {
   };
   const deps = {
     catalog,
-    client: new WebClient('xoxb-test', {
-      ...interactiveClientOptions,
-      retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
-      slackApiUrl: `${SLACK}/api/`,
-    }),
+    client: interactiveTestClient(),
     deskFields: {
       peek: () => (options.fieldsKept ? [serial] : undefined),
       get: async () => [serial],
@@ -58,10 +53,10 @@ function setUp(options: {
     desks: { peek: () => [{ slug: 'it-hardware', name: 'Hardware' }], list: async () => [] },
     logger,
     // The person's share always has room here (the fair share has its own tests).
-    reads: {
+    reads: fakePart<Reads>('reads', {
       payer: () => async () => {},
       now: () => Date.now(),
-    } as unknown as SlackDeps['reads'],
+    }),
   };
   const open = (words?: string) =>
     openRequestModal(deps, {

@@ -1,12 +1,12 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Envelope, Ticket } from '../../../src/contract/schemas.ts';
 import type { ListTicketsQuery } from '../../../src/servicedesk/index.ts';
 import type { QueueAsk } from '../../../src/slack/deps.ts';
 import { ALL_DESKS, queueAskFor, readAgentQueue } from '../../../src/slack/people/agent-queue.ts';
-import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
+import { PeopleReads, type PeopleReadsOptions } from '../../../src/slack/people/fair-share.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
 import type { FairShareBucket } from '../../../src/store/types.ts';
+import { fakePart, silentLogger } from '../support/fake-deps.ts';
 
 const SAM = 'sam.rivera@acme.example';
 const T0 = Date.parse('2026-11-20T12:00:00Z');
@@ -162,8 +162,8 @@ describe('an agent’s kept queue', () => {
     const reads = new PeopleReads({
       ...(buckets ? { buckets } : {}),
       store: new MemoryFairShareStore(() => time),
-      serviceDesk: lister as never,
-      logger: pino({ level: 'silent' }),
+      serviceDesk: fakePart<PeopleReadsOptions['serviceDesk']>('serviceDesk', lister),
+      logger: silentLogger(),
       now: () => time,
     });
     return { reads, lister, advance: (ms: number) => (time += ms) };

@@ -1,13 +1,13 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
 import { BudgetExhaustedError } from '../../../src/mirror/errors.ts';
 import { RateLimitError } from '../../../src/servicedesk/index.ts';
 import type { KnownTicket } from '../../../src/slack/deps.ts';
-import { PeopleReads } from '../../../src/slack/people/fair-share.ts';
+import { PeopleReads, type PeopleReadsOptions } from '../../../src/slack/people/fair-share.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
 import type { FairShareStore } from '../../../src/store/types.ts';
+import { fakePart, silentLogger } from '../support/fake-deps.ts';
 
 const T0 = 1_700_000_000_000;
 const ticket = (status = 'open'): Ticket => ({
@@ -28,13 +28,10 @@ function setUp(
   const calls: string[] = [];
   const reads = new PeopleReads({
     store: options.store ?? new MemoryFairShareStore(now),
-    serviceDesk: {
+    serviceDesk: fakePart<PeopleReadsOptions['serviceDesk']>('serviceDesk', {
       getTicket: async (id: string) => {
         calls.push(id);
         return getTicket();
-      },
-      iterateTickets: () => {
-        throw new Error('not used');
       },
       iterateAssets: async function* (query: { assigned_to_email: string }) {
         calls.push(`assets:${query.assigned_to_email}`);
@@ -46,8 +43,8 @@ function setUp(
           assigned_to_email: query.assigned_to_email,
         };
       },
-    } as never,
-    logger: pino({ level: 'silent' }),
+    }),
+    logger: silentLogger(),
     ...(options.known ? { known: options.known } : {}),
     now,
   });

@@ -1,13 +1,13 @@
-import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { PeopleDirectory } from '../../../src/slack/people/people-directory.ts';
+import { fakeClient } from '../support/fake-deps.ts';
 
 function directoryOf(profile: Record<string, unknown>) {
-  const client = {
+  const client = fakeClient({
     users: {
       info: async () => ({ ok: true, user: { real_name: 'Alice Archer', profile } }),
     },
-  } as unknown as WebClient;
+  });
   return new PeopleDirectory({ client, agentEmails: new Set() });
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isFirstRefusal, REFUSAL_REPEAT_MS } from '../../../src/slack/people/refusal-once.ts';
 import { MemoryClaimStore } from '../../../src/store/memory-claims.ts';
 import type { ClaimStore } from '../../../src/store/types.ts';
+import { fakePart } from '../support/fake-deps.ts';
 
 const ask = { userId: 'U0BOB', ticketId: 'IT-9', action: 'mark_resolved' };
 
@@ -29,11 +30,11 @@ describe('a refusal told once', () => {
   });
 
   it('tells the refusal when the store cannot answer', async () => {
-    const broken = {
+    const broken = fakePart<ClaimStore>('claims', {
       claim: async () => {
         throw new Error('Redis is away');
       },
-    } as unknown as ClaimStore;
+    });
     expect(await isFirstRefusal(broken, ask)).toBe(true);
   });
 });

@@ -2,7 +2,6 @@
  * The mirror's Slack side posts into a triage channel only when Slack says it is private: against
  * the Slack double, with the app's own privacy check and the background client.
  */
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, Ticket } from '../../../src/contract/schemas.ts';
 import { PostDeferredError } from '../../../src/mirror/errors.ts';
@@ -15,8 +14,8 @@ import {
   type SlackDouble,
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
-import { eventually } from '../../support/eventually.ts';
 import { ticketWith } from '../../support/ticket-fixture.ts';
+import { eventually, type LoggedLine, silentLogger, warningsLogger } from '../support/fake-deps.ts';
 
 const ids = defaultIds;
 
@@ -41,28 +40,24 @@ describe('Slack mirror poster: only private triage channels', () => {
   let double: SlackDouble;
   let poster: SlackMirrorPoster;
   let cards: CardUpdater;
-  let logged: { level: string; msg: string }[];
+  let logged: LoggedLine[];
 
   beforeEach(async () => {
     double = await startSlackDouble();
-    const client = createBackgroundClient(ids.botToken, pino({ level: 'silent' }), double.apiUrl);
+    const client = createBackgroundClient(ids.botToken, silentLogger(), double.apiUrl);
     cards = new CardUpdater({
       client,
       logger: { debug() {}, info() {}, warn() {} },
       coalesceMs: 0,
       spacingMs: 0,
     });
-    logged = [];
+    const recorded = warningsLogger();
+    logged = recorded.logged;
     poster = new SlackMirrorPoster({
       client,
       cards,
       triagePrivacy: new TriageChannelPrivacy({ client, ttlMs: 0 }),
-      logger: {
-        error: (_fields: unknown, msg?: string) =>
-          void logged.push({ level: 'error', msg: msg ?? '' }),
-        warn: (_fields: unknown, msg?: string) =>
-          void logged.push({ level: 'warn', msg: msg ?? '' }),
-      } as never,
+      logger: recorded.logger,
     });
   });
 

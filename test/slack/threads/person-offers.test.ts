@@ -1,6 +1,5 @@
 /** Taking "Talk to a person" off a ticket's earlier AI answers, against a Web API that fails as Slack does (nock). */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/contract/schemas.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
@@ -8,14 +7,15 @@ import { buildTicketMessageParts } from '../../../src/slack/builders/ticket-mess
 import { ticketMetadata } from '../../../src/slack/posting/post-metadata.ts';
 import { withdrawPersonOffers } from '../../../src/slack/threads/person-offers.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
+import { silentLogger } from '../support/fake-deps.ts';
 
 const SLACK = 'http://slack.test';
 
 function deps() {
   return {
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     stores: createMemoryStores(),
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger(),
   };
 }
 

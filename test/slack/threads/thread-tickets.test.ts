@@ -1,5 +1,7 @@
+import type { ConversationsRepliesArguments } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { ThreadTicketFinder } from '../../../src/slack/threads/thread-tickets.ts';
+import { fakeClient } from '../support/fake-deps.ts';
 
 const APP = 'U0BOT';
 const THREAD = { channel: 'D1', threadTs: '100.1' };
@@ -13,10 +15,10 @@ const ticketPost = (ticketId: string, extra: Record<string, unknown> = {}): Mess
 
 /** A Slack client whose thread holds `pages` of messages; counts its lookups. */
 function slackWith(pages: Message[][] | (() => never)) {
-  const calls: Record<string, unknown>[] = [];
-  const client = {
+  const calls: ConversationsRepliesArguments[] = [];
+  const client = fakeClient({
     conversations: {
-      async replies(args: Record<string, unknown>) {
+      async replies(args) {
         calls.push(args);
         if (typeof pages === 'function') return pages();
         const index = args.cursor ? Number(args.cursor) : 0;
@@ -24,8 +26,8 @@ function slackWith(pages: Message[][] | (() => never)) {
         return { ok: true, messages: pages[index], response_metadata: { next_cursor: next } };
       },
     },
-  };
-  return { client: client as never, calls };
+  });
+  return { client, calls };
 }
 
 function slackError(code: string): () => never {

@@ -1,7 +1,5 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { MirroredTicket } from '../../../src/mirror/index.ts';
-import type { SlackDeps } from '../../../src/slack/deps.ts';
 import { ChangeRefusedError, ClosedTicketError } from '../../../src/slack/errors.ts';
 import {
   lastKnownStatus,
@@ -9,15 +7,16 @@ import {
   refuseReopenByOthers,
 } from '../../../src/slack/tickets/closed-ticket-rules.ts';
 import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps } from '../support/fake-deps.ts';
 
 const NOW = 1_000_000_000;
 
-function depsWith(memo: TicketStatusMemo, read: Partial<MirroredTicket> | undefined): SlackDeps {
-  return {
+function depsWith(memo: TicketStatusMemo, read: Partial<MirroredTicket> | undefined) {
+  return fakeDeps({
     statuses: memo,
-    mirror: { lastRead: async () => read },
-    logger: pino({ level: 'silent' }),
-  } as unknown as SlackDeps;
+    mirror: { lastRead: async () => read as MirroredTicket | undefined },
+  });
 }
 
 describe('last known status of a ticket', () => {
@@ -42,14 +41,14 @@ describe('last known status of a ticket', () => {
 
   it('knows nothing when the mirror’s record cannot be read', async () => {
     const memo = new TicketStatusMemo({ now: () => NOW });
-    const deps = {
-      ...depsWith(memo, undefined),
+    const deps = fakeDeps({
+      statuses: memo,
       mirror: {
         lastRead: async () => {
           throw new Error('redis down');
         },
       },
-    } as unknown as SlackDeps;
+    });
     expect(await lastKnownStatus(deps, 'IT-1')).toBeUndefined();
   });
 
@@ -66,16 +65,16 @@ describe('who may reopen a resolved ticket by replying', () => {
   const BOB = 'bob@acme.example';
   function depsReading(memo: TicketStatusMemo, requester: string | null) {
     const reads: string[] = [];
-    const deps = {
+    const deps = fakeDeps({
       statuses: memo,
       people: { isAgent: async () => false },
       serviceDesk: {
         getTicket: async (id: string) => {
           reads.push(id);
-          return { id, status: 'resolved', requester_email: requester };
+          return ticketWith({ id, title: 'VPN', status: 'resolved', requester_email: requester });
         },
       },
-    } as unknown as SlackDeps;
+    });
     return { deps, reads };
   }
   const reply = { ticketId: 'IT-7', userId: 'U1' };

@@ -6,13 +6,14 @@ import {
   NotFoundError,
   ServerError,
 } from '../../../src/servicedesk/index.ts';
-import type { SlackDeps } from '../../../src/slack/deps.ts';
+import type { Reads } from '../../../src/slack/deps.ts';
 import { FairShareSpentError } from '../../../src/slack/errors.ts';
 import {
   DeskFieldCatalog,
   deskFieldsFor,
   deskFieldsOf,
 } from '../../../src/slack/tickets/desk-fields.ts';
+import { fakePart, silentLogger } from '../support/fake-deps.ts';
 
 const field = (key: string, desk = 'hr'): CustomField => ({
   key,
@@ -209,12 +210,12 @@ describe('DeskFieldCatalog with a person paying', () => {
 describe('deskFieldsFor', () => {
   it('gives no fields and when the share is back when the person cannot pay for the read', async () => {
     const p = platform();
-    const reads = {
+    const reads = fakePart<Reads>('reads', {
       payer: () => async () => {
         throw new FairShareSpentError('U1', 6_000);
       },
-    } as unknown as SlackDeps['reads'];
-    const logger = pino({ level: 'silent' });
+    });
+    const logger = silentLogger();
     const deskFields = catalog(p, { now: 0 });
     expect(
       await deskFieldsFor({ logger, reads, deskFields }, { userId: 'U1', request: 'form' }, 'hr'),
@@ -224,7 +225,7 @@ describe('deskFieldsFor', () => {
 });
 
 describe('deskFieldsOf', () => {
-  const silent = pino({ level: 'silent' });
+  const silent = silentLogger();
 
   it('reads no fields without a desk, or without definitions', async () => {
     const p = platform();

@@ -4,6 +4,11 @@
  * the platform are fakes here (the end-to-end test runs the real ones); the clock is injected.
  */
 import { randomUUID } from 'node:crypto';
+import type {
+  ChatGetPermalinkArguments,
+  ChatPostMessageArguments,
+  ConversationsHistoryArguments,
+} from '@slack/web-api';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk, Ticket } from '../../../src/contract/schemas.ts';
@@ -11,11 +16,12 @@ import { parseServiceTargets } from '../../../src/contract/service-levels.ts';
 import { BudgetDeferredError } from '../../../src/mirror/errors.ts';
 import type { ThreadMessage } from '../../../src/slack/posting/post-metadata.ts';
 import type { ChannelPrivacy } from '../../../src/slack/triage/channel-privacy.ts';
-import { TriageDigest } from '../../../src/slack/triage/triage-digest.ts';
+import { TriageDigest, type TriageDigestOptions } from '../../../src/slack/triage/triage-digest.ts';
 import { createMemoryStores, createRedisStores } from '../../../src/store/index.ts';
 import type { Stores } from '../../../src/store/types.ts';
 import { deleteKeys, REDIS_URL } from '../../support/redis.ts';
 import { ticketWith } from '../../support/ticket-fixture.ts';
+import { fakeClient, fakePart } from '../support/fake-deps.ts';
 
 const TRIAGE = 'C0TRIAGE';
 const CATCH_ALL = 'C0CATCHALL';
@@ -52,33 +58,33 @@ class FakeSlack {
 
   client() {
     const chat = {
-      postMessage: async (args: {
-        channel: string;
-        text: string;
-        blocks: unknown[];
-        metadata: ThreadMessage['metadata'];
-      }) => {
+      postMessage: async (args: ChatPostMessageArguments) => {
         const failure = this.failures.shift();
         if (failure) throw failure;
         const ts = `${this.#ts++}.000100`;
         const list = this.posts.get(args.channel) ?? [];
-        list.unshift({ ts, text: args.text, blocks: args.blocks, metadata: args.metadata });
+        list.unshift({
+          ts,
+          ...('text' in args ? { text: args.text } : {}),
+          ...('blocks' in args ? { blocks: args.blocks } : {}),
+          ...(args.metadata ? { metadata: args.metadata } : {}),
+        });
         this.posts.set(args.channel, list);
         if (this.hangAfterPost) return new Promise<never>(() => undefined);
         return { ok: true, ts };
       },
-      getPermalink: async (args: { channel: string; message_ts: string }) => ({
+      getPermalink: async (args: ChatGetPermalinkArguments) => ({
         ok: true,
         permalink: `https://acme.slack.example/archives/${args.channel}/p${args.message_ts.replace('.', '')}`,
       }),
     };
     const conversations = {
-      history: async (args: { channel: string }) => ({
+      history: async (args: ConversationsHistoryArguments) => ({
         ok: true,
         messages: this.posted(args.channel),
       }),
     };
-    return { chat, conversations } as never;
+    return fakeClient({ chat, conversations });
   }
 }
 
@@ -108,7 +114,7 @@ class FakePlatform {
   }
 
   api() {
-    return {
+    return fakePart<TriageDigestOptions['platform']>('platform', {
       listDesks: async () => ({ items: this.desks, total_count: this.desks.length }),
       listTickets: async (query: { status?: string; desk_id?: string }) => {
         if (this.deferUntil !== undefined) {
@@ -122,7 +128,7 @@ class FakePlatform {
         );
         return { items, total_count: items.length };
       },
-    } as never;
+    });
   }
 }
 

@@ -1,12 +1,13 @@
-import { pino } from 'pino';
+import type { ChatUnfurlArguments } from '@slack/web-api';
 import { describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
 import { NotFoundError } from '../../../src/servicedesk/index.ts';
 import type { KeptValue, PersonRead } from '../../../src/slack/deps.ts';
 import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
-import { type UnfurlDeps, unfurlTicketLinks } from '../../../src/slack/unfurls/ticket-unfurler.ts';
+import { unfurlTicketLinks } from '../../../src/slack/unfurls/ticket-unfurler.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 import { ticketWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps } from '../support/fake-deps.ts';
 
 const HOST = 'desk.acme.example';
 const link = (id: string) => `https://${HOST}/tickets/${id}`;
@@ -22,15 +23,14 @@ interface Setup {
 }
 
 function unfurlDeps(setup: Setup) {
-  const unfurl = vi.fn(async (_args: { unfurls: Record<string, unknown> }) => ({ ok: true }));
+  const unfurl = vi.fn(async (_args: ChatUnfurlArguments) => ({ ok: true }));
   const ticket = vi.fn(
     setup.read ?? (async (): Promise<PersonRead<Ticket>> => Promise.reject(new Error('no read'))),
   );
   const statuses = new TicketStatusMemo();
   if (setup.remembered) statuses.remember(setup.remembered);
-  const deps = {
+  const deps = fakeDeps({
     client: { chat: { unfurl } },
-    logger: pino({ level: 'silent' }),
     people: {
       isAgent: async () => setup.isAgent ?? false,
       person: async (id: string) => ({ id, name: 'Alice', email: ALICE.email, isBot: false }),
@@ -52,9 +52,13 @@ function unfurlDeps(setup: Setup) {
     desks: { peek: () => [{ slug: 'it', name: 'IT Support', parent_slug: null }] },
     settings: { dashboardHosts: [HOST], dashboardUrl: undefined },
     stores: createMemoryStores(),
-  } as unknown as UnfurlDeps;
+  });
   return { deps, unfurl, ticket };
 }
+
+/** The unfurls a chat.unfurl call sent (its other form carries metadata instead). */
+const unfurlsIn = (args: ChatUnfurlArguments | undefined) =>
+  args && 'unfurls' in args ? args.unfurls : undefined;
 
 const share = (links: string[]) => ({
   channel: 'C1',
@@ -70,7 +74,9 @@ describe('unfurling ticket links', () => {
     const { deps, unfurl, ticket } = unfurlDeps({});
     await unfurlTicketLinks(deps, share([link('IT-1')]));
     expect(ticket).not.toHaveBeenCalled();
-    expect(JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls)).toContain('IT-1 · a private ticket');
+    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain(
+      'IT-1 · a private ticket',
+    );
   });
 
   it('reads a ticket the person filed from Slack when a later poll of the mirror did not keep its requester', async () => {
@@ -81,7 +87,7 @@ describe('unfurling ticket links', () => {
     });
     await unfurlTicketLinks(deps, share([link('IT-20')]));
     expect(ticket).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls)).toContain('Ticket IT-20');
+    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain('Ticket IT-20');
   });
 
   it('reads a ticket the mirror knows the person requested, and shows its desk by name', async () => {
@@ -91,7 +97,7 @@ describe('unfurling ticket links', () => {
     });
     await unfurlTicketLinks(deps, share([link('IT-2')]));
     expect(ticket).toHaveBeenCalledTimes(1);
-    const card = JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls);
+    const card = JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]));
     expect(card).toContain('Ticket IT-2');
     expect(card).toContain('IT Support');
   });
@@ -106,7 +112,7 @@ describe('unfurling ticket links', () => {
       }),
     });
     await unfurlTicketLinks(deps, share([link('IT-3')]));
-    const unfurls = JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls);
+    const unfurls = JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]));
     expect(unfurls).not.toContain('Secret');
     expect(unfurls).toContain('a private ticket');
   });
@@ -123,7 +129,7 @@ describe('unfurling ticket links', () => {
       }),
     });
     await unfurlTicketLinks(deps, share([link('IT-4'), link('IT-5')]));
-    expect(Object.keys(unfurl.mock.calls[0]?.[0].unfurls ?? {})).toEqual([link('IT-4')]);
+    expect(Object.keys(unfurlsIn(unfurl.mock.calls[0]?.[0]) ?? {})).toEqual([link('IT-4')]);
   });
 
   it('answers a ticket that does not exist as a private ticket, even for an agent', async () => {
@@ -142,7 +148,9 @@ describe('unfurling ticket links', () => {
         ),
     });
     await unfurlTicketLinks(deps, share([link('IT-6')]));
-    expect(JSON.stringify(unfurl.mock.calls[0]?.[0].unfurls)).toContain('IT-6 · a private ticket');
+    expect(JSON.stringify(unfurlsIn(unfurl.mock.calls[0]?.[0]))).toContain(
+      'IT-6 · a private ticket',
+    );
   });
 
   it('unfurls a message once, however often the event comes', async () => {

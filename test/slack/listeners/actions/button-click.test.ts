@@ -1,10 +1,9 @@
 import type { BlockAction } from '@slack/bolt';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { refusedEarly } from '../../../../src/slack/listeners/actions/button-click.ts';
 import { TicketStatusMemo } from '../../../../src/slack/tickets/ticket-status-memo.ts';
 import { MemoryClaimStore } from '../../../../src/store/memory-claims.ts';
+import { fakeDeps } from '../../support/fake-deps.ts';
 
 const people: Record<string, { email: string; agent: boolean }> = {
   U0ALICE: { email: 'alice@acme.example', agent: false },
@@ -12,15 +11,14 @@ const people: Record<string, { email: string; agent: boolean }> = {
   U0AGENT: { email: 'sam.rivera@acme.example', agent: true },
 };
 
-function fakeDeps(told: unknown[], known: boolean): SlackDeps {
+function depsTelling(told: unknown[], known: boolean) {
   const statuses = new TicketStatusMemo();
   if (known)
     statuses.remember({ id: 'IT-9', status: 'open', requester_email: 'alice@acme.example' });
-  return {
+  return fakeDeps({
     statuses,
     stores: { claims: new MemoryClaimStore(Date.now) },
     mirror: { lastRead: async () => undefined },
-    logger: pino({ level: 'silent' }),
     people: {
       person: async (id: string) => ({ id, name: id, email: people[id]?.email, isBot: false }),
       isAgent: async (id: string) => people[id]?.agent ?? false,
@@ -33,7 +31,7 @@ function fakeDeps(told: unknown[], known: boolean): SlackDeps {
         },
       },
     },
-  } as unknown as SlackDeps;
+  });
 }
 
 const click = (userId: string) =>
@@ -47,13 +45,13 @@ const click = (userId: string) =>
 describe('early refusal of requester buttons', () => {
   it('refuses someone who is neither requester nor agent, privately, when the requester is known', async () => {
     const told: unknown[] = [];
-    expect(await refusedEarly(fakeDeps(told, true), click('U0BOB'), 'IT-9')).toBe(true);
+    expect(await refusedEarly(depsTelling(told, true), click('U0BOB'), 'IT-9')).toBe(true);
     expect(JSON.stringify(told)).toContain('You can’t change');
   });
 
   it('lets the requester and agents through', async () => {
     const told: unknown[] = [];
-    const deps = fakeDeps(told, true);
+    const deps = depsTelling(told, true);
     expect(await refusedEarly(deps, click('U0ALICE'), 'IT-9')).toBe(false);
     expect(await refusedEarly(deps, click('U0AGENT'), 'IT-9')).toBe(false);
     expect(told).toEqual([]);
@@ -61,7 +59,7 @@ describe('early refusal of requester buttons', () => {
 
   it('leaves the decision to the intent when the requester is not known yet', async () => {
     const told: unknown[] = [];
-    expect(await refusedEarly(fakeDeps(told, false), click('U0BOB'), 'IT-9')).toBe(false);
+    expect(await refusedEarly(depsTelling(told, false), click('U0BOB'), 'IT-9')).toBe(false);
     expect(told).toEqual([]);
   });
 });

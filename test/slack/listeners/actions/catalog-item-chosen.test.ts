@@ -1,15 +1,19 @@
 /** The request form's catalog select: the item's views.update, and Slack failing it (nock). */
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogItem, CustomField } from '../../../../src/contract/schemas.ts';
-import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import { buildRequestModal } from '../../../../src/slack/builders/request-modal-builder.ts';
-import type { CatalogRead, SlackDeps } from '../../../../src/slack/deps.ts';
+import type { CatalogRead, Reads } from '../../../../src/slack/deps.ts';
 import { catalogItemChosen } from '../../../../src/slack/listeners/actions/catalog-item-chosen.ts';
+import {
+  collectedTasks,
+  fakePart,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+  warningsLogger,
+} from '../../support/fake-deps.ts';
 
-const SLACK = 'https://slack.test';
+const SLACK = SLACK_TEST_URL;
 
 const onboarding: CatalogItem = {
   id: 'cat_006',
@@ -22,30 +26,22 @@ const hrFields: CustomField[] = [
 ];
 
 function setUp(kept: CatalogRead | undefined = { kind: 'items', items: [onboarding] }) {
-  const warnings: string[] = [];
-  const logger = pino(
-    { level: 'warn' },
-    { write: (line: string) => warnings.push(JSON.parse(line).msg) },
-  );
-  const running: Promise<unknown>[] = [];
+  const { logger, warnings } = warningsLogger();
+  const { tasks, running } = collectedTasks();
   const handler = catalogItemChosen({
     catalog: {
       peek: () => kept,
       get: async () => kept ?? { kind: 'absent' },
       within: async () => kept ?? 'loading',
     },
-    client: new WebClient('xoxb-test', {
-      ...interactiveClientOptions,
-      // The one retry after a 5xx, without its wait.
-      retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
-      slackApiUrl: `${SLACK}/api/`,
-    }),
+    // The one retry after a 5xx, without its wait.
+    client: interactiveTestClient(),
     deskFields: { peek: () => hrFields, get: async () => hrFields },
     desks: { peek: () => [{ slug: 'hr', name: 'People' }], list: async () => [] },
     logger,
     // The fields are kept: nothing is read, so nothing is taken from the person's share.
-    reads: { payer: () => async () => {} } as unknown as SlackDeps['reads'],
-    tasks: { run: (_label, task) => void running.push(task()) },
+    reads: fakePart<Reads>('reads', { payer: () => async () => {} }),
+    tasks,
   });
   const view = {
     ...buildRequestModal({ privateMetadata: '{}', catalog: { kind: 'ready' } }),

@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type {
   ButtonArgs,
@@ -6,18 +5,18 @@ import type {
 } from '../../../../src/slack/listeners/actions/button-click.ts';
 import { closedReplyNewTicket } from '../../../../src/slack/listeners/actions/closed-reply-new-ticket.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
+import { fakeDeps } from '../../support/fake-deps.ts';
 
 const reply = { ticketId: 'IT-4', channel: 'C1', ts: '2.2', threadTs: '1.1' };
 
 /** Deps whose Slack shows Alice's reply and whose outbox cannot store anything (Redis away). */
 function depsWithoutOutbox(): ButtonDeps {
   const stores = createMemoryStores();
-  return {
+  return fakeDeps({
     stores: {
       ...stores,
       outbox: { ...stores.outbox, enqueue: () => Promise.reject(new Error('redis away')) },
     },
-    logger: pino({ level: 'silent' }),
     client: {
       conversations: {
         replies: async () => ({
@@ -27,7 +26,7 @@ function depsWithoutOutbox(): ButtonDeps {
       },
       chat: { getPermalink: async () => ({ ok: true, permalink: 'https://acme.slack.com/p2' }) },
     },
-  } as unknown as ButtonDeps;
+  });
 }
 
 describe('Open a new ticket on the closed-ticket prompt', () => {

@@ -1,39 +1,35 @@
 /** The create form's desk select: the swap's views.update, and Slack failing it (nock). */
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../../src/contract/schemas.ts';
-import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import { buildCreateModal } from '../../../../src/slack/builders/create-modal-builder.ts';
-import type { SlackDeps } from '../../../../src/slack/deps.ts';
+import type { Reads } from '../../../../src/slack/deps.ts';
 import { deskSelectChanged } from '../../../../src/slack/listeners/actions/desk-select-changed.ts';
+import {
+  collectedTasks,
+  fakePart,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+  warningsLogger,
+} from '../../support/fake-deps.ts';
 
-const SLACK = 'https://slack.test';
+const SLACK = SLACK_TEST_URL;
 
 const hrFields: CustomField[] = [
   { key: 'start_date', name: 'Start date', desk_id: 'hr', type: 'date', required: true },
 ];
 
 function setUp() {
-  const warnings: string[] = [];
-  const logger = pino(
-    { level: 'warn' },
-    { write: (line: string) => warnings.push(JSON.parse(line).msg) },
-  );
-  const running: Promise<unknown>[] = [];
+  const { logger, warnings } = warningsLogger();
+  const { tasks, running } = collectedTasks();
   const handler = deskSelectChanged({
-    client: new WebClient('xoxb-test', {
-      ...interactiveClientOptions,
-      // The one retry after a 5xx, without its wait.
-      retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
-      slackApiUrl: `${SLACK}/api/`,
-    }),
+    // The one retry after a 5xx, without its wait.
+    client: interactiveTestClient(),
     deskFields: { peek: () => hrFields, get: async () => hrFields },
     logger,
     // The fields are kept: nothing is read, so nothing is taken from the person's share.
-    reads: { payer: () => async () => {} } as unknown as SlackDeps['reads'],
-    tasks: { run: (_label, task) => void running.push(task()) },
+    reads: fakePart<Reads>('reads', { payer: () => async () => {} }),
+    tasks,
   });
   const view = {
     ...buildCreateModal({ privateMetadata: '{}', desks: [{ slug: 'hr', name: 'People' }] }),

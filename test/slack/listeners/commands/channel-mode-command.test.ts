@@ -1,11 +1,7 @@
 /** `/ticket channel` against a Slack Web API that answers, and fails, as Slack does (nock). */
-import type { RespondFn } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../../src/contract/schemas.ts';
-import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import {
   type ChannelModeDeps,
   channelModeAsked,
@@ -13,8 +9,15 @@ import {
   isChannelModeCommand,
 } from '../../../../src/slack/listeners/commands/channel-mode-command.ts';
 import { createMemoryStores, type Stores } from '../../../../src/store/index.ts';
+import {
+  collectedTasks,
+  fakeDeps,
+  fakeRespond,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+} from '../../support/fake-deps.ts';
 
-const SLACK = 'https://slack.test';
+const SLACK = SLACK_TEST_URL;
 const AGENT = 'U0AGENT';
 const CHANNEL = 'C0LAPTOP';
 const DESKS: Desk[] = [{ slug: 'it', name: 'IT Support', parent_slug: null }];
@@ -37,15 +40,10 @@ function harness(
 ): Harness {
   const stores = createMemoryStores();
   const answers: string[] = [];
-  const tasks: Promise<unknown>[] = [];
-  const deps = {
-    client: new WebClient('xoxb-test', {
-      ...interactiveClientOptions,
-      retryConfig: { retries: 1, factor: 1, minTimeout: 1, maxTimeout: 1 },
-      slackApiUrl: `${SLACK}/api/`,
-    }),
+  const { tasks, running } = collectedTasks();
+  const deps = fakeDeps({
+    client: interactiveTestClient(),
     desks: { peek: () => DESKS, list: options.listDesks ?? (async () => DESKS) },
-    logger: pino({ level: 'silent' }),
     people: { isAgent: async (userId: string) => userId === AGENT },
     settings: {
       ticketEmoji: 'ticket',
@@ -55,12 +53,12 @@ function harness(
       submitWaitMs: 0,
     },
     stores,
-    tasks: { run: (_label: string, task: () => Promise<unknown>) => void tasks.push(task()) },
-  } as unknown as ChannelModeDeps;
-  const respond = (async (message: { text?: string; response_type?: string }) => {
+    tasks,
+  });
+  const respond = fakeRespond((message) => {
     expect(message.response_type).toBe('ephemeral');
     answers.push(message.text ?? '');
-  }) as unknown as RespondFn;
+  });
   const h: Harness = {
     deps,
     stores,
@@ -72,7 +70,7 @@ function harness(
         h.acks += 1;
       };
       await channelModeCommand(deps, { command, ack, respond } as never);
-      await Promise.allSettled(tasks);
+      await Promise.allSettled(running);
       return answers.at(-1) ?? '';
     },
   };

@@ -1,20 +1,23 @@
 /** `/ticket triage` against a Slack Web API that answers, and fails, as Slack does (nock). */
 import type { RespondFn } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../../src/contract/schemas.ts';
 import { ServiceDeskError } from '../../../../src/servicedesk/errors.ts';
-import { interactiveClientOptions } from '../../../../src/slack/app/slack-clients.ts';
 import {
   answerTriage,
   isTriageCommand,
   type TriageCommandDeps,
 } from '../../../../src/slack/listeners/commands/triage-command.ts';
 import { createMemoryStores, type Stores } from '../../../../src/store/index.ts';
+import {
+  fakeDeps,
+  fakeRespond,
+  interactiveTestClient,
+  SLACK_TEST_URL,
+} from '../../support/fake-deps.ts';
 
-const SLACK = 'https://slack.test';
+const SLACK = SLACK_TEST_URL;
 const AGENT = 'U0AGENT';
 const DESKS: Desk[] = [
   { slug: 'it', name: 'IT Support', parent_slug: null },
@@ -54,29 +57,16 @@ function harness(
       return [...desks];
     },
   };
-  const deps = {
+  const deps = fakeDeps({
     triageRecords,
-    client: new WebClient('xoxb-test', {
-      ...interactiveClientOptions,
-      retryConfig: { retries: 1, factor: 1, minTimeout: 1, maxTimeout: 1 },
-      slackApiUrl: `${SLACK}/api/`,
-    }),
+    client: interactiveTestClient(),
     desks: { peek: () => DESKS, list: options.listDesks ?? (async () => DESKS) },
-    logger: pino({ level: 'silent' }),
-    people: {
-      isAgent: async (userId: string) => userId === AGENT,
-      person: async () => {
-        throw new Error('not used');
-      },
-      email: async () => {
-        throw new Error('not used');
-      },
-    },
+    people: { isAgent: async (userId: string) => userId === AGENT },
     stores,
-  } as unknown as TriageCommandDeps;
-  const respond = (async (message: { text?: string }) => {
+  });
+  const respond = fakeRespond((message) => {
     answers.push(message.text ?? '');
-  }) as unknown as RespondFn;
+  });
   return { deps, stores, answers, respond, records };
 }
 

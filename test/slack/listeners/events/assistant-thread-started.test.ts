@@ -1,11 +1,10 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { CatalogItem, Desk } from '../../../../src/contract/schemas.ts';
 import { DEFAULT_PANE_PROMPTS } from '../../../../src/slack/builders/pane-prompts-builder.ts';
-import type { SlackDeps } from '../../../../src/slack/deps.ts';
 import { assistantThreadStarted } from '../../../../src/slack/listeners/events/assistant-thread-started.ts';
 import { isPaneThread } from '../../../../src/slack/threads/pane-threads.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
+import { collectedTasks, fakeDeps } from '../../support/fake-deps.ts';
 
 const started = {
   assistant_thread: { user_id: 'U0ALICE', channel_id: 'D0ALICE', thread_ts: '1767225600.000100' },
@@ -17,14 +16,13 @@ function setUp(options: {
   desks?: () => Promise<Desk[]>;
 }) {
   const stores = createMemoryStores();
-  const tasks: Promise<unknown>[] = [];
+  const { tasks, running } = collectedTasks();
   const set: unknown[] = [];
   const reads = { catalog: 0, desks: 0 };
-  const deps = {
+  const deps = fakeDeps({
     stores,
-    logger: pino({ level: 'silent' }),
     settings: { panePrompts: options.prompts },
-    tasks: { run: (_label: string, task: () => Promise<unknown>) => void tasks.push(task()) },
+    tasks,
     reads: { payer: () => async () => undefined },
     catalog: {
       peek: () => undefined,
@@ -50,8 +48,8 @@ function setUp(options: {
         },
       },
     },
-  } as unknown as SlackDeps;
-  return { deps, stores, tasks, set, reads };
+  });
+  return { deps, stores, tasks: running, set, reads };
 }
 
 describe('opening Slack’s AI pane', () => {

@@ -1,8 +1,5 @@
 /** A request channel's messages: which are held for filing, and how a deletion withdraws one. */
-import { WebClient } from '@slack/web-api';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { IntentDeps } from '../../../../src/slack/deps.ts';
 import {
   addHeldEdit,
   fileChannelMessage,
@@ -17,6 +14,7 @@ import {
 } from '../../../../src/slack/listeners/events/request-channel-message.ts';
 import { messageKey } from '../../../../src/slack/outbox/delivery-keys.ts';
 import { createMemoryStores, type ReservedEntry } from '../../../../src/store/index.ts';
+import { fakeDeps } from '../../support/fake-deps.ts';
 
 const CHANNEL = 'C0LAPTOP';
 const TS = '1700000000.000100';
@@ -24,10 +22,8 @@ const TS = '1700000000.000100';
 function harness(settings: { modes?: Map<string, 'auto' | 'off'>; holdMs?: number } = {}) {
   let offset = 0;
   const stores = createMemoryStores({ now: () => Date.now() + offset });
-  const deps = {
-    logger: pino({ level: 'silent' }),
+  const deps = fakeDeps({
     stores,
-    client: new WebClient('xoxb-test'),
     settings: {
       ticketEmoji: 'ticket',
       channelDesks: new Map([[CHANNEL, 'it']]),
@@ -36,7 +32,7 @@ function harness(settings: { modes?: Map<string, 'auto' | 'off'>; holdMs?: numbe
       submitWaitMs: 0,
       ...(settings.holdMs !== undefined ? { autoChannelHoldMs: settings.holdMs } : {}),
     },
-  };
+  });
   return {
     deps,
     stores,
@@ -135,7 +131,7 @@ describe('request channel messages', () => {
     const withdrawal = (await h.due()) as ReservedEntry;
     expect(withdrawal.deliveryKey).toBe(messageKey(CHANNEL, TS));
     const held = (await h.due()) as ReservedEntry;
-    const runner = fileChannelMessage.runner(h.deps as unknown as IntentDeps);
+    const runner = fileChannelMessage.runner(h.deps);
     const payload = fileChannelMessage.schema.parse(held.payload);
     expect(await runner.run(payload, held)).toEqual({ queued: false });
     expect(await h.due()).toBeUndefined();
@@ -147,7 +143,7 @@ describe('request channel messages', () => {
     await holdRequestChannelMessage(h.deps, message());
     h.later(3_000);
     const held = (await h.due()) as ReservedEntry;
-    const runner = fileChannelMessage.runner(h.deps as unknown as IntentDeps);
+    const runner = fileChannelMessage.runner(h.deps);
     expect(await runner.run(fileChannelMessage.schema.parse(held.payload), held)).toEqual({
       queued: true,
     });

@@ -1,5 +1,4 @@
 /** Reactions on triage cards: what is queued for an agent, and what is left alone. */
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { TriageReactionAction } from '../../../../src/config.ts';
 import { buildTriageCard } from '../../../../src/slack/builders/triage-card-builder.ts';
@@ -8,6 +7,7 @@ import { triageReaction } from '../../../../src/slack/listeners/events/triage-re
 import { triageCardMetadata } from '../../../../src/slack/posting/post-metadata.ts';
 import { TriageThreadFinder } from '../../../../src/slack/threads/triage-threads.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
+import { collectedTasks, fakeClient, fakeDeps } from '../../support/fake-deps.ts';
 
 const APP = 'U0BOT';
 const TRIAGE = 'G0AGENTS';
@@ -39,7 +39,7 @@ const card = {
 function setup(options: { agent?: boolean } = {}) {
   const stores = createMemoryStores();
   const slackCalls: string[] = [];
-  const client = {
+  const client = fakeClient({
     conversations: {
       replies: async () => {
         slackCalls.push('conversations.replies');
@@ -52,23 +52,22 @@ function setup(options: { agent?: boolean } = {}) {
         return { ok: true };
       },
     },
-  };
-  const triageThreads = new TriageThreadFinder({ client: client as never, stores });
-  const tasks: Promise<unknown>[] = [];
-  const deps = {
-    client: client as never,
-    logger: pino({ level: 'silent' }),
+  });
+  const triageThreads = new TriageThreadFinder({ client, stores });
+  const { tasks, running } = collectedTasks();
+  const deps = fakeDeps({
+    client,
     people: { isAgent: async () => options.agent ?? true },
-    settings: { triageReactions: REACTIONS } as never,
+    settings: { triageReactions: REACTIONS },
     stores,
-    tasks: { run: (_label: string, task: () => Promise<unknown>) => void tasks.push(task()) },
+    tasks,
     triageThreads,
-  };
-  const listener = triageReaction(deps as never);
+  });
+  const listener = triageReaction(deps);
   // The listener answers Slack first; what it does after is awaited here.
   const handle = async (given: never) => {
     await listener(given);
-    await Promise.all(tasks);
+    await Promise.all(running);
   };
   return { stores, slackCalls, handle };
 }

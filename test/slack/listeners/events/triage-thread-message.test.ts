@@ -1,5 +1,4 @@
 /** Replies and edits in triage threads are queued as internal notes, never as public replies. */
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { addTriageNote } from '../../../../src/slack/intents/add-triage-note.ts';
 import {
@@ -8,6 +7,7 @@ import {
 } from '../../../../src/slack/listeners/events/triage-thread-message.ts';
 import { TriageThreadFinder } from '../../../../src/slack/threads/triage-threads.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
+import { fakeClient, silentLogger } from '../../support/fake-deps.ts';
 
 const APP = 'U0BOT';
 const TRIAGE = 'G0AGENTS';
@@ -17,9 +17,11 @@ async function setup() {
   const stores = createMemoryStores();
   await stores.triageChannels.set('it', TRIAGE);
   // Only the store may be asked before the ack: any Slack call fails the test.
-  const client = { conversations: { replies: () => Promise.reject(new Error('no Slack here')) } };
-  const triageThreads = new TriageThreadFinder({ client: client as never, stores });
-  const deps = { stores, triageThreads, logger: pino({ level: 'silent' }) };
+  const client = fakeClient({
+    conversations: { replies: () => Promise.reject(new Error('no Slack here')) },
+  });
+  const triageThreads = new TriageThreadFinder({ client, stores });
+  const deps = { stores, triageThreads, logger: silentLogger() };
   return { stores, deps };
 }
 

@@ -1,6 +1,5 @@
 /** The Send to requester message shortcut: who may send what, and how they are told (nock). */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBackgroundClient } from '../../../../src/slack/app/slack-clients.ts';
 import { sendToRequester } from '../../../../src/slack/intents/send-to-requester.ts';
@@ -9,6 +8,7 @@ import {
   sendToRequesterShortcut,
 } from '../../../../src/slack/listeners/shortcuts/send-to-requester.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
+import { collectedTasks, fakeDeps, silentLogger } from '../../support/fake-deps.ts';
 
 const SLACK = 'http://slack.test';
 const HOOKS = 'http://hooks.test';
@@ -19,18 +19,17 @@ function run(
   options: { agent?: boolean; author?: string; threadTs?: string | null; text?: string },
   stores = createMemoryStores(),
 ) {
-  const tasks: Promise<unknown>[] = [];
-  const deps = {
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
-    logger: pino({ level: 'silent' }),
+  const { tasks, running } = collectedTasks();
+  const deps = fakeDeps({
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     people: { isAgent: async () => options.agent ?? true },
     stores,
-    tasks: { run: (_label: string, task: () => Promise<unknown>) => tasks.push(task()) },
+    tasks,
     triageThreads: {
       ticketForTriageThread: async (channel: string, ts: string) =>
         channel === TRIAGE && ts === CARD_TS ? 'IT-7' : undefined,
     },
-  };
+  });
   const threadTs = options.threadTs === null ? undefined : (options.threadTs ?? CARD_TS);
   const shortcut = {
     user: { id: 'U0AGENT' },
@@ -44,12 +43,12 @@ function run(
       ...(threadTs ? { thread_ts: threadTs } : {}),
     },
   };
-  const done = sendToRequesterShortcut(deps as never)({
+  const done = sendToRequesterShortcut(deps)({
     shortcut,
     ack: async () => {},
     context: { botUserId: 'U0BOT' },
   } as never);
-  return { stores, settled: done.then(() => Promise.all(tasks)) };
+  return { stores, settled: done.then(() => Promise.all(running)) };
 }
 
 /** What the response_url was asked to show, recorded. */

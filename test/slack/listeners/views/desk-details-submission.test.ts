@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../src/servicedesk/index.ts';
 import { encodeDeskDetailsMetadata } from '../../../../src/slack/builders/required-fields-prompt-builder.ts';
+import type { Settlement } from '../../../../src/slack/deps.ts';
 import type { PendingDetails } from '../../../../src/slack/intents/desk-details.ts';
 import { deskDetailsSubmission } from '../../../../src/slack/listeners/views/desk-details-submission.ts';
 import { createMemoryStores } from '../../../../src/store/index.ts';
 import { DAY_MS, type JsonValue } from '../../../../src/store/types.ts';
+import { fakeDeps } from '../../support/fake-deps.ts';
 
 const KEY = 'msg:C0ITHELP:1.1';
 
@@ -34,7 +36,7 @@ async function submit(options: {
   pending?: PendingDetails;
   user?: string;
   values?: Record<string, Record<string, unknown>>;
-  settled?: unknown;
+  settled?: Settlement;
 }) {
   const stores = createMemoryStores();
   if (options.pending) {
@@ -49,12 +51,12 @@ async function submit(options: {
   }
   const submitted: { key: string; kind: string; payload: unknown }[] = [];
   const acks: unknown[] = [];
-  const deps = {
+  const deps = fakeDeps({
     stores,
     settings: { submitWaitMs: 10 },
     deskFields: { peek: () => undefined },
     worker: {
-      async submit(key: string, kind: string, payload: unknown) {
+      async submit(key, kind, payload) {
         submitted.push({ key, kind, payload });
         return {
           outcome: { enqueued: true, id: 'e1' },
@@ -62,7 +64,7 @@ async function submit(options: {
         };
       },
     },
-  };
+  });
   const values = options.values ?? {
     title: { title_input: text('Laptop for Kim Li') },
     description: { description_input: text('She starts Monday') },
@@ -80,7 +82,7 @@ async function submit(options: {
       state: { values },
     },
   };
-  await deskDetailsSubmission(deps as never)(args as never);
+  await deskDetailsSubmission(deps)(args as never);
   return { acks, submitted };
 }
 

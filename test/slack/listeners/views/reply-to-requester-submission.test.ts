@@ -1,23 +1,31 @@
 /** The Reply to requester modal's answer to Slack, for each way its reply can end. */
 import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../../src/servicedesk/index.ts';
+import type { Settlement } from '../../../../src/slack/deps.ts';
 import { ClosedTicketError } from '../../../../src/slack/errors.ts';
 import { REPLY_FIELDS } from '../../../../src/slack/ids.ts';
 import {
   replyError,
   replyToRequesterSubmission,
 } from '../../../../src/slack/listeners/views/reply-to-requester-submission.ts';
+import type { EnqueueOutcome } from '../../../../src/store/types.ts';
+import { fakeDeps } from '../../support/fake-deps.ts';
 
 const metadata = JSON.stringify({ ticketId: 'IT-7', channel: 'G0AGENTS', threadTs: '100.1' });
 
-function submit(options: { agent?: boolean; text?: string; settled?: unknown; outcome?: unknown }) {
+function submit(options: {
+  agent?: boolean;
+  text?: string;
+  settled?: Settlement;
+  outcome?: EnqueueOutcome;
+}) {
   const submitted: { key: string; payload: unknown }[] = [];
   const acks: unknown[] = [];
-  const deps = {
+  const deps = fakeDeps({
     people: { isAgent: async () => options.agent ?? true },
     settings: { submitWaitMs: 10 },
     worker: {
-      async submit(key: string, _kind: string, payload: unknown) {
+      async submit(key, _kind, payload) {
         submitted.push({ key, payload });
         return {
           outcome: options.outcome ?? { enqueued: true, id: 'e1' },
@@ -25,7 +33,7 @@ function submit(options: { agent?: boolean; text?: string; settled?: unknown; ou
         };
       },
     },
-  };
+  });
   const text = options.text ?? 'Please restart it';
   const args = {
     ack: async (answer?: unknown) => {
@@ -44,7 +52,7 @@ function submit(options: { agent?: boolean; text?: string; settled?: unknown; ou
       },
     },
   };
-  return replyToRequesterSubmission(deps as never)(args as never).then(() => ({ acks, submitted }));
+  return replyToRequesterSubmission(deps)(args as never).then(() => ({ acks, submitted }));
 }
 
 describe('the Reply to requester submission', () => {
