@@ -16,21 +16,18 @@ import { priorityLabel, statusLabel } from './ticket-labels.ts';
 /** Most tickets listed; a Home view holds 100 blocks. */
 export const HOME_LIST_MAX = 40;
 
+/** A list shown from an earlier read because the platform could not be asked now. */
+export interface HomeAsOf {
+  ageMs: number;
+  reason: BusyReason;
+  retryInMs: number;
+}
+
 /** What App Home shows below its button. */
 export type AppHomeState =
-  | {
-      kind: 'tickets';
-      tickets: readonly Ticket[];
-      /** Shown from an earlier read because the platform could not be asked now. */
-      asOf?: { ageMs: number; reason: BusyReason; retryInMs: number };
-    }
+  | { kind: 'tickets'; tickets: readonly Ticket[]; asOf?: HomeAsOf }
   /** An agent's queue (AGENT_EMAILS, the agents' group, a triage channel's member). */
-  | {
-      kind: 'queue';
-      queue: AgentQueue;
-      /** Shown from an earlier read because the platform could not be asked now. */
-      asOf?: { ageMs: number; reason: BusyReason; retryInMs: number };
-    }
+  | { kind: 'queue'; queue: AgentQueue; asOf?: HomeAsOf }
   /** The platform could not be asked now (the person's share or the shared budget). */
   | { kind: 'busy'; reason: BusyReason; retryInMs: number }
   /** The platform did not answer: the button still works. */

@@ -9,10 +9,10 @@
  * next visit publishes it. The interactive client has already tried a 5xx once more.
  */
 import type { WebClient } from '@slack/web-api';
-import { isServiceDeskError, type Ticket } from '../../servicedesk/index.ts';
+import { isServiceDeskError } from '../../servicedesk/index.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { homeUnassignedRoom } from '../builders/agent-queue-builder.ts';
-import { type AppHomeState, buildAppHome } from '../builders/app-home-builder.ts';
+import { type AppHomeState, buildAppHome, type HomeAsOf } from '../builders/app-home-builder.ts';
 import type { AgentQueue, PersonRead, QueueAsk, SlackDeps } from '../deps.ts';
 import { queueAskFor } from '../people/agent-queue.ts';
 
@@ -71,11 +71,22 @@ async function homeState(deps: HomeDeps, userId: string): Promise<AppHomeState> 
   if (!email) return { kind: 'no_email' };
   const ask = await queueAskFor(deps, userId, email, homeUnassignedRoom);
   try {
-    if (ask) return queueState(deps, await deps.reads.agentQueue(userId, ask, 'home'));
-    return ticketsState(
-      deps,
-      await deps.reads.openRequested(userId, email, 'home', (t) => deps.statuses.remember(t)),
+    if (ask) {
+      const read = await deps.reads.agentQueue(userId, ask, 'home');
+      return listState(deps, read, (queue, asOf) => ({
+        kind: 'queue',
+        queue,
+        ...(asOf && { asOf }),
+      }));
+    }
+    const read = await deps.reads.openRequested(userId, email, 'home', (t) =>
+      deps.statuses.remember(t),
     );
+    return listState(deps, read, (tickets, asOf) => ({
+      kind: 'tickets',
+      tickets,
+      ...(asOf && { asOf }),
+    }));
   } catch (error) {
     if (!isServiceDeskError(error)) throw error;
     deps.logger.warn({ err: error, user: userId }, 'App Home could not read the tickets');
@@ -83,30 +94,21 @@ async function homeState(deps: HomeDeps, userId: string): Promise<AppHomeState> 
   }
 }
 
-function ticketsState(deps: HomeDeps, read: PersonRead<Ticket[]>): AppHomeState {
-  if (read.kind === 'read') return { kind: 'tickets', tickets: read.value };
+/**
+ * What a read of the person's list shows: the list, else the list as last read with its age,
+ * else that the platform cannot be asked now.
+ */
+function listState<T>(
+  deps: HomeDeps,
+  read: PersonRead<T>,
+  shown: (value: T, asOf?: HomeAsOf) => AppHomeState,
+): AppHomeState {
+  if (read.kind === 'read') return shown(read.value);
   const now = deps.reads.now();
   const retryInMs = read.retryAt - now;
   if (!read.kept) return { kind: 'busy', reason: read.reason, retryInMs };
   deps.reads.answeredFromKnown('home');
-  return {
-    kind: 'tickets',
-    tickets: read.kept.value,
-    asOf: { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs },
-  };
-}
-
-function queueState(deps: HomeDeps, read: PersonRead<AgentQueue>): AppHomeState {
-  if (read.kind === 'read') return { kind: 'queue', queue: read.value };
-  const now = deps.reads.now();
-  const retryInMs = read.retryAt - now;
-  if (!read.kept) return { kind: 'busy', reason: read.reason, retryInMs };
-  deps.reads.answeredFromKnown('home');
-  return {
-    kind: 'queue',
-    queue: read.kept.value,
-    asOf: { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs },
-  };
+  return shown(read.kept.value, { ageMs: now - read.kept.keptAt, reason: read.reason, retryInMs });
 }
 
 /** The queue ask of the person for their Home (re-exported for the Assign to me listener). */
