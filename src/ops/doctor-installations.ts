@@ -10,7 +10,7 @@ import { decodeInstallation, summaryOfStored } from '../store/installation-codec
 import { withTimeout } from '../timeout.ts';
 import type { CheckStatus, DoctorCheck } from './doctor.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
-import { createRedisClient } from './redis-client.ts';
+import { createCheckRedisClient } from './redis-client.ts';
 
 /** What the checks read of the environment. */
 export interface InstallationsEnv {
@@ -43,14 +43,11 @@ export async function checkInstallations(
   } catch {
     wanted = undefined;
   }
-  const redis = createRedisClient(env.REDIS_URL, {
-    cluster: env.REDIS_CLUSTER === '1' || env.REDIS_CLUSTER === 'true',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeoutMs: timeoutMs,
-    noReconnect: true,
-  });
-  redis.on('error', () => undefined);
+  const redis = createCheckRedisClient(
+    env.REDIS_URL,
+    env.REDIS_CLUSTER === '1' || env.REDIS_CLUSTER === 'true',
+    timeoutMs,
+  );
   let stored: Record<string, string>;
   try {
     await withTimeout('Redis', timeoutMs, redis.connect());

@@ -12,7 +12,7 @@ import { createRedisStores, TRIAGE_CATCH_ALL, type TriageChannel } from '../stor
 import { withTimeout } from '../timeout.ts';
 import { checkInstallations } from './doctor-installations.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
-import { createRedisClient } from './redis-client.ts';
+import { createCheckRedisClient } from './redis-client.ts';
 
 /** A check's verdict: only `fail` makes the doctor exit non-zero. */
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -530,15 +530,7 @@ async function checkRedis(
       fix: 'set REDIS_URL for production and for more than one replica',
     };
   }
-  const redis = createRedisClient(url, {
-    cluster: cluster === '1' || cluster === 'true',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeoutMs: timeoutMs,
-    noReconnect: true,
-  });
-  // A failed connection is reported below; the client's own error event must not crash us.
-  redis.on('error', () => undefined);
+  const redis = createCheckRedisClient(url, cluster === '1' || cluster === 'true', timeoutMs);
   try {
     await withTimeout('Redis', timeoutMs, redis.connect());
     await withTimeout('Redis PING', timeoutMs, redis.ping());
@@ -711,15 +703,11 @@ async function readTriageChannels(
         : undefined;
     return note ? { channels: fromDefaults, note } : { channels: fromDefaults };
   }
-  const redis = createRedisClient(env.REDIS_URL, {
-    cluster: env.REDIS_CLUSTER === '1' || env.REDIS_CLUSTER === 'true',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeoutMs: timeoutMs,
-    noReconnect: true,
-  });
-  // A failed connection is reported by the Redis check; the client's error event must not crash us.
-  redis.on('error', () => undefined);
+  const redis = createCheckRedisClient(
+    env.REDIS_URL,
+    env.REDIS_CLUSTER === '1' || env.REDIS_CLUSTER === 'true',
+    timeoutMs,
+  );
   try {
     await withTimeout('Redis', timeoutMs, redis.connect());
     const stores = createRedisStores({

@@ -75,3 +75,23 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
   if (options.logger) logConnection(cluster, options.logger);
   return cluster;
 }
+
+/**
+ * The doctor's client: one honest attempt, no retries, connecting on `connect()`, its failures
+ * left to whoever awaits it (the client's own error event must not crash the check).
+ */
+export function createCheckRedisClient(
+  url: string,
+  cluster: boolean,
+  timeoutMs: number,
+): Redis | Cluster {
+  const redis = createRedisClient(url, {
+    cluster,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeoutMs: timeoutMs,
+    noReconnect: true,
+  });
+  redis.on('error', () => undefined);
+  return redis;
+}
