@@ -8,7 +8,7 @@
 import { installKeys, TokenCipher } from '../store/index.ts';
 import { decodeInstallation, summaryOfStored } from '../store/installation-codec.ts';
 import { withTimeout } from '../timeout.ts';
-import type { CheckStatus, DoctorCheck } from './doctor.ts';
+import type { CheckStatus, DoctorCheck } from './doctor-check.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
 import { createCheckRedisClient } from './redis-client.ts';
 

@@ -10,22 +10,10 @@ import { ConfigError, loadConfig, parseDeskTriageChannels } from '../config.ts';
 import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
 import { createRedisStores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/index.ts';
 import { withTimeout } from '../timeout.ts';
+import type { CheckStatus, DoctorCheck } from './doctor-check.ts';
 import { checkInstallations } from './doctor-installations.ts';
 import { readManifestScopes } from './manifest-scopes.ts';
 import { createCheckRedisClient } from './redis-client.ts';
-
-/** A check's verdict: only `fail` makes the doctor exit non-zero. */
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
-
-/** One check. */
-export interface DoctorCheck {
-  name: string;
-  status: CheckStatus;
-  /** What was found. */
-  summary: string;
-  /** What to do about it, when something is to be done. */
-  fix?: string;
-}
 
 /** Every check, and whether all passed (warnings and skips do not fail). */
 export interface DoctorReport {
