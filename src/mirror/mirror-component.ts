@@ -9,9 +9,10 @@ import type { Stores, Thread } from '../store/types.ts';
 import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
 import { readFeedRecord } from './change-feed-record.ts';
-import { factsOf, timeOf } from './change-feed-scan.ts';
+import { factsOf } from './change-feed-scan.ts';
 import { ClockWatch, type ClockWatchOptions } from './clock-watch.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
+import { timeOf } from './iso-time.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {

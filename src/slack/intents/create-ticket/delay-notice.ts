@@ -6,6 +6,7 @@ import type { MessageMetadata } from '@slack/web-api';
 import { DAY_MS } from '../../../store/types.ts';
 import type { SlackMessage } from '../../builders/ticket-card-builder.ts';
 import type { IntentDeps } from '../../deps.ts';
+import { slackErrorOf } from '../../errors.ts';
 import { ticketMetadata } from '../../posting/post-metadata.ts';
 
 // Where a delay notice in a thread was posted, by ticket: the confirmation replaces it.
@@ -56,7 +57,7 @@ export async function turnNoticeInto(
     await deps.client.chat.update({ ...notice, ...confirmation, metadata });
     return true;
   } catch (error) {
-    const code = (error as { data?: { error?: string } } | null)?.data?.error;
+    const code = slackErrorOf(error);
     if (code === 'message_not_found' || code === 'cant_update_message') return false;
     throw error;
   }
