@@ -11,9 +11,8 @@ import type { FeedWay } from './change-feed-record.ts';
 import { timeOf } from './iso-time.ts';
 import { keepTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
 import type { TicketHints } from './ticket-hints.ts';
-import type { ChangeFeedPlatform } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger } from './types.ts';
 
 /** How the feed runs: `auto` finds the way out; `filter` and `sweep` force one; `off` none. */
 export type ChangeFeedMode = 'auto' | 'filter' | 'sweep' | 'off';

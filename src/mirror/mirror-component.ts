@@ -14,7 +14,7 @@ import { ClockWatch, type ClockWatchOptions } from './clock-watch.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
-import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+import { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
   ownMarks,
   ownMessageIdMark,
@@ -30,7 +30,7 @@ import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
 import { TicketHints } from './ticket-hints.ts';
 import { TriageFeed, type TriageFeedOptions } from './triage-feed.ts';
-import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 
 /** What the mirror is built from; the pace and the clock are the caller's. */
 export interface MirrorComponentOptions {

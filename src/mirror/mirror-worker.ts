@@ -43,16 +43,14 @@ import {
   type PollPlanner,
   RELAXED_PACE,
 } from './poll-planner.ts';
-import type { MirrorPlatform, MirrorPoster, PostedItem, PostOutcome } from './types.ts';
+import type {
+  MirrorLogger,
+  MirrorPlatform,
+  MirrorPoster,
+  PostedItem,
+  PostOutcome,
+} from './types.ts';
 import { WorkLoop } from './work-loop.ts';
-
-/** A pino-compatible logger. */
-export interface MirrorLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 /** Options of the mirror worker. */
 export interface MirrorWorkerOptions {

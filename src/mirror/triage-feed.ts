@@ -26,9 +26,8 @@ import type { BudgetPacer } from './budget-pacer.ts';
 import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
 import { triageMessageIdMark } from './own-marks.ts';
-import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
 /** What the triage feed needs. */
