@@ -13,3 +13,9 @@ export class CodedError<Code extends string = string> extends Error {
     this.code = code;
   }
 }
+
+/** The string `code` an error carries (ours, Node's, the Web API client's), if any. */
+export function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -22,8 +22,8 @@ import {
   factsOf,
   type ScanWork,
   tell,
-  timeOf,
 } from './change-feed-scan.ts';
+import { timeOf } from './iso-time.ts';
 import { PAGE_SIZE } from './sweep-plan.ts';
 
 /** One `updated_after` request (more when over a hundred changed) from the cursor. */

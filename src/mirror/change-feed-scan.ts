@@ -8,11 +8,11 @@
 import type { Ticket } from '../servicedesk/index.ts';
 import type { ScheduledPoll, Stores, TicketFacts } from '../store/types.ts';
 import type { FeedWay } from './change-feed-record.ts';
+import { timeOf } from './iso-time.ts';
 import { keepTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
 import type { TicketHints } from './ticket-hints.ts';
-import type { ChangeFeedPlatform } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger } from './types.ts';
 
 /** How the feed runs: `auto` finds the way out; `filter` and `sweep` force one; `off` none. */
 export type ChangeFeedMode = 'auto' | 'filter' | 'sweep' | 'off';
@@ -95,11 +95,6 @@ export interface FeedScanContext {
 
 export const BACKGROUND = { priority: 'background' } as const;
 export const MAX_TIME = 8_640_000_000_000_000;
-
-export function timeOf(iso: string | null | undefined): number | undefined {
-  const ms = iso ? Date.parse(iso) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 export function factsOf(ticket: Ticket, updatedAt: number): TicketFacts | undefined {
   const createdAt = timeOf(ticket.created_at);

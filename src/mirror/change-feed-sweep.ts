@@ -19,8 +19,8 @@ import {
   type ScanWork,
   statusMoved,
   tell,
-  timeOf,
 } from './change-feed-scan.ts';
+import { timeOf } from './iso-time.ts';
 import { PAGE_SIZE, pageOf, pagesFor, planSweep, type SweepPlan } from './sweep-plan.ts';
 
 /**

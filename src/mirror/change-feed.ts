@@ -45,11 +45,10 @@ import type {
 } from './change-feed-scan.ts';
 import { sweepScan } from './change-feed-sweep.ts';
 import { BudgetDeferredError } from './errors.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
 import { AdaptivePlanner, type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { pagesFor } from './sweep-plan.ts';
 import { TicketHints } from './ticket-hints.ts';
-import type { ChangeFeedPlatform } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
 export type { ChangeFeedMode, ChangeFeedScan, RangeChoice } from './change-feed-scan.ts';

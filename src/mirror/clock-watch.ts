@@ -27,8 +27,7 @@ import {
 import type { PollClaim, Stores, Thread } from '../store/types.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
 import { keepTicket, keptTicket } from './kept-ticket.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
-import type { ClockWarning, MirrorPoster, PostOutcome } from './types.ts';
+import type { ClockWarning, MirrorLogger, MirrorPoster, PostOutcome } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
 /** What the watch needs. */

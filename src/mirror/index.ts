@@ -28,7 +28,7 @@ export * from './errors.ts';
 export type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 export { MirrorComponent, type MirrorComponentOptions } from './mirror-component.ts';
 export { initialMirrorState, type MirrorState } from './mirror-state.ts';
-export { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+export { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 export {
   ownMessageIdMark,
   ownMessageTextMark,

@@ -9,11 +9,12 @@ import type { Stores, Thread } from '../store/types.ts';
 import { BudgetPacer } from './budget-pacer.ts';
 import { ChangeFeed, type ChangeFeedMode, type ChangeFeedOptions } from './change-feed.ts';
 import { readFeedRecord } from './change-feed-record.ts';
-import { factsOf, timeOf } from './change-feed-scan.ts';
+import { factsOf } from './change-feed-scan.ts';
 import { ClockWatch, type ClockWatchOptions } from './clock-watch.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
+import { timeOf } from './iso-time.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
-import { type MirrorLogger, MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
+import { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
   ownMarks,
   ownMessageIdMark,
@@ -29,7 +30,7 @@ import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
 import { TicketHints } from './ticket-hints.ts';
 import { TriageFeed, type TriageFeedOptions } from './triage-feed.ts';
-import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 
 /** What the mirror is built from; the pace and the clock are the caller's. */
 export interface MirrorComponentOptions {

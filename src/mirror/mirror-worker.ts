@@ -22,6 +22,7 @@ import type { PollClaim, Stores, Thread } from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { isFirstResponse, withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
+import { timeOf } from './iso-time.ts';
 import { drawTicket, keepTicket, keptTicket } from './kept-ticket.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
 import {
@@ -42,16 +43,14 @@ import {
   type PollPlanner,
   RELAXED_PACE,
 } from './poll-planner.ts';
-import type { MirrorPlatform, MirrorPoster, PostedItem, PostOutcome } from './types.ts';
+import type {
+  MirrorLogger,
+  MirrorPlatform,
+  MirrorPoster,
+  PostedItem,
+  PostOutcome,
+} from './types.ts';
 import { WorkLoop } from './work-loop.ts';
-
-/** A pino-compatible logger. */
-export interface MirrorLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 /** Options of the mirror worker. */
 export interface MirrorWorkerOptions {
@@ -99,11 +98,6 @@ const MIN_ROOM_WAIT_MS = { awaited: 5_000, hinted: 30_000, routine: 30_000 } as 
 // someone waits on (a change made from Slack, a hint) asks again sooner than a routine one.
 const MAX_ROOM_WAIT_MS = { awaited: 120_000, hinted: 120_000, routine: 600_000 } as const;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
-
-function timeOf(iso: string | null | undefined): number {
-  const ms = iso ? Date.parse(iso) : Number.NaN;
-  return Number.isNaN(ms) ? 0 : ms;
-}
 
 /** Polls linked tickets by the schedule and posts what changed; see the file comment. */
 export class MirrorWorker {
@@ -454,7 +448,7 @@ export class MirrorWorker {
     // The message the entry before this one added: a reopening right after it is its doing.
     let justAdded: string | undefined;
     for (const entry of entries) {
-      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(entry.created_at));
+      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(entry.created_at) ?? 0);
       const addedBefore = justAdded;
       justAdded = entry.type === 'message_added' ? (entry.to ?? undefined) : undefined;
       if (entry.type === 'message_added') {
@@ -462,7 +456,7 @@ export class MirrorWorker {
         if (message && !handled.has(message.id)) {
           handled.add(message.id);
           if (await this.#mirrorMessage(ticketId, message, threads)) {
-            state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at));
+            state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at) ?? 0);
           }
         }
       } else if (entry.type === 'created') {
@@ -477,15 +471,15 @@ export class MirrorWorker {
       // The first answer stops the first-response clock (SLA_TARGETS; the platform's
       // `first_responded_at` wins when it gives one), whoever wrote it and wherever.
       if (state.firstResponseAt === 0 && isFirstResponse(message)) {
-        state.firstResponseAt = timeOf(message.created_at);
+        state.firstResponseAt = timeOf(message.created_at) ?? 0;
       }
     }
     for (const message of messages) {
-      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(message.created_at));
+      state.lastActivityAt = Math.max(state.lastActivityAt, timeOf(message.created_at) ?? 0);
       if (handled.has(message.id)) continue;
       handled.add(message.id);
       if (await this.#mirrorMessage(ticketId, message, threads)) {
-        state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at));
+        state.lastAnswerAt = Math.max(state.lastAnswerAt, timeOf(message.created_at) ?? 0);
       }
     }
     // Last, so the cards show the ticket after every change of this poll, from one read.
@@ -553,7 +547,7 @@ export class MirrorWorker {
           ticketId,
           message.id,
           'message',
-          timeOf(message.created_at),
+          timeOf(message.created_at) ?? 0,
           thread,
           () => this.#poster.postMessage(thread, ticketId, message, part?.index),
           part,
@@ -610,7 +604,7 @@ export class MirrorWorker {
     ticketOnce: () => Promise<Ticket>,
     toldIn: Thread[] = [],
   ): Promise<void> {
-    const createdAt = timeOf(entry.created_at);
+    const createdAt = timeOf(entry.created_at) ?? 0;
     const untold = threads.filter((thread) => !toldIn.includes(thread));
     const fromSlack =
       untold.length > 0 &&

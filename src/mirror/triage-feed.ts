@@ -25,9 +25,9 @@ import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/type
 import type { BudgetPacer } from './budget-pacer.ts';
 import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
-import type { MirrorLogger } from './mirror-worker.ts';
+import { timeOf } from './iso-time.ts';
 import { triageMessageIdMark } from './own-marks.ts';
-import type { ChangeFeedPlatform, MirrorPlatform, MirrorPoster } from './types.ts';
+import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
 /** What the triage feed needs. */
@@ -114,11 +114,6 @@ const UNROUTED_KEPT_MS = 15 * 60_000;
 // How long the platform's desks (their parents) are kept: desks change rarely.
 const DESKS_KEPT_MS = 10 * 60_000;
 const BACKGROUND = { priority: 'background' } as const;
-
-function timeOf(iso: string | null | undefined): number | undefined {
-  const ms = iso ? Date.parse(iso) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 /** The post key of a ticket's card in a channel, in the ticket's post claims. */
 export function triageCardKey(channel: string): string {

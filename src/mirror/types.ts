@@ -156,3 +156,11 @@ export interface PostedItem {
   createdAt: number;
   postedAt: number;
 }
+
+/** A pino-compatible logger. */
+export interface MirrorLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}

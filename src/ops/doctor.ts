@@ -6,6 +6,7 @@
  * Secrets are never printed.
  */
 import { request } from 'undici';
+import { codeOf } from '../coded-error.ts';
 import { ConfigError, loadConfig, parseDeskTriageChannels } from '../config.ts';
 import { type CreateTicketInput, ServiceDeskClient, type Variant } from '../servicedesk/index.ts';
 import { createRedisStores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/index.ts';
@@ -861,11 +862,6 @@ function trimmed(
 
 function ensureSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 function describe(error: unknown): string {

@@ -27,6 +27,12 @@ export const SLACK_ERROR_CODES = {
 /** A code of the Slack side's errors. */
 export type SlackErrorCode = (typeof SLACK_ERROR_CODES)[keyof typeof SLACK_ERROR_CODES];
 
+/** The Web API's error of a Slack call it refused (`data.error`, such as `channel_not_found`). */
+export function slackErrorOf(error: unknown): string | undefined {
+  const slackError = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof slackError === 'string' ? slackError : undefined;
+}
+
 /** Base class of the Slack side's own errors. */
 export class SlackAppError extends CodedError<SlackErrorCode> {}
 

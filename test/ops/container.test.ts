@@ -133,6 +133,24 @@ describe('what ships', () => {
     const outside = imports.filter(({ target }) => !target.startsWith('src/'));
     expect(outside).toEqual([]);
   });
+
+  it('has no import circle: no module of src/ reaches itself through its imports', () => {
+    const targets = new Map<string, string[]>();
+    for (const { file, target } of importsUnder('src/'))
+      targets.set(file, [...(targets.get(file) ?? []), target]);
+    const circles: string[][] = [];
+    const done = new Set<string>();
+    // Depth first: a module met again on the path it is being walked from closes a circle.
+    const walk = (file: string, path: string[]) => {
+      const at = path.indexOf(file);
+      if (at >= 0) return void circles.push([...path.slice(at), file]);
+      if (done.has(file)) return;
+      for (const target of targets.get(file) ?? []) walk(target, [...path, file]);
+      done.add(file);
+    };
+    for (const file of targets.keys()) walk(file, []);
+    expect(circles).toEqual([]);
+  });
 });
 
 describe('.env.example', () => {

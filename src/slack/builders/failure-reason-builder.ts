@@ -1,4 +1,5 @@
 /** Why a write failed for good, said to the person in a sentence they can act on. */
+import { codeOf } from '../../coded-error.ts';
 import {
   AuthenticationError,
   BadRequestError,
@@ -12,6 +13,7 @@ import {
   AppNotInChannelError,
   MessageNotFoundError,
   PersonWithoutEmailError,
+  slackErrorOf,
   TicketNotPostedError,
   TicketPostDelayedError,
 } from '../errors.ts';
@@ -23,16 +25,6 @@ const SLACK_UNREACHABLE = new Set([
   'slack_webapi_http_error',
   'slack_webapi_rate_limited_error',
 ]);
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function slackErrorOf(error: unknown): string | undefined {
-  const slackError = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  return typeof slackError === 'string' ? slackError : undefined;
-}
 
 /**
  * The reason a request failed, as safe mrkdwn, naming the real cause: the service desk, Slack,

@@ -22,7 +22,7 @@ import { DetailsNotKeptError } from '../errors.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
 import { deskFieldsOf } from '../tickets/desk-fields.ts';
-import { type CreateTicketPayload, createTicketPayloadSchema } from './create-ticket.ts';
+import { type CreateTicketPayload, createTicketPayloadSchema } from './payloads.ts';
 
 // The claim a kept filing lives under, by its first delivery key.
 const PENDING_PREFIX = 'desk-details:';
@@ -55,24 +55,21 @@ export interface PendingTicket {
 /** What a prompt's button finds: a refused filing, or a filed ticket lacking fields. */
 export type PendingDetails = PendingFiling | PendingTicket;
 
-// Lazily: create-ticket.ts imports this module, and its schema is not made yet when it does.
-const pendingSchema = z.lazy(() =>
-  z.union([
-    z.object({
-      filing: createTicketPayloadSchema,
-      deskId: z.string(),
-      keys: z.array(z.string()),
-    }),
-    z.object({
-      ticketId: z.string(),
-      actorUserId: z.string(),
-      channel: z.string().optional(),
-      threadTs: z.string().optional(),
-      deskId: z.string(),
-      keys: z.array(z.string()),
-    }),
-  ]),
-);
+const pendingSchema = z.union([
+  z.object({
+    filing: createTicketPayloadSchema,
+    deskId: z.string(),
+    keys: z.array(z.string()),
+  }),
+  z.object({
+    ticketId: z.string(),
+    actorUserId: z.string(),
+    channel: z.string().optional(),
+    threadTs: z.string().optional(),
+    deskId: z.string(),
+    keys: z.array(z.string()),
+  }),
+]);
 
 /** Whether the kept details are for a filed ticket (the form updates it) or a refused filing. */
 export function isPendingTicket(pending: PendingDetails): pending is PendingTicket {

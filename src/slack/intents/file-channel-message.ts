@@ -17,7 +17,8 @@ import { messageKey } from '../outbox/delivery-keys.ts';
 import { defineIntent, enqueueIntent } from '../outbox/intent-definition.ts';
 import { tellPrivately } from '../posting/private-notice.ts';
 import { addReply } from './add-message.ts';
-import { createTicket, createTicketPayloadSchema } from './create-ticket.ts';
+import { createTicket } from './create-ticket.ts';
+import { createTicketPayloadSchema } from './payloads.ts';
 
 /** The key of a channel message's held entry: one per message, whatever event brings it. */
 export function heldMessageKey(channel: string, ts: string): string {

@@ -15,11 +15,8 @@ import { threadMessageKey } from '../outbox/delivery-keys.ts';
 import { defineIntent, enqueueIntent } from '../outbox/intent-definition.ts';
 import { DEFAULT_REOPEN_WINDOW_MS, recentResolutions } from '../threads/requester-notices.ts';
 import { lastKnownStatus } from '../tickets/closed-ticket-rules.ts';
-import {
-  type CreateTicketPayload,
-  createTicket,
-  createTicketPayloadSchema,
-} from './create-ticket.ts';
+import { createTicket } from './create-ticket.ts';
+import { type CreateTicketPayload, createTicketPayloadSchema } from './payloads.ts';
 
 /** The payload of the question. */
 export const askAfterResolvePayloadSchema = z.object({

@@ -5,16 +5,12 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { ShownPerson } from '../builders/person-text.ts';
+import { slackErrorOf } from '../errors.ts';
 
 // Slack's answers for an email no Slack user has: unknown for the hour.
 const UNKNOWN_PERSON = new Set(['users_not_found', 'user_not_found', 'user_disabled']);
 const NAME_TTL_MS = 60 * 60_000;
 const NAMES_KEPT = 500;
-
-function slackError(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
 
 /** Finds Slack people by email; never fails (an unknown or unreachable person is undefined). */
 export class PeopleByEmail {
@@ -40,7 +36,7 @@ export class PeopleByEmail {
       (error: unknown) => {
         // Someone Slack does not know stays unknown for the hour; any other failure is asked
         // again next time, and this answer goes without the name rather than wait.
-        const code = slackError(error);
+        const code = slackErrorOf(error);
         if (!code || !UNKNOWN_PERSON.has(code)) this.#names.delete(key);
         return undefined;
       },

@@ -2,7 +2,7 @@
 
 import type { ChatPostMessageArguments, WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../builders/ticket-card-builder.ts';
-import { DmNotOpenedError } from '../errors.ts';
+import { DmNotOpenedError, slackErrorOf } from '../errors.ts';
 import { postMetadata, type ThreadMessage } from './post-metadata.ts';
 
 // Slack errors meaning "this conversation will not take the app's message".
@@ -19,13 +19,13 @@ const UNAVAILABLE = new Set([
 
 /** Whether a Slack error says the conversation cannot take the app's message. */
 export function isConversationUnavailable(error: unknown): boolean {
-  const slackError = (error as { data?: { error?: string } } | null)?.data?.error;
+  const slackError = slackErrorOf(error);
   return slackError !== undefined && UNAVAILABLE.has(slackError);
 }
 
 /** Whether a Slack error says the message to change is gone (deleted) or not the app's. */
 export function isMessageGone(error: unknown): boolean {
-  const code = (error as { data?: { error?: string } } | null)?.data?.error;
+  const code = slackErrorOf(error);
   return code === 'message_not_found' || code === 'cant_update_message';
 }
 
@@ -43,7 +43,7 @@ export async function appIsIn(client: WebClient, channel: string): Promise<boole
     const conversation = info.channel as { is_member?: boolean; is_im?: boolean } | undefined;
     return conversation?.is_im === true || conversation?.is_member === true;
   } catch (error) {
-    const code = (error as { data?: { error?: string } } | null)?.data?.error;
+    const code = slackErrorOf(error);
     if (code === 'channel_not_found') return false;
     if (code === 'missing_scope') return undefined;
     throw error;

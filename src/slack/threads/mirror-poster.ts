@@ -32,6 +32,7 @@ import { buildTriageCard } from '../builders/triage-card-builder.ts';
 import { buildTriageMovedPointer } from '../builders/triage-moved-builder.ts';
 import type { CardUpdater } from '../cards/card-updater.ts';
 import type { DeskFieldsOf, ServiceClockInputs } from '../deps.ts';
+import { slackErrorOf } from '../errors.ts';
 import { isTransient } from '../outbox/transient-errors.ts';
 import { PeopleByEmail } from '../people/people-by-email.ts';
 import {
@@ -108,10 +109,6 @@ export interface SlackMirrorPosterOptions {
 function deferredIfLimited(error: unknown): unknown {
   const retryAt = slackRetryAt(error, Date.now());
   return retryAt === undefined ? error : new PostDeferredError(retryAt, { cause: error });
-}
-
-function slackError(error: unknown): string | undefined {
-  return (error as { data?: { error?: string } } | null)?.data?.error;
 }
 
 /** Posts for the mirror through the Slack Web API. */
@@ -262,7 +259,7 @@ export class SlackMirrorPoster implements MirrorPoster {
       const found = await this.#client.users.lookupByEmail({ email: notice.requesterEmail });
       userId = found.user?.id;
     } catch (error) {
-      const code = slackError(error);
+      const code = slackErrorOf(error);
       if (code && UNKNOWN_PERSON.has(code)) return 'gone';
       throw error;
     }

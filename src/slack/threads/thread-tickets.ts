@@ -13,6 +13,7 @@
 import type { WebClient } from '@slack/web-api';
 import { isTicketId } from '../../servicedesk/index.ts';
 import type { Thread } from '../../store/types.ts';
+import { slackErrorOf } from '../errors.ts';
 import { postMetadata, type ThreadMessage, triageCardTicketOf } from '../posting/post-metadata.ts';
 import { isConversationUnavailable } from '../posting/slack-posting.ts';
 import { readThread } from '../posting/thread-reader.ts';
@@ -97,7 +98,7 @@ export class ThreadTicketFinder {
       });
     } catch (error) {
       // A conversation the app cannot read is no thread it can carry a ticket's talk in.
-      if (!(isConversationUnavailable(error) || slackError(error) === 'thread_not_found'))
+      if (!(isConversationUnavailable(error) || slackErrorOf(error) === 'thread_not_found'))
         throw error;
     }
     return { ticketId: triage ? undefined : found, appPosted };
@@ -120,8 +121,4 @@ function ticketNamedBy(message: ThreadMessage, appUserId: string): string | unde
   const ticketId = postMetadata(message)?.ticketId;
   // As the app wrote it: links compare ticket IDs exactly.
   return ticketId && isTicketId(ticketId) ? ticketId : undefined;
-}
-
-function slackError(error: unknown): string | undefined {
-  return (error as { data?: { error?: string } } | null)?.data?.error;
 }

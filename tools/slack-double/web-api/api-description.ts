@@ -10,16 +10,7 @@ import { readFileSync } from 'node:fs';
 import { ApiDescriptionMissingError } from '../errors.ts';
 import { API_DESCRIPTION_PATH } from '../slack-files.ts';
 import { ASSISTANT_METHOD_DESCRIPTIONS } from './assistant-methods.ts';
-
-/** One Web API method as Slack describes it. */
-export interface MethodDescription {
-  /** Every argument it takes (`token` among them, which the app sends as a header). */
-  params: ReadonlySet<string>;
-  /** The arguments it cannot do without. */
-  required: ReadonlySet<string>;
-  /** Slack's page about it. */
-  docs: string;
-}
+import type { MethodDescription } from './method-description.ts';
 
 /**
  * Arguments Slack takes that its description (2017 to 2021) predates, by method; each says

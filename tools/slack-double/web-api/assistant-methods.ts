@@ -7,9 +7,9 @@
  * (`invalid_thread_ts`), more than four prompts, a prompt without its title or message.
  */
 import type { Workspace } from '../workspace.ts';
-import type { MethodDescription } from './api-description.ts';
 import { type ApiArgs, type ApiMethod, fail, jsonArg, missingArgument, ok } from './args.ts';
 import { accessChannel } from './channel-access.ts';
+import type { MethodDescription } from './method-description.ts';
 
 /** Slack shows at most four suggested prompts. */
 export const MAX_SUGGESTED_PROMPTS = 4;
