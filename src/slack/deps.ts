@@ -234,10 +234,14 @@ export interface Reads {
     ask: QueueAsk,
     request: PeopleRequest,
   ): Promise<PersonRead<AgentQueue>>;
-  /** Moves a ticket the agent just took into their kept queue, when one is kept. */
+  /**
+   * Moves a ticket the agent just took into their kept queue, when one is kept; `taken` (the
+   * ticket as the assignment left it) is listed even when the kept queue had not seen it yet.
+   */
   tookFromQueue(
     ask: QueueAsk,
     ticketId: string,
+    taken?: Ticket,
   ): Promise<{ queue: AgentQueue; changed: boolean } | undefined>;
   /** The devices assigned to an email, for a form `userId` opened (kept for minutes). */
   devices(userId: string, email: string): Promise<PersonRead<Asset[]>>;

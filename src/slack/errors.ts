@@ -271,3 +271,9 @@ export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.w
     this.installations = installations;
   }
 }
+
+/** Whether the error is the Web API client's: Slack refused, failed or did not answer a call. */
+export function isSlackFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('slack_webapi_');
+}

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { type Stack, type StackOptions, startStack } from '../support/stack.ts';
+import { modalOpenedBy, type Stack, type StackOptions, startStack } from '../support/stack.ts';
 
 const { agent: sam, alice, agentsPrivate, bob, itHelp } = defaultIds;
 const SAM = 'sam.rivera@acme.example';
@@ -141,6 +141,74 @@ describe('an agent’s queue', () => {
       .listActivity('acme', ticketId)
       .filter((a) => a.type === 'assigned');
     expect(assignments).toHaveLength(1);
+  });
+
+  /** Alice files in #it-help; Sam takes it with its card's Assign to me. The ticket's id. */
+  async function takeWithCard(title: string) {
+    const modal = await modalOpenedBy(stack, alice, () =>
+      stack.driver.slashCommand({ userId: alice, channelId: itHelp, text: '' }),
+    );
+    await stack.driver.viewSubmission({
+      viewId: modal.id,
+      userId: alice,
+      values: { title_input: title },
+    });
+    const card = await eventually(
+      () =>
+        stack.double.workspace
+          .messages(itHelp)
+          .find((m) => JSON.stringify(m.blocks ?? []).includes(title)),
+      5_000,
+      'the card in the channel',
+    );
+    const ticketId = await eventually(
+      () => stack.app.stores.links.ticketForThread(itHelp, card.ts),
+      5_000,
+      'the link',
+    );
+    await stack.driver.blockAction({
+      userId: sam,
+      actionId: 'assign_to_me',
+      channelId: itHelp,
+      messageTs: card.ts,
+    });
+    await eventually(
+      () => stack.emulator.model.getTicket('acme', ticketId).assignee_email === SAM,
+      5_000,
+      'the assignment',
+    );
+    return ticketId;
+  }
+
+  it('lists a ticket Sam takes with a card’s Assign to me in their Home at once, with no second read of the queue', async () => {
+    stack = await startStack();
+    await openHome(sam);
+    const listsBefore = stack.platformRequests.filter((op) => op === 'listTickets').length;
+    // Filed after Sam's queue was read: the kept queue has not seen it.
+    const ticketId = await takeWithCard('Docking station flickers');
+    // The Home follows without being opened again (Slack shows the last publish for a while).
+    await eventually(
+      () => listed(stack.double.workspace.homeView(sam)?.blocks ?? []).assigned.includes(ticketId),
+      5_000,
+      'the Home with the ticket taken',
+    );
+    expect(stack.platformRequests.filter((op) => op === 'listTickets').length).toBe(listsBefore);
+  });
+
+  it('still assigns when Slack refuses the Home that follows an Assign to me, and says so in a warning', async () => {
+    stack = await startStack();
+    await openHome(sam);
+    stack.double.failNext('views.publish', 'internal_error', { status: 500, times: 2 });
+    const ticketId = await takeWithCard('Headset crackles');
+    await eventually(
+      () => stack.logs.some((l) => l.includes('App Home not published after Assign to me')),
+      5_000,
+      'the warning',
+    );
+    expect(listed(stack.double.workspace.homeView(sam)?.blocks ?? []).assigned).not.toContain(
+      ticketId,
+    );
+    expect(stack.logs.filter((l) => l.includes('"level":50'))).toEqual([]);
   });
 
   it('answers /ticket queue privately for an agent', async () => {

@@ -9,6 +9,7 @@ import type { JsonValue } from '../../store/types.ts';
 import { refreshCard } from '../cards/card-refresh.ts';
 import type { IntentDeps } from '../deps.ts';
 import { defineIntent, type IntentRunner } from '../outbox/intent-definition.ts';
+import { homeFollowsTaking } from '../posting/home-publisher.ts';
 import {
   type UpdateTicketPayload,
   type UpdateTicketResult,
@@ -38,6 +39,9 @@ function updateTicketRunner(deps: IntentDeps): IntentRunner<UpdateTicketPayload>
       // 3. The person told when it already was so, and the card they acted on refreshed.
       await tellAlreadySo(deps, payload, decided.request, updated, changed);
       await refreshCard(deps, payload.card, updated, decided.actor, changed);
+      // 4. An agent who took it finds it in their Home's queue at once, however they took it.
+      if (changed && payload.request.kind === 'assign_to_me')
+        await homeFollowsTaking(deps, payload.actorUserId, updated);
       const result: UpdateTicketResult = {
         ticketId: updated.id,
         status: updated.status,

@@ -157,14 +157,23 @@ function isLast(
  * The queue after the agent took a ticket from it (Assign to me): shown at once, before the
  * queue is read again.
  */
-export function afterTaking(queue: AgentQueue, ticketId: string, email: string): AgentQueue {
-  const taken = queue.unassigned.find((ticket) => ticket.id === ticketId);
-  if (!taken || queue.assigned.some((ticket) => ticket.id === ticketId)) return queue;
+export function afterTaking(
+  queue: AgentQueue,
+  ticketId: string,
+  email: string,
+  taken?: Ticket,
+): AgentQueue {
+  if (queue.assigned.some((ticket) => ticket.id === ticketId)) return queue;
+  const listed = queue.unassigned.find((ticket) => ticket.id === ticketId);
+  // A ticket newer than the kept queue is listed from the assignment's own answer, if open.
+  const shown = listed ?? (taken && OPEN_STATUSES.includes(taken.status) ? taken : undefined);
+  if (!shown) return queue;
   return {
     ...queue,
-    assigned: [...queue.assigned, { ...taken, assignee_email: email }],
+    assigned: [...queue.assigned, { ...shown, assignee_email: email }],
     unassigned: queue.unassigned.filter((ticket) => ticket.id !== ticketId),
-    unassignedTotal: queue.unassignedTotal === null ? null : queue.unassignedTotal - 1,
+    unassignedTotal:
+      queue.unassignedTotal === null || !listed ? queue.unassignedTotal : queue.unassignedTotal - 1,
   };
 }
 

@@ -284,11 +284,12 @@ export class PeopleReads implements Reads {
   async tookFromQueue(
     ask: QueueAsk,
     ticketId: string,
+    taken?: Ticket,
   ): Promise<{ queue: AgentQueue; changed: boolean } | undefined> {
     const key = queueKey(ask);
     const kept = await this.#recall(key, (value) => agentQueueSchema.safeParse(value).data);
     if (!kept) return undefined;
-    const queue = afterTaking(kept.value, ticketId, ask.email.toLowerCase());
+    const queue = afterTaking(kept.value, ticketId, ask.email.toLowerCase(), taken);
     const changed = queue !== kept.value;
     if (changed) await this.#keep(key, queue as unknown as JsonValue);
     return { queue, changed };

@@ -9,11 +9,13 @@
  * next visit publishes it. The interactive client has already tried a 5xx once more.
  */
 import type { WebClient } from '@slack/web-api';
-import { isServiceDeskError } from '../../servicedesk/index.ts';
+import { isServiceDeskError, type Ticket } from '../../servicedesk/index.ts';
+import { StoreError } from '../../store/index.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { homeUnassignedRoom } from '../builders/agent-queue-builder.ts';
 import { type AppHomeState, buildAppHome, type HomeAsOf } from '../builders/app-home-builder.ts';
 import type { AgentQueue, PersonRead, QueueAsk, SlackDeps } from '../deps.ts';
+import { isSlackFailure } from '../errors.ts';
 import { queueAskFor } from '../people/agent-queue.ts';
 
 /** What publishing a Home uses of the app's parts. */
@@ -118,6 +120,52 @@ export function homeQueueAsk(
   email: string,
 ): Promise<QueueAsk | undefined> {
   return queueAskFor(deps, userId, email, homeUnassignedRoom);
+}
+
+/**
+ * Moves a ticket an agent just took into "Assigned to me" of their kept queue, however they took
+ * it (a triage card's button, 👀, their queue), so their Home shows it at once rather than after
+ * the queue's minute; nothing when no queue is kept. The queue as it now is, when kept.
+ */
+export async function takenIntoQueue(
+  deps: Pick<HomeDeps, 'desks' | 'logger' | 'people' | 'reads' | 'triageMembers'>,
+  userId: string,
+  ticketId: string,
+  taken?: Ticket,
+): Promise<{ queue: AgentQueue; changed: boolean } | undefined> {
+  try {
+    const email = (await deps.people.person(userId)).email;
+    const ask = email ? await homeQueueAsk(deps, userId, email) : undefined;
+    return ask ? await deps.reads.tookFromQueue(ask, ticketId, taken) : undefined;
+  } catch (error) {
+    // The assignment is made: a kept queue that cannot follow is read again within the minute.
+    if (!(error instanceof StoreError)) throw error;
+    deps.logger.warn({ err: error, ticket_id: ticketId }, 'the kept queue did not follow');
+    return undefined;
+  }
+}
+
+/**
+ * An agent's Home follows a ticket they just took: moved in their kept queue and, when that
+ * changed it (they have a Home of late), published again from it, with no read. Best effort:
+ * the assignment is made, and a Slack that refuses the publish only leaves the Home as it was.
+ */
+export async function homeFollowsTaking(
+  deps: HomeDeps,
+  userId: string,
+  taken: Ticket,
+): Promise<void> {
+  const moved = await takenIntoQueue(deps, userId, taken.id, taken);
+  if (!moved?.changed) return;
+  try {
+    await publishHome(deps, userId, { queue: moved.queue, holdWaitMaxMs: 0 });
+  } catch (error) {
+    if (!isSlackFailure(error)) throw error;
+    deps.logger.warn(
+      { err: error, ticket_id: taken.id },
+      'App Home not published after Assign to me',
+    );
+  }
 }
 
 function defaultSleep(ms: number): Promise<void> {

@@ -1,15 +1,15 @@
 /**
  * Assign to me from an agent's queue (their Home, or `/ticket queue`'s private answer): the
  * assignment is the same intent as the triage card's (the outbox, decided against the ticket as
- * it is, so a double click assigns once), run in this process at once; once it is made, the
- * ticket moves to "Assigned to me" in the agent's kept queue, and the Home is published again,
- * or the private answer replaced, without reading the queue from the platform.
+ * it is, so a double click assigns once), run in this process at once. The intent moves the
+ * ticket to "Assigned to me" in the agent's kept queue and publishes their Home from it, however
+ * the ticket was taken; a private answer is replaced here, without reading the queue again.
  */
 import type { JsonValue } from '../../store/types.ts';
 import { buildQueueMessage } from '../builders/agent-queue-builder.ts';
 import type { SlackDeps } from '../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../intents/update-ticket.ts';
-import { type HomeDeps, homeQueueAsk, publishHome } from './home-publisher.ts';
+import { type HomeDeps, takenIntoQueue } from './home-publisher.ts';
 import { postToResponseUrl } from './private-notice.ts';
 
 /** How long the click waits for the assignment before leaving it to the outbox. */
@@ -45,18 +45,12 @@ export async function assignFromQueue(
   // Refused or failed: the intent tells the agent; still running: the outbox finishes it, and
   // the queue shows it at its next read.
   if (settled?.state !== 'done') return;
-  const email = (await deps.people.person(click.userId)).email;
-  const ask = email ? await homeQueueAsk(deps, click.userId, email) : undefined;
-  if (!ask) return;
-  const took = await deps.reads.tookFromQueue(ask, click.ticketId);
-  // Nothing moved (a second click, or no queue kept): the queue already says it, or its next
-  // reading does.
-  if (!took?.changed) return;
-  if (click.place.kind === 'home') {
-    await publishHome(deps, click.userId, { queue: took.queue });
-    return;
-  }
-  const message = buildQueueMessage(took.queue, {
+  // The intent moved the ticket into "Assigned to me" of the kept queue and published the Home
+  // from it; a private answer is replaced from the same queue, with no read.
+  if (click.place.kind === 'home') return;
+  const queue = (await takenIntoQueue(deps, click.userId, click.ticketId))?.queue;
+  if (!queue) return;
+  const message = buildQueueMessage(queue, {
     dashboardUrl: deps.settings.dashboardUrl,
     clocks: {
       targets: deps.settings.slaTargets ?? new Map(),

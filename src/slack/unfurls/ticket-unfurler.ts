@@ -30,6 +30,7 @@ import {
   type TicketUnfurl,
 } from '../builders/ticket-unfurl-builder.ts';
 import type { SlackDeps } from '../deps.ts';
+import { isSlackFailure } from '../errors.ts';
 import { isRequester, maySee } from '../people/ticket-access.ts';
 import { ticketIdOfLink } from './ticket-links.ts';
 
@@ -237,11 +238,6 @@ async function sendUnfurls(
       return false;
     }
   }
-}
-
-function isSlackFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('slack_webapi_');
 }
 
 function sleep(ms: number): Promise<void> {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Envelope, Ticket } from '../../../src/contract/schemas.ts';
 import type { ListTicketsQuery } from '../../../src/servicedesk/index.ts';
 import type { QueueAsk } from '../../../src/slack/deps.ts';
-import { ALL_DESKS, queueAskFor, readAgentQueue } from '../../../src/slack/people/agent-queue.ts';
+import {
+  ALL_DESKS,
+  afterTaking,
+  queueAskFor,
+  readAgentQueue,
+} from '../../../src/slack/people/agent-queue.ts';
 import { PeopleReads, type PeopleReadsOptions } from '../../../src/slack/people/fair-share.ts';
 import { MemoryFairShareStore } from '../../../src/store/memory-fair-share.ts';
 import type { FairShareBucket } from '../../../src/store/types.ts';
@@ -209,5 +214,31 @@ describe('an agent’s kept queue', () => {
     expect(took?.queue.unassigned.some((t) => t.id === taken)).toBe(false);
     expect((await reads.tookFromQueue(ask(22), taken ?? ''))?.changed).toBe(false);
     expect(lister.pages.length).toBe(pages);
+  });
+});
+
+describe('a ticket an agent takes', () => {
+  const kept = {
+    assigned: [ticket(1, { assignee_email: SAM })],
+    assignedMore: false,
+    unassigned: [ticket(2), ticket(3)],
+    unassignedTotal: 2,
+  };
+
+  it('moves from Unassigned to Assigned to me in the kept queue', () => {
+    const after = afterTaking(kept, 'IT-2', SAM);
+    expect(after.assigned.map((t) => t.id)).toEqual(['IT-1', 'IT-2']);
+    expect(after.unassigned.map((t) => t.id)).toEqual(['IT-3']);
+    expect(after.unassignedTotal).toBe(1);
+  });
+
+  it('is listed from the assignment’s answer when it is newer than the kept queue', () => {
+    const after = afterTaking(kept, 'IT-9', SAM, ticket(9, { assignee_email: SAM }));
+    expect(after.assigned.map((t) => t.id)).toEqual(['IT-1', 'IT-9']);
+    expect(after.unassignedTotal).toBe(2);
+  });
+
+  it('is not listed when the assignment left it resolved', () => {
+    expect(afterTaking(kept, 'IT-9', SAM, ticket(9, { status: 'resolved' }))).toBe(kept);
   });
 });
