@@ -1,53 +1,45 @@
 /** The add-triage-note intent: internal notes by agents; others told privately (Slack by nock). */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashIdempotencyKey } from '../../../src/servicedesk/index.ts';
+import type { AddMessageInput } from '../../../src/contract/schemas.ts';
+import { type CallOptions, hashIdempotencyKey } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { AGENTS_ROOM_TEXT } from '../../../src/slack/builders/triage-reply-builder.ts';
-import type { IntentDeps, TriageThreads } from '../../../src/slack/deps.ts';
+import type { TriageThreads } from '../../../src/slack/deps.ts';
 import {
   addTriageNote,
   type TriageNotePayload,
 } from '../../../src/slack/intents/add-triage-note.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
-import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
+import type { Stores } from '../../../src/store/types.ts';
+import { messageWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const SLACK = 'http://slack.test';
 const KEY = 'event:A1:T1:Ev1';
 
 interface Recorded {
-  added: { ticketId: string; input: Record<string, unknown>; opts: Record<string, unknown> }[];
+  added: { ticketId: string; input: AddMessageInput; opts: CallOptions | undefined }[];
   own: string[];
 }
 
 function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads>; stores?: Stores }) {
   const recorded: Recorded = { added: [], own: [] };
-  const deps = {
-    settings: {
-      ticketEmoji: 'ticket',
-      channelDesks: new Map(),
-      dashboardUrl: undefined,
-      submitWaitMs: 0,
-    },
-    logger: pino({ level: 'silent' }),
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+  const deps = fakeDeps({
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     serviceDesk: {
-      async addMessage(
-        ticketId: string,
-        input: Record<string, unknown>,
-        opts: Record<string, unknown>,
-      ) {
+      async addMessage(ticketId, input, opts) {
         recorded.added.push({ ticketId, input, opts });
-        return { id: 'm-1' };
+        return messageWith(ticketId, input, { id: 'm-1' });
       },
     },
     people: {
       isAgent: async () => options.agent,
       email: async () => 'agent@acme.example',
     },
-    stores: options.stores,
+    ...(options.stores ? { stores: options.stores } : {}),
     statuses: {
       get: () => ({ status: 'open', requesterEmail: 'agent@acme.example', at: Date.now() }),
     },
@@ -64,18 +56,12 @@ function depsFor(options: { agent: boolean; triage?: Partial<TriageThreads>; sto
       slackWrote: async () => {},
     },
     triageThreads: { ticketForTriageThread: async () => undefined, ...options.triage },
-  } as unknown as IntentDeps;
+  });
   return { deps, recorded };
 }
 
 const entryOf = (payload: TriageNotePayload) =>
-  ({
-    id: 'e1',
-    kind: addTriageNote.kind,
-    deliveryKey: KEY,
-    payload,
-    attempts: 0,
-  }) as unknown as ReservedEntry;
+  reservedEntry(addTriageNote, payload, { deliveryKey: KEY });
 
 const reply: TriageNotePayload = {
   ticketId: 'IT-7',

@@ -1,15 +1,14 @@
 /** The one completion of a workflow step's run, as the outbox runs it. */
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
 import {
   completeStepOnce,
   completeWorkflowStep,
 } from '../../../src/slack/intents/complete-workflow-step.ts';
 import { OutboxWorker } from '../../../src/slack/outbox/outbox-worker.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
 
-type Answer = (args: Record<string, unknown>) => Promise<unknown>;
+type Answer = () => Promise<{ ok: boolean }>;
 
 // Slack's refusal as the Web API client throws it.
 const refused = (error: string) =>
@@ -23,12 +22,12 @@ function setup(answers: { success?: Answer; error?: Answer }) {
   const calls: { method: string; args: Record<string, unknown> }[] = [];
   const record =
     (method: string, answer: Answer = async () => ({ ok: true })) =>
-    (args: Record<string, unknown>) => {
-      calls.push({ method, args });
-      return answer(args);
+    (args: object) => {
+      calls.push({ method, args: { ...args } });
+      return answer();
     };
-  const logger = pino({ level: 'silent' });
-  const deps = {
+  const logger = silentLogger();
+  const deps = fakeDeps({
     stores,
     logger,
     client: {
@@ -37,7 +36,7 @@ function setup(answers: { success?: Answer; error?: Answer }) {
         completeError: record('functions.completeError', answers.error),
       },
     },
-  } as unknown as IntentDeps;
+  });
   const worker = new OutboxWorker({
     outbox: stores.outbox,
     handlers: { [completeWorkflowStep.kind]: completeWorkflowStep.handler(deps) },

@@ -3,16 +3,15 @@
  * message's thread, or in a direct message when Slack will not take the ephemeral (nock).
  */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../../../src/servicedesk/errors.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
 import {
   type CreateTicketPayload,
   createTicket,
 } from '../../../src/slack/intents/create-ticket.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
 
 const SLACK = 'http://slack.test';
 const CHANNEL = 'C0LAPTOP';
@@ -34,12 +33,10 @@ const platformDown = new ConnectionError({
 });
 
 function delayed(body: CreateTicketPayload = payload) {
-  const deps = {
-    settings: { ticketEmoji: 'ticket', channelDesks: new Map(), dashboardUrl: undefined },
-    logger: pino({ level: 'silent' }),
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+  const deps = fakeDeps({
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     stores: createMemoryStores(),
-  } as unknown as IntentDeps;
+  });
   const runner = createTicket.runner(deps);
   return runner.delayed?.(body, platformDown, { awaited: false });
 }

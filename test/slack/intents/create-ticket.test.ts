@@ -2,12 +2,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
 import { describeFailure } from '../../../src/slack/builders/failure-reason-builder.ts';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
+import type { SlackDeps } from '../../../src/slack/deps.ts';
 import {
   AppNotInChannelError,
   LeaseRunningOutError,
@@ -22,53 +21,54 @@ import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient, retryAtOf } from '../../../src/slack/outbox/transient-errors.ts';
 import { TicketStatusMemo } from '../../../src/slack/tickets/ticket-status-memo.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
-import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
+import type { JsonValue, ReservedEntry, Stores } from '../../../src/store/types.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const SLACK = 'http://slack.test';
-const TICKET: Ticket = {
+// No desk: a filing on one would go on to offer the desk's required fields.
+const TICKET: Ticket = ticketWith({
   id: 'IT-30',
   title: 'Printer jams',
-  status: 'new',
-  priority: 'medium',
   created_at: '2026-11-24T08:00:00Z',
-} as Ticket;
+  desk_id: null,
+});
 
-function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): IntentDeps {
-  return {
-    settings: {
-      ticketEmoji: 'ticket',
-      channelDesks: new Map(),
-      dashboardUrl: undefined,
-      submitWaitMs: 0,
-    },
-    logger: pino({ level: 'silent' }),
+function depsFor(stores: Stores, timeoutMs?: number, slackUrl = SLACK): SlackDeps {
+  return fakeDeps({
     // The client the app's intents run with: bounded, and never sleeping through a 429.
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${slackUrl}/api/`, {
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${slackUrl}/api/`, {
       timeoutMs,
     }),
     serviceDesk: { createTicket: async () => TICKET },
     stores,
     people: {
-      person: async () => ({ email: 'alice@acme.example', isBot: false }),
+      person: async (id: string) => ({
+        id,
+        name: 'Alice',
+        email: 'alice@acme.example',
+        isBot: false,
+      }),
       isAgent: async () => false,
     },
     mirror: { slackWrote: async () => {}, ticketFiled: () => {} },
     statuses: new TicketStatusMemo(),
-  } as unknown as IntentDeps;
+  });
 }
 
 function entryOf(payload: CreateTicketPayload, leaseLeftMs = 60_000): ReservedEntry {
-  return {
-    id: 'e1',
-    kind: createTicket.kind,
+  return reservedEntry(createTicket, payload, {
     deliveryKey: 'view:V1',
-    payload,
-    attempts: 0,
-    leaseToken: 't',
-    workerId: 'w',
     leaseExpiresAt: Date.now() + leaseLeftMs,
-  } as unknown as ReservedEntry;
+  });
 }
+
+/**
+ * A filing's result as the intent made it: the outbox keeps results as JSON, so the handler
+ * answers `JsonValue`, and the intent's own type is read back from it (no schema to parse it).
+ */
+const filed = (result: JsonValue) => result as unknown as CreateTicketResult;
 
 const fromGeneral: CreateTicketPayload = {
   actorUserId: 'U0ALICE',
@@ -101,9 +101,9 @@ describe('the create-ticket intent when Slack will not take its card', () => {
         return true;
       })
       .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.222' });
-    const result = (await intentHandler(createTicket, depsFor(stores)).run(
-      entryOf(fromGeneral),
-    )) as unknown as CreateTicketResult;
+    const result = filed(
+      await intentHandler(createTicket, depsFor(stores)).run(entryOf(fromGeneral)),
+    );
     expect(result).toMatchObject({
       ticketId: 'IT-30',
       channel: 'D0ALICE',
@@ -128,9 +128,9 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .reply(200, { ok: true, channel: { id: 'D0ALICE' } })
       .post('/api/chat.postMessage', (body) => form(body).channel === 'D0ALICE')
       .reply(200, { ok: true, channel: 'D0ALICE', ts: '111.333' });
-    const result = (await intentHandler(createTicket, depsFor(stores)).run(
-      entryOf(fromGeneral),
-    )) as unknown as CreateTicketResult;
+    const result = filed(
+      await intentHandler(createTicket, depsFor(stores)).run(entryOf(fromGeneral)),
+    );
     expect(result.insteadOf).toBe('C0GENERAL');
     expect(await stores.links.ticketForThread('D0ALICE', '111.333')).toBe('IT-30');
   });
@@ -214,7 +214,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       .reply(200, { ok: true, channel: { id: 'C0GENERAL', is_member: true } })
       .post('/api/chat.postMessage')
       .reply(200, { ok: true, channel: 'C0GENERAL', ts: '222.1' });
-    const first = (await intent.run(entryOf(fromGeneral))) as unknown as CreateTicketResult;
+    const first = filed(await intent.run(entryOf(fromGeneral)));
     // The process dies here: the entry is never completed, and its lease lapses.
     const card = {
       ts: '222.1',
@@ -232,7 +232,7 @@ describe('the create-ticket intent when Slack will not take its card', () => {
       })
       .optionally()
       .reply(200, { ok: true, channel: 'C0GENERAL', ts: '333.1' });
-    const again = (await intent.run(entryOf(fromGeneral))) as unknown as CreateTicketResult;
+    const again = filed(await intent.run(entryOf(fromGeneral)));
     expect(posts).toBe(0);
     expect(again).toMatchObject({ channel: 'C0GENERAL', ts: first.ts, threadTs: first.ts });
     expect(await stores.links.threadsForTicket('IT-30')).toEqual([
@@ -338,9 +338,9 @@ describe('the create-ticket intent filed from a private prompt', () => {
   it('still files and posts the card when Slack refuses the response_url', async () => {
     cardPosted();
     nock(HOOKS).post('/actions/T1/1/abc').reply(404, 'used_url');
-    const result = (await intentHandler(createTicket, depsFor(createMemoryStores())).run(
-      entryOf(fromPrompt),
-    )) as unknown as CreateTicketResult;
+    const result = filed(
+      await intentHandler(createTicket, depsFor(createMemoryStores())).run(entryOf(fromPrompt)),
+    );
     expect(result).toMatchObject({ ticketId: 'IT-30', channel: 'D0ALICE', ts: '111.444' });
     expect(nock.isDone()).toBe(true);
   });

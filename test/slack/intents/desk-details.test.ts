@@ -4,7 +4,6 @@
  * falls back to a DM, or is retried with nothing filed.
  */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../src/contract/schemas.ts';
 import {
@@ -13,7 +12,7 @@ import {
   ValidationError,
 } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
+import type { SlackDeps } from '../../../src/slack/deps.ts';
 import { DetailsNotKeptError } from '../../../src/slack/errors.ts';
 import {
   type CreateTicketPayload,
@@ -31,6 +30,8 @@ import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
 import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const SLACK = 'http://slack.test';
 const KEY = 'msg:C0ITHELP:1700000000.000100';
@@ -76,7 +77,7 @@ const missing = (...keys: string[]) =>
 
 interface Setup {
   stores: Stores;
-  deps: IntentDeps;
+  deps: SlackDeps;
   sent: CreateTicketInput[];
 }
 
@@ -86,15 +87,9 @@ function setup(
   const stores = createMemoryStores();
   const sent: CreateTicketInput[] = [];
   const fields = options.fields ?? HR_FIELDS;
-  const deps = {
-    settings: {
-      ticketEmoji: 'ticket',
-      channelDesks: new Map([['C0ITHELP', 'hr']]),
-      dashboardUrl: undefined,
-      submitWaitMs: 0,
-    },
-    logger: pino({ level: 'silent' }),
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+  const deps = fakeDeps({
+    settings: { channelDesks: new Map([['C0ITHELP', 'hr']]) },
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     serviceDesk: {
       createTicket: async (input: CreateTicketInput) => {
         sent.push(input);
@@ -110,23 +105,24 @@ function setup(
       list: async () => [],
     },
     stores,
-    people: { person: async () => ({ email: 'alice@acme.example', isBot: false }) },
+    people: {
+      person: async (id: string) => ({
+        id,
+        name: 'Alice',
+        email: 'alice@acme.example',
+        isBot: false,
+      }),
+    },
     mirror: { slackWrote: async () => {}, ticketFiled: () => {} },
-  } as unknown as IntentDeps;
+    // None kept (a refusal names its fields from the platform's list); a prompt given again
+    // names them by their keys.
+    deskFields: undefined,
+  });
   return { stores, deps, sent };
 }
 
 function entryOf(payload: CreateTicketPayload): ReservedEntry {
-  return {
-    id: 'e1',
-    kind: createTicket.kind,
-    deliveryKey: KEY,
-    payload,
-    attempts: 0,
-    leaseToken: 't',
-    workerId: 'w',
-    leaseExpiresAt: Date.now() + 60_000,
-  } as unknown as ReservedEntry;
+  return reservedEntry(createTicket, payload, { deliveryKey: KEY });
 }
 
 /** A request channel's message, as the listener queues it (its desk set from CHANNEL_DESKS). */

@@ -1,12 +1,12 @@
 /** An edit that came once its request channel message's filing had started: when it can go on. */
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
 import { NotFiledYetError } from '../../../src/slack/errors.ts';
 import { addHeldEdit } from '../../../src/slack/intents/file-channel-message.ts';
 import { messageKey } from '../../../src/slack/outbox/delivery-keys.ts';
 import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryStores, type ReservedEntry } from '../../../src/store/index.ts';
+import { fakeDeps } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const CHANNEL = 'C0LAPTOP';
 // Written just now: its held entry may still be on its way.
@@ -15,13 +15,19 @@ const payload = { channel: CHANNEL, ts: TS, userId: 'U0ALICE', body: 'edited: La
 
 function harness() {
   const stores = createMemoryStores({ now: Date.now });
-  const deps = { logger: pino({ level: 'silent' }), stores } as unknown as IntentDeps;
-  const run = (ts = TS) =>
-    addHeldEdit.runner(deps).run({ ...payload, ts }, { deliveryKey: 'ev:E2' } as ReservedEntry);
+  const deps = fakeDeps({ stores });
+  const run = (ts = TS) => {
+    const edit = { ...payload, ts };
+    return addHeldEdit
+      .runner(deps)
+      .run(edit, reservedEntry(addHeldEdit, edit, { deliveryKey: 'ev:E2' }));
+  };
   /** The message's filing, queued and taken by a worker. */
   async function filing(): Promise<ReservedEntry> {
     await stores.outbox.enqueue(messageKey(CHANNEL, TS), 'create_ticket', {});
-    return (await stores.outbox.reserve('w', 60_000)) as ReservedEntry;
+    const taken = await stores.outbox.reserve('w', 60_000);
+    if (!taken) throw new Error('the filing was not there to take');
+    return taken;
   }
   return { stores, run, filing };
 }

@@ -1,33 +1,32 @@
 /** The send-to-requester intent: public messages by agents from triage (Slack by nock). */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashIdempotencyKey } from '../../../src/servicedesk/index.ts';
+import type { AddMessageInput } from '../../../src/contract/schemas.ts';
+import { type CallOptions, hashIdempotencyKey } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
 import {
   type SendToRequesterPayload,
   sendToRequester,
 } from '../../../src/slack/intents/send-to-requester.ts';
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
-import type { ReservedEntry } from '../../../src/store/types.ts';
+import { messageWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const SLACK = 'http://slack.test';
 const KEY = 'view:V1';
 
 function depsFor(options: { agent: boolean; status?: string }) {
   const recorded = {
-    added: [] as { ticketId: string; input: Record<string, unknown>; opts: unknown }[],
+    added: [] as { ticketId: string; input: AddMessageInput; opts: CallOptions | undefined }[],
     marks: [] as string[],
   };
-  const deps = {
-    settings: { dashboardUrl: undefined, submitWaitMs: 0 },
-    logger: pino({ level: 'silent' }),
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+  const deps = fakeDeps({
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     serviceDesk: {
-      async addMessage(ticketId: string, input: Record<string, unknown>, opts: unknown) {
+      async addMessage(ticketId, input, opts) {
         recorded.added.push({ ticketId, input, opts });
-        return { id: 'm-2' };
+        return messageWith(ticketId, input, { id: 'm-2' });
       },
     },
     people: { isAgent: async () => options.agent, email: async () => 'agent@acme.example' },
@@ -38,6 +37,8 @@ function depsFor(options: { agent: boolean; status?: string }) {
           : undefined,
     },
     mirror: {
+      // Nothing read of the ticket yet: only the memo's status, when given, is known.
+      lastRead: async () => undefined,
       slackWrote: async () => {
         recorded.marks.push('wrote');
       },
@@ -51,18 +52,12 @@ function depsFor(options: { agent: boolean; status?: string }) {
         recorded.marks.push(`triage:${id}`);
       },
     },
-  } as unknown as IntentDeps;
+  });
   return { deps, recorded };
 }
 
 const entryOf = (payload: SendToRequesterPayload) =>
-  ({
-    id: 'e1',
-    kind: sendToRequester.kind,
-    deliveryKey: KEY,
-    payload,
-    attempts: 0,
-  }) as unknown as ReservedEntry;
+  reservedEntry(sendToRequester, payload, { deliveryKey: KEY });
 
 const fromModal: SendToRequesterPayload = {
   ticketId: 'IT-7',

@@ -4,7 +4,6 @@
  * ticket filed without its desk's required fields, when Slack will not take the prompt.
  */
 import nock from 'nock';
-import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../src/contract/schemas.ts';
 import {
@@ -13,7 +12,7 @@ import {
   type UpdateTicketInput,
 } from '../../../src/servicedesk/index.ts';
 import { createBackgroundClient } from '../../../src/slack/app/slack-clients.ts';
-import type { IntentDeps } from '../../../src/slack/deps.ts';
+import type { SlackDeps } from '../../../src/slack/deps.ts';
 import type { CreateTicketPayload } from '../../../src/slack/intents/create-ticket.ts';
 import { offerDeskDetails, pendingDetailsOf } from '../../../src/slack/intents/desk-details.ts';
 import {
@@ -23,18 +22,19 @@ import {
 import { intentHandler } from '../../../src/slack/outbox/intent-definition.ts';
 import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryStores } from '../../../src/store/index.ts';
-import type { ReservedEntry, Stores } from '../../../src/store/types.ts';
+import type { Stores } from '../../../src/store/types.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
+import { fakeDeps, silentLogger } from '../support/fake-deps.ts';
+import { reservedEntry } from '../support/reserved-entry.ts';
 
 const SLACK = 'http://slack.test';
-const TICKET = {
+const TICKET: Ticket = ticketWith({
   id: 'HR-7',
   title: 'Welcome pack',
-  status: 'new',
-  priority: 'medium',
   desk_id: 'hr',
   custom_fields: {},
   created_at: '2026-11-24T08:00:00Z',
-} as unknown as Ticket;
+});
 const START_DATE: CustomField = {
   key: 'start_date',
   name: 'Start date',
@@ -45,11 +45,9 @@ const START_DATE: CustomField = {
   help: null,
 };
 
-function depsFor(stores: Stores, updates: UpdateTicketInput[] = []): IntentDeps {
-  return {
-    settings: { ticketEmoji: 'ticket', channelDesks: new Map(), submitWaitMs: 0 },
-    logger: pino({ level: 'silent' }),
-    client: createBackgroundClient('xoxb-test', pino({ level: 'silent' }), `${SLACK}/api/`),
+function depsFor(stores: Stores, updates: UpdateTicketInput[] = []): SlackDeps {
+  return fakeDeps({
+    client: createBackgroundClient('xoxb-test', silentLogger(), `${SLACK}/api/`),
     serviceDesk: {
       updateTicket: async (_id: string, input: UpdateTicketInput) => {
         updates.push(input);
@@ -60,7 +58,7 @@ function depsFor(stores: Stores, updates: UpdateTicketInput[] = []): IntentDeps 
     people: { email: async () => 'alice@acme.example' },
     desks: { peek: () => [{ slug: 'hr', name: 'HR', parent_slug: null }], list: async () => [] },
     deskFields: { peek: () => [START_DATE], get: async () => [START_DATE] },
-  } as unknown as IntentDeps;
+  });
 }
 
 const payload: SetDeskDetailsPayload = {
@@ -70,7 +68,7 @@ const payload: SetDeskDetailsPayload = {
   channel: 'C0ITHELP',
   viewId: 'V1',
 };
-const entry = { id: 'e1', deliveryKey: 'details:msg:C0ITHELP:1.1' } as unknown as ReservedEntry;
+const entry = reservedEntry(setDeskDetails, payload, { deliveryKey: 'details:msg:C0ITHELP:1.1' });
 const form = (body: unknown) => body as Record<string, string>;
 
 describe('the set-desk-details intent', () => {
@@ -84,7 +82,7 @@ describe('the set-desk-details intent', () => {
   it('updates the ticket’s custom fields as the person who filed it', async () => {
     const updates: UpdateTicketInput[] = [];
     const handler = intentHandler(setDeskDetails, depsFor(createMemoryStores(), updates));
-    expect(await handler.run({ ...entry, payload } as ReservedEntry)).toEqual({ ticketId: 'HR-7' });
+    expect(await handler.run(entry)).toEqual({ ticketId: 'HR-7' });
     expect(updates).toEqual([
       { custom_fields: { start_date: '2027-01-04' }, actor_email: 'alice@acme.example' },
     ]);
@@ -93,7 +91,7 @@ describe('the set-desk-details intent', () => {
   it('leaves a failure to the form whose submission is waiting for it', async () => {
     const handler = intentHandler(setDeskDetails, depsFor(createMemoryStores()));
     // No Slack call at all: nock would refuse one.
-    await handler.failed({ ...entry, payload } as ReservedEntry, new Error('x'), {
+    await handler.failed(entry, new Error('x'), {
       awaited: true,
     });
     expect(nock.pendingMocks()).toEqual([]);
@@ -123,7 +121,7 @@ describe('the set-desk-details intent', () => {
       headers: {},
       body: { detail: 'Not Found' },
     });
-    await handler.failed({ ...entry, payload } as ReservedEntry, gone, { awaited: false });
+    await handler.failed(entry, gone, { awaited: false });
     expect(dm?.channel).toBe('D0ALICE');
     expect(dm?.blocks).toContain('start_date: 2027-01-04');
     expect(dm?.text).toContain('no longer exists');
@@ -174,7 +172,7 @@ describe('offering the missing desk fields of a filed ticket', () => {
 
   it('asks nothing of a ticket that has its fields, or of a form’s filing', async () => {
     const stores = createMemoryStores();
-    const complete = { ...TICKET, custom_fields: { start_date: '2027-01-04' } } as Ticket;
+    const complete = { ...TICKET, custom_fields: { start_date: '2027-01-04' } };
     await offerDeskDetails(depsFor(stores), filed({ ticket: complete }));
     await offerDeskDetails(depsFor(stores), filed({ payload: { ...filing, viewId: 'V1' } }));
     expect(await pendingDetailsOf({ stores }, 'msg:C0ITHELP:1.1')).toBeUndefined();

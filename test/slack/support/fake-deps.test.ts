@@ -26,9 +26,12 @@ describe('fake deps', () => {
   });
 
   it('leave optional parts and settings absent, so code asking for them finds none', () => {
-    const deps = fakeDeps({ people: {}, settings: { reopenWindowMs: 0 } });
+    const deps = fakeDeps({ people: {}, mirror: {}, settings: { reopenWindowMs: 0 } });
     expect(deps.serviceClocks).toBeUndefined();
     expect(deps.people.byEmail).toBeUndefined();
+    expect(deps.mirror.messageWritten).toBeUndefined();
+    expect(deps.mirror.rememberTriageMessageId).toBeUndefined();
+    expect(fakeDeps({ deskFields: undefined }).deskFields).toBeUndefined();
     expect(deps.settings.channelModes).toBeUndefined();
     expect(deps.settings.reopenWindowMs).toBe(0);
     expect(deps.settings.ticketEmoji).toBe('ticket');

@@ -7,6 +7,7 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { type Logger, pino } from 'pino';
+import type { Mirror } from '../../../src/mirror/mirror.ts';
 import { interactiveClientOptions } from '../../../src/slack/app/slack-clients.ts';
 import type {
   Directory,
@@ -52,10 +53,17 @@ export type FakeDeps = {
 // The optional members of the deps' parts: code asks whether they are there (`byEmail?.()`), so
 // an absent one is undefined rather than a fake that throws. Typed, so a renamed one fails tsc.
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
-const OPTIONAL = new Set<string>(['serviceClocks', 'byEmail', 'deskChannels'] satisfies (
+const OPTIONAL = new Set<string>([
+  'serviceClocks',
+  'byEmail',
+  'deskChannels',
+  'rememberTriageMessageId',
+  'messageWritten',
+] satisfies (
   | OptionalKeys<SlackDeps>
   | OptionalKeys<Directory>
   | OptionalKeys<TriageMembers>
+  | OptionalKeys<Mirror>
 )[]);
 
 // Parts that are data, read member by member with optional ones unset: given whole, unfaked.
@@ -116,8 +124,9 @@ export function fakePart<T>(name: string, given: Fake<T>): T {
 /**
  * SlackDeps (and so any slice of them, `IntentDeps` or a listener's `Pick`) from the parts a
  * test gives; the logger is silent and the settings are TEST_SETTINGS unless given. A part the
- * slice itself makes optional (`Partial<Pick<…>>`) is a fake here, not absent: give such a
- * slice as an object of its own type instead.
+ * slice itself makes optional (`Partial<Pick<…>>`) is a fake here, not absent: give it as
+ * `undefined` for code that asks whether it is there, or give such a slice as an object of its
+ * own type instead.
  */
 export function fakeDeps(given: FakeDeps = {}): SlackDeps {
   const { settings, logger, ...parts } = given;
