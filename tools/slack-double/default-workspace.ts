@@ -165,3 +165,41 @@ export function secondWorkspaceSeed(): WorkspaceSeed {
     usergroups: [],
   };
 }
+
+/** The ids of the organization's workspace number `n` (3 or more; `organization.workspaces`). */
+export function nthWorkspaceIds(n: number): {
+  team: string;
+  bot: string;
+  botId: string;
+  botToken: string;
+} {
+  const serial = String(n).padStart(4, '0');
+  return {
+    team: `T${serial}`,
+    bot: `U0BOT${serial}`,
+    botId: `B${serial}`,
+    botToken: `xoxb-${serial}-test-token`,
+  };
+}
+
+/**
+ * The organization's workspace number `n` (3 or more): the default workspace's people, channels
+ * and groups (as Grid's org-wide user ids are the same in every workspace) under a team id, bot
+ * user and bot token of its own.
+ */
+export function nthWorkspaceSeed(n: number): WorkspaceSeed {
+  const own = nthWorkspaceIds(n);
+  const seed = defaultWorkspaceSeed();
+  const bot = (id: string) => (id === defaultIds.bot ? own.bot : id);
+  return {
+    ...seed,
+    team: { id: own.team, name: `Acme ${n}`, domain: `acme-${n}` },
+    botUserId: own.bot,
+    botId: own.botId,
+    botToken: own.botToken,
+    users: seed.users.map((user) =>
+      user.id === defaultIds.bot ? { ...user, id: own.bot, botId: own.botId } : user,
+    ),
+    channels: seed.channels.map((channel) => ({ ...channel, members: channel.members.map(bot) })),
+  };
+}
