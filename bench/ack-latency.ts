@@ -19,8 +19,18 @@
  * Prints one JSON line per target per run, a line with the ratio of the p99s per run, and,
  * with several runs, a line of medians. Target: app p99 <= 25 ms and <= 1.5x the bare app's.
  *
+ * With `--workspaces N` (issue 29), each run measures instead the app installed by OAuth
+ * (SLACK_CLIENT_ID..., each request's token found by the installer's `authorize` in the sealed
+ * installations in Redis) twice: `oauth-1`, installed in one workspace with all traffic from
+ * it, and `oauth-N`, installed in N workspaces of one organization (the Slack double's
+ * `organization.workspaces`) with the traffic spread over them in turn, each body signed as
+ * from its workspace (its team_id and enterprise_id) and answered with its token. Installs go
+ * through /slack/install and the double's consent screen and oauth.v2.access, as an admin's do.
+ * The two alternate which goes first from run to run. Target: oauth-N p99 <= 1.2x oauth-1's.
+ *
  * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10
- *   --targets app,app-split,app-web-only --only dm --app-log FILE]
+ *   --targets app,app-split,app-web-only --only dm --app-log FILE
+ *   --workspaces 20 --oauth-role web]
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); uses and deletes its own keys only.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -33,7 +43,7 @@ import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../tools/emulator/index.ts';
-import { defaultIds, startSlackDouble } from '../tools/slack-double/index.ts';
+import { defaultIds, nthWorkspaceSeed, startSlackDouble } from '../tools/slack-double/index.ts';
 import { eventEnvelope, slashCommandForm } from '../tools/slack-double/slack-payloads.ts';
 
 const { values } = parseArgs({
@@ -50,6 +60,10 @@ const { values } = parseArgs({
     'app-log': { type: 'string' },
     // The app set-ups to measure beside the bare app, comma-separated (see Target).
     targets: { type: 'string', default: 'app,app-split' },
+    // Installed by OAuth: one workspace against this many (see the header).
+    workspaces: { type: 'string' },
+    // The OAuth targets' process: web (the acks alone, as app-web-only) or all (one process).
+    'oauth-role': { type: 'string', default: 'web' },
   },
 });
 const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
@@ -65,9 +79,39 @@ interface Body {
 interface Surroundings {
   emulatorUrl: string;
   apiUrl: string;
+  /** The team id of each of the double's workspaces, in order. */
+  teams: string[];
 }
 
 type FromSurroundings = { ready: Surroundings } | { bodies: Body[] } | { tickets: number };
+
+/** What the bench asks the surroundings for. */
+interface ToSurroundings {
+  /** This many request bodies... */
+  need?: number;
+  /** ...spread in turn over the organization's first this many workspaces (1 by default). */
+  from?: number;
+  count?: true;
+}
+
+const WORKSPACES = values.workspaces === undefined ? undefined : Number(values.workspaces);
+if (WORKSPACES !== undefined && !(Number.isInteger(WORKSPACES) && WORKSPACES >= 2)) {
+  throw new Error('--workspaces takes a whole number of 2 or more');
+}
+function oauthRole(): 'web' | 'all' {
+  const role = values['oauth-role'];
+  if (role !== 'web' && role !== 'all') throw new Error('--oauth-role takes web or all');
+  return role;
+}
+const OAUTH_ROLE = oauthRole();
+
+// The app's OAuth settings in the OAuth targets (the key seals the installations in Redis).
+const OAUTH_ENV = {
+  SLACK_CLIENT_ID: '1111.2222',
+  SLACK_CLIENT_SECRET: 'bench-client-secret-value',
+  SLACK_STATE_SECRET: 'bench-state-secret-0123456789',
+  SLACK_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 // ---- child: the platform and Slack ------------------------------------------------------------
 
@@ -77,15 +121,34 @@ async function runSurroundings(): Promise<void> {
     ratePerMinute: 10_000_000,
     ratePerHour: 100_000_000,
   });
-  const double = await startSlackDouble();
-  const workspace = double.workspace;
-  const context = { workspace, verificationToken: 'bench-verification-token' };
-  const dm = workspace.openIm(defaultIds.alice);
-  const itHelp = workspace.conversation(defaultIds.itHelp);
-  if (!itHelp) throw new Error('the double has no #it-help');
+  // With --workspaces, an organization of that many workspaces, each with Alice and #it-help
+  // (the second one too: a copy of the default, as the third and later are).
+  const double = await startSlackDouble(
+    WORKSPACES === undefined
+      ? {}
+      : { organization: { workspaces: WORKSPACES, second: nthWorkspaceSeed(2) } },
+  );
+  const places = double.workspaces.map((workspace) => {
+    const itHelp = workspace.conversation(defaultIds.itHelp);
+    if (!itHelp) throw new Error(`${workspace.team.id} has no #it-help`);
+    return {
+      workspace,
+      context: { workspace, verificationToken: 'bench-verification-token' },
+      dm: workspace.openIm(defaultIds.alice),
+      itHelp,
+    };
+  });
   let serial = 0;
+  // The workspace the next body comes from: in turn over the first `from`.
+  let from = 1;
+  const place = () => {
+    const chosen = places[serial % from];
+    if (!chosen) throw new Error('no such workspace');
+    return chosen;
+  };
 
   const command = (text: string): Body => {
+    const { context, itHelp } = place();
     const responseUrl = double.issueResponseUrl({
       source: 'slash_command',
       userId: defaultIds.alice,
@@ -105,6 +168,7 @@ async function runSurroundings(): Promise<void> {
     };
   };
   const directMessage = (): Body => {
+    const { context, workspace, dm } = place();
     const message = workspace.postMessage(dm, {
       user: defaultIds.alice,
       text: `Bench request ${serial}: the printer is jammed`,
@@ -137,13 +201,14 @@ async function runSurroundings(): Promise<void> {
     }
   };
 
-  process.on('message', (message: { need?: number; count?: true }) => {
+  process.on('message', (message: ToSurroundings) => {
     if (message.count) {
       const tickets = emulator.model.listTickets('acme', { page: 1, pageSize: 1 }).total_count ?? 0;
       process.send?.({ tickets } satisfies FromSurroundings);
       return;
     }
     if (typeof message.need !== 'number') return;
+    from = Math.min(places.length, message.from ?? 1);
     const bodies = Array.from({ length: message.need }, next);
     process.send?.({ bodies } satisfies FromSurroundings);
   });
@@ -151,7 +216,11 @@ async function runSurroundings(): Promise<void> {
     void Promise.all([double.close(), emulator.close()]).then(() => process.exit(0));
   });
   process.send?.({
-    ready: { emulatorUrl: emulator.url, apiUrl: double.apiUrl },
+    ready: {
+      emulatorUrl: emulator.url,
+      apiUrl: double.apiUrl,
+      teams: double.workspaces.map((each) => each.team.id),
+    },
   } satisfies FromSurroundings);
 }
 
@@ -190,7 +259,9 @@ async function runBare(): Promise<void> {
  */
 const APP_TARGETS = ['app', 'app-split', 'app-web-only'] as const;
 type AppTarget = (typeof APP_TARGETS)[number];
-type Target = 'bare' | AppTarget;
+/** Installed by OAuth: in one workspace, or in `--workspaces` N of them. */
+type OAuthTarget = 'oauth-1' | `oauth-${number}`;
+type Target = 'bare' | AppTarget | OAuthTarget;
 
 function appTargets(): AppTarget[] {
   const named = (values.targets ?? '').split(',').map((t) => t.trim());
@@ -207,9 +278,12 @@ interface TargetResult {
   requests: number;
   rps: number;
   p50_ms: number;
+  p95_ms: number;
   p99_ms: number;
   max_ms: number;
   errors: number;
+  /** OAuth targets: the workspaces installed (and the traffic spread over). */
+  workspaces?: number;
   /** The app's own view (its /metrics): mean time from its request middleware to the ack. */
   listener_mean_ms?: number;
   /** Tickets the app filed on the platform from the start of its warm-up until it stopped. */
@@ -313,6 +387,7 @@ async function measure(
     requests,
     rps: round(requests / duration),
     p50_ms: round(percentile(sorted, 0.5)),
+    p95_ms: round(percentile(sorted, 0.95)),
     p99_ms: round(percentile(sorted, 0.99)),
     max_ms: round(sorted.at(-1) ?? Number.NaN),
     errors,
@@ -333,11 +408,12 @@ async function startApp(
   surroundings: Surroundings,
   prefix: string,
   role: 'all' | 'web' | 'worker',
+  oauth = false,
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
-      SLACK_BOT_TOKEN: defaultIds.botToken,
+      ...(oauth ? OAUTH_ENV : { SLACK_BOT_TOKEN: defaultIds.botToken }),
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: surroundings.apiUrl,
       SERVICE_DESK_URL: surroundings.emulatorUrl,
@@ -366,6 +442,30 @@ async function startApp(
     child.once('exit', (code) => reject(new Error(`the app exited at start (${code})`)));
   });
   return { child, port };
+}
+
+/**
+ * Installs the app in a workspace as an admin would: /slack/install, Slack's consent screen
+ * (the double's, approving at once for `team`), and back to /slack/oauth_redirect with the code,
+ * which the app exchanges (oauth.v2.access) and keeps.
+ */
+async function installByOAuth(port: number, team: string): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
+  const start = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+  const cookie = start.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const consent = new URL(start.headers.get('location') ?? '');
+  consent.searchParams.set('team', team);
+  consent.searchParams.set('redirect_uri', `${base}/slack/oauth_redirect`);
+  const approved = await fetch(consent, { redirect: 'manual' });
+  const back = await fetch(approved.headers.get('location') ?? '', { headers: { cookie } });
+  if (start.status !== 302 || approved.status !== 302 || back.status !== 200) {
+    throw new Error(
+      `installing in ${team} failed: ${start.status}, ${approved.status}, ${back.status}`,
+    );
+  }
 }
 
 async function startBare(apiUrl: string): Promise<{ child: ChildProcess; port: number }> {
@@ -420,7 +520,12 @@ function median(numbers: number[]): number {
 async function runBench(): Promise<void> {
   const surroundingsProcess = fork(
     new URL(import.meta.url),
-    ['--role', 'surroundings', ...(values.only ? ['--only', values.only] : [])],
+    [
+      '--role',
+      'surroundings',
+      ...(values.only ? ['--only', values.only] : []),
+      ...(values.workspaces ? ['--workspaces', values.workspaces] : []),
+    ],
     {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
@@ -428,7 +533,7 @@ async function runBench(): Promise<void> {
   const [hello] = (await once(surroundingsProcess, 'message')) as [FromSurroundings];
   if (!('ready' in hello)) throw new Error('the surroundings did not start');
   const surroundings = hello.ready;
-  const ask = async (message: object): Promise<FromSurroundings> => {
+  const ask = async (message: ToSurroundings): Promise<FromSurroundings> => {
     const answer = once(surroundingsProcess, 'message') as Promise<[FromSurroundings]>;
     surroundingsProcess.send(message);
     return (await answer)[0];
@@ -466,6 +571,38 @@ async function runBench(): Promise<void> {
     await deletePrefix(redis, prefix);
     return { ...result, tickets_filed: (await ticketCount()) - before };
   };
+
+  // Installed by OAuth in the first `count` workspaces, the traffic spread over them.
+  const measureOAuth = async (count: number, run: number): Promise<TargetResult> => {
+    const prefix = `bench:ack:${randomUUID()}:`;
+    const before = await ticketCount();
+    const measured = await startApp(surroundings, prefix, OAUTH_ROLE, true);
+    for (const team of surroundings.teams.slice(0, count))
+      await installByOAuth(measured.port, team);
+    const fromThem = async (need: number): Promise<Body[]> => {
+      const message = await ask({ need, from: count });
+      if (!('bodies' in message)) throw new Error('no bodies from the surroundings');
+      return message.bodies;
+    };
+    const result = {
+      ...(await measure(`oauth-${count}`, run, measured.port, fromThem)),
+      workspaces: count,
+      listener_mean_ms: await listenerMeanMs(measured.port),
+    };
+    await stop(measured.child);
+    await deletePrefix(redis, prefix);
+    return { ...result, tickets_filed: (await ticketCount()) - before };
+  };
+
+  if (WORKSPACES !== undefined) {
+    try {
+      await runWorkspaces(WORKSPACES, measureOAuth);
+    } finally {
+      await redis.quit();
+      surroundingsProcess.disconnect();
+    }
+    return;
+  }
 
   const targets = appTargets();
   const results: TargetResult[] = [];
@@ -509,6 +646,55 @@ async function runBench(): Promise<void> {
     await redis.quit();
     surroundingsProcess.disconnect();
   }
+}
+
+/**
+ * One workspace against `count` in every run, alternating which goes first (so that a drift of
+ * the machine over the run does not favour either), then the medians and the ratio of the p99s.
+ */
+async function runWorkspaces(
+  count: number,
+  measureOAuth: (count: number, run: number) => Promise<TargetResult>,
+): Promise<void> {
+  const results: TargetResult[] = [];
+  const runs = Number(values.runs);
+  for (let run = 1; run <= runs; run++) {
+    const order = run % 2 === 1 ? [1, count] : [count, 1];
+    const inRun: TargetResult[] = [];
+    for (const each of order) {
+      const result = await measureOAuth(each, run);
+      console.log(JSON.stringify(result));
+      inRun.push(result);
+    }
+    results.push(...inRun);
+    const one = inRun.find((r) => r.workspaces === 1);
+    const many = inRun.find((r) => r.workspaces === count);
+    if (!one || !many) throw new Error('a run without both targets');
+    const ratio = round(many.p99_ms / one.p99_ms);
+    console.log(JSON.stringify({ run, p99_ratio: ratio, within_1_2x: ratio <= 1.2 }));
+  }
+  const of = (workspaces: number, field: 'rps' | 'p50_ms' | 'p95_ms' | 'p99_ms' | 'max_ms') =>
+    round(median(results.filter((r) => r.workspaces === workspaces).map((r) => r[field])));
+  const summary = (workspaces: number) => ({
+    rps: of(workspaces, 'rps'),
+    p50_ms: of(workspaces, 'p50_ms'),
+    p95_ms: of(workspaces, 'p95_ms'),
+    p99_ms: of(workspaces, 'p99_ms'),
+    max_ms: of(workspaces, 'max_ms'),
+  });
+  const ratio = round(of(count, 'p99_ms') / of(1, 'p99_ms'));
+  console.log(
+    JSON.stringify({
+      summary: `median of ${runs} run${runs === 1 ? '' : 's'}, app role ${OAUTH_ROLE}`,
+      'oauth-1': summary(1),
+      [`oauth-${count}`]: summary(count),
+      p99_ratio: ratio,
+      p95_ratio: round(of(count, 'p95_ms') / of(1, 'p95_ms')),
+      p50_ratio: round(of(count, 'p50_ms') / of(1, 'p50_ms')),
+      within_1_2x: ratio <= 1.2,
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+    }),
+  );
 }
 
 // Against the target: p99 <= 25 ms and <= 1.5x the bare app's, per app target of one run.
