@@ -43,7 +43,12 @@ import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../tools/emulator/index.ts';
-import { defaultIds, nthWorkspaceSeed, startSlackDouble } from '../tools/slack-double/index.ts';
+import {
+  defaultIds,
+  nthWorkspaceIds,
+  nthWorkspaceSeed,
+  startSlackDouble,
+} from '../tools/slack-double/index.ts';
 import { eventEnvelope, slashCommandForm } from '../tools/slack-double/slack-payloads.ts';
 
 const { values } = parseArgs({
@@ -83,7 +88,11 @@ interface Surroundings {
   teams: string[];
 }
 
-type FromSurroundings = { ready: Surroundings } | { bodies: Body[] } | { tickets: number };
+type FromSurroundings =
+  | { ready: Surroundings }
+  | { bodies: Body[] }
+  | { tickets: number }
+  | { callsBy: Record<string, number> };
 
 /** What the bench asks the surroundings for. */
 interface ToSurroundings {
@@ -92,6 +101,8 @@ interface ToSurroundings {
   /** ...spread in turn over the organization's first this many workspaces (1 by default). */
   from?: number;
   count?: true;
+  /** The Web API calls the app made since the last time asked, by whose token they carried. */
+  calls?: true;
 }
 
 const WORKSPACES = values.workspaces === undefined ? undefined : Number(values.workspaces);
@@ -121,41 +132,45 @@ async function runSurroundings(): Promise<void> {
     ratePerMinute: 10_000_000,
     ratePerHour: 100_000_000,
   });
-  // With --workspaces, an organization of that many workspaces, each with Alice and #it-help
-  // (the second one too: a copy of the default, as the third and later are).
+  // With --workspaces, an organization of that many workspaces, each with an Alice of its own
+  // and #it-help (the second one too: a copy of the default, as the third and later are).
   const double = await startSlackDouble(
     WORKSPACES === undefined
       ? {}
       : { organization: { workspaces: WORKSPACES, second: nthWorkspaceSeed(2) } },
   );
-  const places = double.workspaces.map((workspace) => {
+  const places = double.workspaces.map((workspace, index) => {
     const itHelp = workspace.conversation(defaultIds.itHelp);
     if (!itHelp) throw new Error(`${workspace.team.id} has no #it-help`);
+    const alice = index === 0 ? defaultIds.alice : nthWorkspaceIds(index + 1).alice;
     return {
       workspace,
+      alice,
       context: { workspace, verificationToken: 'bench-verification-token' },
-      dm: workspace.openIm(defaultIds.alice),
+      dm: workspace.openIm(alice),
       itHelp,
     };
   });
   let serial = 0;
-  // The workspace the next body comes from: in turn over the first `from`.
+  // The workspace the next body comes from: in turn over the first `from`, each sending one
+  // cycle of the four kinds below before the next (serial % from would give each workspace
+  // always the same kind when from is a multiple of 4).
   let from = 1;
   const place = () => {
-    const chosen = places[serial % from];
+    const chosen = places[Math.floor(serial / 4) % from];
     if (!chosen) throw new Error('no such workspace');
     return chosen;
   };
 
   const command = (text: string): Body => {
-    const { context, itHelp } = place();
+    const { context, itHelp, alice } = place();
     const responseUrl = double.issueResponseUrl({
       source: 'slash_command',
-      userId: defaultIds.alice,
+      userId: alice,
       channelId: itHelp.id,
     });
     const form = slashCommandForm(context, {
-      userId: defaultIds.alice,
+      userId: alice,
       conversation: itHelp,
       command: '/ticket',
       text,
@@ -168,9 +183,9 @@ async function runSurroundings(): Promise<void> {
     };
   };
   const directMessage = (): Body => {
-    const { context, workspace, dm } = place();
+    const { context, workspace, dm, alice } = place();
     const message = workspace.postMessage(dm, {
-      user: defaultIds.alice,
+      user: alice,
       text: `Bench request ${serial}: the printer is jammed`,
       team: workspace.team.id,
       client_msg_id: randomUUID(),
@@ -201,7 +216,18 @@ async function runSurroundings(): Promise<void> {
     }
   };
 
+  let callsSeen = 0;
   process.on('message', (message: ToSurroundings) => {
+    if (message.calls) {
+      const callsBy: Record<string, number> = {};
+      for (const call of double.calls.slice(callsSeen)) {
+        const owner = call.tokenOf ?? 'none';
+        callsBy[owner] = (callsBy[owner] ?? 0) + 1;
+      }
+      callsSeen = double.calls.length;
+      process.send?.({ callsBy } satisfies FromSurroundings);
+      return;
+    }
     if (message.count) {
       const tickets = emulator.model.listTickets('acme', { page: 1, pageSize: 1 }).total_count ?? 0;
       process.send?.({ tickets } satisfies FromSurroundings);
@@ -284,6 +310,8 @@ interface TargetResult {
   errors: number;
   /** OAuth targets: the workspaces installed (and the traffic spread over). */
   workspaces?: number;
+  /** OAuth targets: how many workspaces' tokens the app's Web API calls carried. */
+  tokens_used?: number;
   /** The app's own view (its /metrics): mean time from its request middleware to the ack. */
   listener_mean_ms?: number;
   /** Tickets the app filed on the platform from the start of its warm-up until it stopped. */
@@ -577,8 +605,10 @@ async function runBench(): Promise<void> {
     const prefix = `bench:ack:${randomUUID()}:`;
     const before = await ticketCount();
     const measured = await startApp(surroundings, prefix, OAUTH_ROLE, true);
-    for (const team of surroundings.teams.slice(0, count))
+    for (const team of surroundings.teams.slice(0, count)) {
       await installByOAuth(measured.port, team);
+    }
+    await ask({ calls: true });
     const fromThem = async (need: number): Promise<Body[]> => {
       const message = await ask({ need, from: count });
       if (!('bodies' in message)) throw new Error('no bodies from the surroundings');
@@ -591,7 +621,13 @@ async function runBench(): Promise<void> {
     };
     await stop(measured.child);
     await deletePrefix(redis, prefix);
-    return { ...result, tickets_filed: (await ticketCount()) - before };
+    const calls = await ask({ calls: true });
+    if (!('callsBy' in calls)) throw new Error('no calls from the surroundings');
+    return {
+      ...result,
+      tickets_filed: (await ticketCount()) - before,
+      tokens_used: Object.keys(calls.callsBy).filter((owner) => owner !== 'none').length,
+    };
   };
 
   if (WORKSPACES !== undefined) {
