@@ -197,10 +197,15 @@ async function runSurroundings(): Promise<void> {
     );
     return { body: JSON.stringify(envelope), contentType: 'application/json' };
   };
+  // The ticket a lookup asks for. With --workspaces, the lookups' own count: serial % 20 would
+  // give each workspace always the same ticket (and one that does not exist, never a call).
+  let lookups = 0;
+  const ticketNumber = (): number =>
+    WORKSPACES === undefined ? 1 + (serial % 20) : 1 + (lookups++ % 20);
   const kinds: Record<string, () => Body> = {
     help: () => command('help'),
     dm: directMessage,
-    lookup: () => command(`IT-${1 + (serial % 20)}`),
+    lookup: () => command(`IT-${ticketNumber()}`),
   };
   const only = values.only === undefined ? undefined : kinds[values.only];
   const next = (): Body => {
@@ -210,7 +215,7 @@ async function runSurroundings(): Promise<void> {
       case 1:
         return command('help');
       case 3:
-        return command(`IT-${1 + (serial % 20)}`);
+        return command(`IT-${ticketNumber()}`);
       default:
         return directMessage();
     }
