@@ -26,11 +26,12 @@
  * `organization.workspaces`) with the traffic spread over them in turn, each body signed as
  * from its workspace (its team_id and enterprise_id) and answered with its token. Installs go
  * through /slack/install and the double's consent screen and oauth.v2.access, as an admin's do.
- * The two alternate which goes first from run to run. Target: oauth-N p99 <= 1.2x oauth-1's.
+ * The two run side by side and take the traffic in turn, in `--slices` slices (see
+ * runWorkspaces). Target: oauth-N p99 <= 1.2x oauth-1's.
  *
  * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10
  *   --targets app,app-split,app-web-only --only dm --app-log FILE
- *   --workspaces 20 --oauth-role web]
+ *   --workspaces 20 --oauth-role web --slices 10]
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); uses and deletes its own keys only.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -69,6 +70,8 @@ const { values } = parseArgs({
     workspaces: { type: 'string' },
     // The OAuth targets' process: web (the acks alone, as app-web-only) or all (one process).
     'oauth-role': { type: 'string', default: 'web' },
+    // With --workspaces: how many slices each target's duration is driven in, in turn.
+    slices: { type: 'string', default: '10' },
   },
 });
 const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
@@ -197,11 +200,15 @@ async function runSurroundings(): Promise<void> {
     );
     return { body: JSON.stringify(envelope), contentType: 'application/json' };
   };
-  // The ticket a lookup asks for. With --workspaces, the lookups' own count: serial % 20 would
-  // give each workspace always the same ticket (and one that does not exist, never a call).
+  // The ticket a lookup asks for. With --workspaces, one further on each round of the
+  // workspaces: serial % 20 would give each workspace always the same ticket.
   let lookups = 0;
-  const ticketNumber = (): number =>
-    WORKSPACES === undefined ? 1 + (serial % 20) : 1 + (lookups++ % 20);
+  const ticketNumber = (): number => {
+    if (WORKSPACES === undefined) return 1 + (serial % 20);
+    const round = Math.floor(lookups / from);
+    lookups += 1;
+    return 1 + ((lookups + round) % 20);
+  };
   const kinds: Record<string, () => Body> = {
     help: () => command('help'),
     dm: directMessage,
@@ -315,7 +322,7 @@ interface TargetResult {
   errors: number;
   /** OAuth targets: the workspaces installed (and the traffic spread over). */
   workspaces?: number;
-  /** OAuth targets: how many workspaces' tokens the app's Web API calls carried. */
+  /** OAuth targets: how many workspaces' tokens the Web API calls of the run's two apps carried. */
   tokens_used?: number;
   /** The app's own view (its /metrics): mean time from its request middleware to the ack. */
   listener_mean_ms?: number;
@@ -413,12 +420,22 @@ async function measure(
     await bodiesFor(rate * duration + 100),
     duration,
   );
-  const sorted = latencies.sort((a, b) => a - b);
+  return summarize(target, run, { latencies, errors, requests }, duration);
+}
+
+/** One target's figures from the latencies of its measured requests over `seconds`. */
+function summarize(
+  target: Target,
+  run: number,
+  { latencies, errors, requests }: { latencies: number[]; errors: number; requests: number },
+  seconds: number,
+): TargetResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
     target,
     run,
     requests,
-    rps: round(requests / duration),
+    rps: round(requests / seconds),
     p50_ms: round(percentile(sorted, 0.5)),
     p95_ms: round(percentile(sorted, 0.95)),
     p99_ms: round(percentile(sorted, 0.99)),
@@ -605,39 +622,74 @@ async function runBench(): Promise<void> {
     return { ...result, tickets_filed: (await ticketCount()) - before };
   };
 
-  // Installed by OAuth in the first `count` workspaces, the traffic spread over them.
-  const measureOAuth = async (count: number, run: number): Promise<TargetResult> => {
-    const prefix = `bench:ack:${randomUUID()}:`;
+  // Installed by OAuth in one workspace and in the first `count`, both apps up at once, each
+  // warmed up, then driven in turn slice by slice (see runWorkspaces).
+  const measureOAuthPair = async (count: number, run: number): Promise<TargetResult[]> => {
     const before = await ticketCount();
-    const measured = await startApp(surroundings, prefix, OAUTH_ROLE, true);
-    for (const team of surroundings.teams.slice(0, count)) {
-      await installByOAuth(measured.port, team);
+    const apps = [];
+    for (const installed of [1, count]) {
+      const prefix = `bench:ack:${randomUUID()}:`;
+      const started = await startApp(surroundings, prefix, OAUTH_ROLE, true);
+      for (const team of surroundings.teams.slice(0, installed)) {
+        await installByOAuth(started.port, team);
+      }
+      apps.push({
+        ...started,
+        prefix,
+        installed,
+        latencies: [] as number[],
+        errors: 0,
+        requests: 0,
+      });
     }
     await ask({ calls: true });
-    const fromThem = async (need: number): Promise<Body[]> => {
-      const message = await ask({ need, from: count });
+    const fromThem = async (installed: number, need: number): Promise<Body[]> => {
+      const message = await ask({ need, from: installed });
       if (!('bodies' in message)) throw new Error('no bodies from the surroundings');
       return message.bodies;
     };
-    const result = {
-      ...(await measure(`oauth-${count}`, run, measured.port, fromThem)),
-      workspaces: count,
-      listener_mean_ms: await listenerMeanMs(measured.port),
-    };
-    await stop(measured.child);
-    await deletePrefix(redis, prefix);
+    const rate = Number(values.rate);
+    const warmup = Number(values.warmup);
+    const duration = Number(values.duration);
+    const slices = Math.max(1, Number(values.slices));
+    const slice = duration / slices;
+    for (const app of apps) {
+      if (warmup > 0)
+        await drive(app.port, await fromThem(app.installed, rate * warmup + 50), warmup);
+    }
+    // The tokens the calls carried are counted per pair: the double cannot tell the apps apart.
+    for (let i = 0; i < slices; i++) {
+      const order = (run + i) % 2 === 1 ? apps : [...apps].reverse();
+      for (const app of order) {
+        const bodies = await fromThem(app.installed, Math.ceil(rate * slice) + 50);
+        const driven = await drive(app.port, bodies, slice);
+        app.latencies.push(...driven.latencies);
+        app.errors += driven.errors;
+        app.requests += driven.requests;
+      }
+    }
+    const results: TargetResult[] = [];
+    for (const app of apps) {
+      results.push({
+        ...summarize(`oauth-${app.installed}`, run, app, duration),
+        workspaces: app.installed,
+        listener_mean_ms: await listenerMeanMs(app.port),
+      });
+    }
+    for (const app of apps) {
+      await stop(app.child);
+      await deletePrefix(redis, app.prefix);
+    }
     const calls = await ask({ calls: true });
     if (!('callsBy' in calls)) throw new Error('no calls from the surroundings');
-    return {
-      ...result,
-      tickets_filed: (await ticketCount()) - before,
-      tokens_used: Object.keys(calls.callsBy).filter((owner) => owner !== 'none').length,
-    };
+    const tokensUsed = Object.keys(calls.callsBy).filter((owner) => owner !== 'none').length;
+    const filed = (await ticketCount()) - before;
+    return results.map((result) => ({ ...result, tickets_filed: filed, tokens_used: tokensUsed }));
   };
 
   if (WORKSPACES !== undefined) {
     try {
-      await runWorkspaces(WORKSPACES, measureOAuth);
+      await runWorkspaces(WORKSPACES, measureOAuthPair);
     } finally {
       await redis.quit();
       surroundingsProcess.disconnect();
@@ -690,23 +742,21 @@ async function runBench(): Promise<void> {
 }
 
 /**
- * One workspace against `count` in every run, alternating which goes first (so that a drift of
- * the machine over the run does not favour either), then the medians and the ratio of the p99s.
+ * One workspace against `count` in every run. Both apps run side by side (the one not driven
+ * idles) and take the traffic in turn, `--slices` slices of duration/slices seconds each,
+ * alternating which goes first: on a shared machine the load of others comes and goes over
+ * minutes, and measuring one target for its whole duration and then the other put that drift
+ * into the ratio (one such run measured 0.14x, another 3.2x). Then the medians and the ratios.
  */
 async function runWorkspaces(
   count: number,
-  measureOAuth: (count: number, run: number) => Promise<TargetResult>,
+  measureOAuthPair: (count: number, run: number) => Promise<TargetResult[]>,
 ): Promise<void> {
   const results: TargetResult[] = [];
   const runs = Number(values.runs);
   for (let run = 1; run <= runs; run++) {
-    const order = run % 2 === 1 ? [1, count] : [count, 1];
-    const inRun: TargetResult[] = [];
-    for (const each of order) {
-      const result = await measureOAuth(each, run);
-      console.log(JSON.stringify(result));
-      inRun.push(result);
-    }
+    const inRun = await measureOAuthPair(count, run);
+    for (const result of inRun) console.log(JSON.stringify(result));
     results.push(...inRun);
     const one = inRun.find((r) => r.workspaces === 1);
     const many = inRun.find((r) => r.workspaces === count);
