@@ -7,6 +7,7 @@ import {
   secondIds,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
+import { slashCommandForm } from '../../tools/slack-double/slack-payloads.ts';
 import { callApi } from './call-api.ts';
 
 let double: SlackDouble;
@@ -141,5 +142,32 @@ describe('the Slack double’s organization', () => {
     expect(failed).toMatchObject({ ok: false, error: 'internal_error' });
     const access = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
     expect(access).toMatchObject({ ok: true, team: { id: nthWorkspaceIds(5).team } });
+  });
+
+  it('sends a slash command from a Grid workspace with its enterprise_id, and none outside one', async () => {
+    double = await startSlackDouble({ organization: { workspaces: 3 } });
+    const form = (index: number) => {
+      const workspace = double.workspaces[index];
+      const itHelp = workspace?.conversation(defaultIds.itHelp);
+      if (!workspace || !itHelp) throw new Error('no such workspace');
+      return slashCommandForm(
+        { workspace, verificationToken: 'v' },
+        {
+          userId: nthWorkspaceIds(3).alice,
+          conversation: itHelp,
+          command: '/ticket',
+          text: 'help',
+          triggerId: 't',
+          responseUrl: 'http://x',
+        },
+      );
+    };
+    expect(form(2)).toMatchObject({
+      team_id: nthWorkspaceIds(3).team,
+      enterprise_id: secondIds.enterprise,
+    });
+    await double.close();
+    double = await startSlackDouble();
+    expect(form(0).enterprise_id).toBeUndefined();
   });
 });
