@@ -19,8 +19,19 @@
  * Prints one JSON line per target per run, a line with the ratio of the p99s per run, and,
  * with several runs, a line of medians. Target: app p99 <= 25 ms and <= 1.5x the bare app's.
  *
+ * With `--workspaces N` (issue 29), each run measures instead the app installed by OAuth
+ * (SLACK_CLIENT_ID..., each request's token found by the installer's `authorize` in the sealed
+ * installations in Redis) twice: `oauth-1`, installed in one workspace with all traffic from
+ * it, and `oauth-N`, installed in N workspaces of one organization (the Slack double's
+ * `organization.workspaces`) with the traffic spread over them in turn, each body signed as
+ * from its workspace (its team_id and enterprise_id) and answered with its token. Installs go
+ * through /slack/install and the double's consent screen and oauth.v2.access, as an admin's do.
+ * The two run side by side and take the traffic in turn, in `--slices` slices (see
+ * runWorkspaces). Target: oauth-N p99 <= 1.2x oauth-1's.
+ *
  * Run: npm run bench:ack [-- --rate 100 --duration 20 --warmup 5 --runs 3 --connections 10
- *   --targets app,app-split,app-web-only --only dm --app-log FILE]
+ *   --targets app,app-split,app-web-only --only dm --app-log FILE
+ *   --workspaces 20 --oauth-role web --slices 10]
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); uses and deletes its own keys only.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -33,7 +44,12 @@ import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../tools/emulator/index.ts';
-import { defaultIds, startSlackDouble } from '../tools/slack-double/index.ts';
+import {
+  defaultIds,
+  nthWorkspaceIds,
+  nthWorkspaceSeed,
+  startSlackDouble,
+} from '../tools/slack-double/index.ts';
 import { eventEnvelope, slashCommandForm } from '../tools/slack-double/slack-payloads.ts';
 
 const { values } = parseArgs({
@@ -50,6 +66,12 @@ const { values } = parseArgs({
     'app-log': { type: 'string' },
     // The app set-ups to measure beside the bare app, comma-separated (see Target).
     targets: { type: 'string', default: 'app,app-split' },
+    // Installed by OAuth: one workspace against this many (see the header).
+    workspaces: { type: 'string' },
+    // The OAuth targets' process: web (the acks alone, as app-web-only) or all (one process).
+    'oauth-role': { type: 'string', default: 'web' },
+    // With --workspaces: how many slices each target's duration is driven in, in turn.
+    slices: { type: 'string', default: '10' },
   },
 });
 const SECRET = 'bench-signing-secret-7c1f0e9d2a4b';
@@ -65,9 +87,45 @@ interface Body {
 interface Surroundings {
   emulatorUrl: string;
   apiUrl: string;
+  /** The team id of each of the double's workspaces, in order. */
+  teams: string[];
 }
 
-type FromSurroundings = { ready: Surroundings } | { bodies: Body[] } | { tickets: number };
+type FromSurroundings =
+  | { ready: Surroundings }
+  | { bodies: Body[] }
+  | { tickets: number }
+  | { callsBy: Record<string, number> };
+
+/** What the bench asks the surroundings for. */
+interface ToSurroundings {
+  /** This many request bodies... */
+  need?: number;
+  /** ...spread in turn over the organization's first this many workspaces (1 by default). */
+  from?: number;
+  count?: true;
+  /** The Web API calls the app made since the last time asked, by whose token they carried. */
+  calls?: true;
+}
+
+const WORKSPACES = values.workspaces === undefined ? undefined : Number(values.workspaces);
+if (WORKSPACES !== undefined && !(Number.isInteger(WORKSPACES) && WORKSPACES >= 2)) {
+  throw new Error('--workspaces takes a whole number of 2 or more');
+}
+function oauthRole(): 'web' | 'all' {
+  const role = values['oauth-role'];
+  if (role !== 'web' && role !== 'all') throw new Error('--oauth-role takes web or all');
+  return role;
+}
+const OAUTH_ROLE = oauthRole();
+
+// The app's OAuth settings in the OAuth targets (the key seals the installations in Redis).
+const OAUTH_ENV = {
+  SLACK_CLIENT_ID: '1111.2222',
+  SLACK_CLIENT_SECRET: 'bench-client-secret-value',
+  SLACK_STATE_SECRET: 'bench-state-secret-0123456789',
+  SLACK_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 // ---- child: the platform and Slack ------------------------------------------------------------
 
@@ -77,22 +135,45 @@ async function runSurroundings(): Promise<void> {
     ratePerMinute: 10_000_000,
     ratePerHour: 100_000_000,
   });
-  const double = await startSlackDouble();
-  const workspace = double.workspace;
-  const context = { workspace, verificationToken: 'bench-verification-token' };
-  const dm = workspace.openIm(defaultIds.alice);
-  const itHelp = workspace.conversation(defaultIds.itHelp);
-  if (!itHelp) throw new Error('the double has no #it-help');
+  // With --workspaces, an organization of that many workspaces, each with an Alice of its own
+  // and #it-help (the second one too: a copy of the default, as the third and later are).
+  const double = await startSlackDouble(
+    WORKSPACES === undefined
+      ? {}
+      : { organization: { workspaces: WORKSPACES, second: nthWorkspaceSeed(2) } },
+  );
+  const places = double.workspaces.map((workspace, index) => {
+    const itHelp = workspace.conversation(defaultIds.itHelp);
+    if (!itHelp) throw new Error(`${workspace.team.id} has no #it-help`);
+    const alice = index === 0 ? defaultIds.alice : nthWorkspaceIds(index + 1).alice;
+    return {
+      workspace,
+      alice,
+      context: { workspace, verificationToken: 'bench-verification-token' },
+      dm: workspace.openIm(alice),
+      itHelp,
+    };
+  });
   let serial = 0;
+  // The workspace the next body comes from: in turn over the first `from`, each sending one
+  // cycle of the four kinds below before the next (serial % from would give each workspace
+  // always the same kind when from is a multiple of 4).
+  let from = 1;
+  const place = () => {
+    const chosen = places[Math.floor(serial / 4) % from];
+    if (!chosen) throw new Error('no such workspace');
+    return chosen;
+  };
 
   const command = (text: string): Body => {
+    const { context, itHelp, alice } = place();
     const responseUrl = double.issueResponseUrl({
       source: 'slash_command',
-      userId: defaultIds.alice,
+      userId: alice,
       channelId: itHelp.id,
     });
     const form = slashCommandForm(context, {
-      userId: defaultIds.alice,
+      userId: alice,
       conversation: itHelp,
       command: '/ticket',
       text,
@@ -105,8 +186,9 @@ async function runSurroundings(): Promise<void> {
     };
   };
   const directMessage = (): Body => {
+    const { context, workspace, dm, alice } = place();
     const message = workspace.postMessage(dm, {
-      user: defaultIds.alice,
+      user: alice,
       text: `Bench request ${serial}: the printer is jammed`,
       team: workspace.team.id,
       client_msg_id: randomUUID(),
@@ -118,10 +200,19 @@ async function runSurroundings(): Promise<void> {
     );
     return { body: JSON.stringify(envelope), contentType: 'application/json' };
   };
+  // The ticket a lookup asks for. With --workspaces, one further on each round of the
+  // workspaces: serial % 20 would give each workspace always the same ticket.
+  let lookups = 0;
+  const ticketNumber = (): number => {
+    if (WORKSPACES === undefined) return 1 + (serial % 20);
+    const round = Math.floor(lookups / from);
+    lookups += 1;
+    return 1 + ((lookups + round) % 20);
+  };
   const kinds: Record<string, () => Body> = {
     help: () => command('help'),
     dm: directMessage,
-    lookup: () => command(`IT-${1 + (serial % 20)}`),
+    lookup: () => command(`IT-${ticketNumber()}`),
   };
   const only = values.only === undefined ? undefined : kinds[values.only];
   const next = (): Body => {
@@ -131,19 +222,31 @@ async function runSurroundings(): Promise<void> {
       case 1:
         return command('help');
       case 3:
-        return command(`IT-${1 + (serial % 20)}`);
+        return command(`IT-${ticketNumber()}`);
       default:
         return directMessage();
     }
   };
 
-  process.on('message', (message: { need?: number; count?: true }) => {
+  let callsSeen = 0;
+  process.on('message', (message: ToSurroundings) => {
+    if (message.calls) {
+      const callsBy: Record<string, number> = {};
+      for (const call of double.calls.slice(callsSeen)) {
+        const owner = call.tokenOf ?? 'none';
+        callsBy[owner] = (callsBy[owner] ?? 0) + 1;
+      }
+      callsSeen = double.calls.length;
+      process.send?.({ callsBy } satisfies FromSurroundings);
+      return;
+    }
     if (message.count) {
       const tickets = emulator.model.listTickets('acme', { page: 1, pageSize: 1 }).total_count ?? 0;
       process.send?.({ tickets } satisfies FromSurroundings);
       return;
     }
     if (typeof message.need !== 'number') return;
+    from = Math.min(places.length, message.from ?? 1);
     const bodies = Array.from({ length: message.need }, next);
     process.send?.({ bodies } satisfies FromSurroundings);
   });
@@ -151,7 +254,11 @@ async function runSurroundings(): Promise<void> {
     void Promise.all([double.close(), emulator.close()]).then(() => process.exit(0));
   });
   process.send?.({
-    ready: { emulatorUrl: emulator.url, apiUrl: double.apiUrl },
+    ready: {
+      emulatorUrl: emulator.url,
+      apiUrl: double.apiUrl,
+      teams: double.workspaces.map((each) => each.team.id),
+    },
   } satisfies FromSurroundings);
 }
 
@@ -190,7 +297,9 @@ async function runBare(): Promise<void> {
  */
 const APP_TARGETS = ['app', 'app-split', 'app-web-only'] as const;
 type AppTarget = (typeof APP_TARGETS)[number];
-type Target = 'bare' | AppTarget;
+/** Installed by OAuth: in one workspace, or in `--workspaces` N of them. */
+type OAuthTarget = 'oauth-1' | `oauth-${number}`;
+type Target = 'bare' | AppTarget | OAuthTarget;
 
 function appTargets(): AppTarget[] {
   const named = (values.targets ?? '').split(',').map((t) => t.trim());
@@ -207,9 +316,14 @@ interface TargetResult {
   requests: number;
   rps: number;
   p50_ms: number;
+  p95_ms: number;
   p99_ms: number;
   max_ms: number;
   errors: number;
+  /** OAuth targets: the workspaces installed (and the traffic spread over). */
+  workspaces?: number;
+  /** OAuth targets: how many workspaces' tokens the Web API calls of the run's two apps carried. */
+  tokens_used?: number;
   /** The app's own view (its /metrics): mean time from its request middleware to the ack. */
   listener_mean_ms?: number;
   /** Tickets the app filed on the platform from the start of its warm-up until it stopped. */
@@ -306,13 +420,24 @@ async function measure(
     await bodiesFor(rate * duration + 100),
     duration,
   );
-  const sorted = latencies.sort((a, b) => a - b);
+  return summarize(target, run, { latencies, errors, requests }, duration);
+}
+
+/** One target's figures from the latencies of its measured requests over `seconds`. */
+function summarize(
+  target: Target,
+  run: number,
+  { latencies, errors, requests }: { latencies: number[]; errors: number; requests: number },
+  seconds: number,
+): TargetResult {
+  const sorted = [...latencies].sort((a, b) => a - b);
   return {
     target,
     run,
     requests,
-    rps: round(requests / duration),
+    rps: round(requests / seconds),
     p50_ms: round(percentile(sorted, 0.5)),
+    p95_ms: round(percentile(sorted, 0.95)),
     p99_ms: round(percentile(sorted, 0.99)),
     max_ms: round(sorted.at(-1) ?? Number.NaN),
     errors,
@@ -333,11 +458,12 @@ async function startApp(
   surroundings: Surroundings,
   prefix: string,
   role: 'all' | 'web' | 'worker',
+  oauth = false,
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
-      SLACK_BOT_TOKEN: defaultIds.botToken,
+      ...(oauth ? OAUTH_ENV : { SLACK_BOT_TOKEN: defaultIds.botToken }),
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: surroundings.apiUrl,
       SERVICE_DESK_URL: surroundings.emulatorUrl,
@@ -366,6 +492,30 @@ async function startApp(
     child.once('exit', (code) => reject(new Error(`the app exited at start (${code})`)));
   });
   return { child, port };
+}
+
+/**
+ * Installs the app in a workspace as an admin would: /slack/install, Slack's consent screen
+ * (the double's, approving at once for `team`), and back to /slack/oauth_redirect with the code,
+ * which the app exchanges (oauth.v2.access) and keeps.
+ */
+async function installByOAuth(port: number, team: string): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
+  const start = await fetch(`${base}/slack/install`, { redirect: 'manual' });
+  const cookie = start.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const consent = new URL(start.headers.get('location') ?? '');
+  consent.searchParams.set('team', team);
+  consent.searchParams.set('redirect_uri', `${base}/slack/oauth_redirect`);
+  const approved = await fetch(consent, { redirect: 'manual' });
+  const back = await fetch(approved.headers.get('location') ?? '', { headers: { cookie } });
+  if (start.status !== 302 || approved.status !== 302 || back.status !== 200) {
+    throw new Error(
+      `installing in ${team} failed: ${start.status}, ${approved.status}, ${back.status}`,
+    );
+  }
 }
 
 async function startBare(apiUrl: string): Promise<{ child: ChildProcess; port: number }> {
@@ -420,7 +570,12 @@ function median(numbers: number[]): number {
 async function runBench(): Promise<void> {
   const surroundingsProcess = fork(
     new URL(import.meta.url),
-    ['--role', 'surroundings', ...(values.only ? ['--only', values.only] : [])],
+    [
+      '--role',
+      'surroundings',
+      ...(values.only ? ['--only', values.only] : []),
+      ...(values.workspaces ? ['--workspaces', values.workspaces] : []),
+    ],
     {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
@@ -428,7 +583,7 @@ async function runBench(): Promise<void> {
   const [hello] = (await once(surroundingsProcess, 'message')) as [FromSurroundings];
   if (!('ready' in hello)) throw new Error('the surroundings did not start');
   const surroundings = hello.ready;
-  const ask = async (message: object): Promise<FromSurroundings> => {
+  const ask = async (message: ToSurroundings): Promise<FromSurroundings> => {
     const answer = once(surroundingsProcess, 'message') as Promise<[FromSurroundings]>;
     surroundingsProcess.send(message);
     return (await answer)[0];
@@ -466,6 +621,81 @@ async function runBench(): Promise<void> {
     await deletePrefix(redis, prefix);
     return { ...result, tickets_filed: (await ticketCount()) - before };
   };
+
+  // Installed by OAuth in one workspace and in the first `count`, both apps up at once, each
+  // warmed up, then driven in turn slice by slice (see runWorkspaces).
+  const measureOAuthPair = async (count: number, run: number): Promise<TargetResult[]> => {
+    const before = await ticketCount();
+    const apps = [];
+    for (const installed of [1, count]) {
+      const prefix = `bench:ack:${randomUUID()}:`;
+      const started = await startApp(surroundings, prefix, OAUTH_ROLE, true);
+      for (const team of surroundings.teams.slice(0, installed)) {
+        await installByOAuth(started.port, team);
+      }
+      apps.push({
+        ...started,
+        prefix,
+        installed,
+        latencies: [] as number[],
+        errors: 0,
+        requests: 0,
+      });
+    }
+    await ask({ calls: true });
+    const fromThem = async (installed: number, need: number): Promise<Body[]> => {
+      const message = await ask({ need, from: installed });
+      if (!('bodies' in message)) throw new Error('no bodies from the surroundings');
+      return message.bodies;
+    };
+    const rate = Number(values.rate);
+    const warmup = Number(values.warmup);
+    const duration = Number(values.duration);
+    const slices = Math.max(1, Number(values.slices));
+    const slice = duration / slices;
+    for (const app of apps) {
+      if (warmup > 0)
+        await drive(app.port, await fromThem(app.installed, rate * warmup + 50), warmup);
+    }
+    // The tokens the calls carried are counted per pair: the double cannot tell the apps apart.
+    for (let i = 0; i < slices; i++) {
+      const order = (run + i) % 2 === 1 ? apps : [...apps].reverse();
+      for (const app of order) {
+        const bodies = await fromThem(app.installed, Math.ceil(rate * slice) + 50);
+        const driven = await drive(app.port, bodies, slice);
+        app.latencies.push(...driven.latencies);
+        app.errors += driven.errors;
+        app.requests += driven.requests;
+      }
+    }
+    const results: TargetResult[] = [];
+    for (const app of apps) {
+      results.push({
+        ...summarize(`oauth-${app.installed}`, run, app, duration),
+        workspaces: app.installed,
+        listener_mean_ms: await listenerMeanMs(app.port),
+      });
+    }
+    for (const app of apps) {
+      await stop(app.child);
+      await deletePrefix(redis, app.prefix);
+    }
+    const calls = await ask({ calls: true });
+    if (!('callsBy' in calls)) throw new Error('no calls from the surroundings');
+    const tokensUsed = Object.keys(calls.callsBy).filter((owner) => owner !== 'none').length;
+    const filed = (await ticketCount()) - before;
+    return results.map((result) => ({ ...result, tickets_filed: filed, tokens_used: tokensUsed }));
+  };
+
+  if (WORKSPACES !== undefined) {
+    try {
+      await runWorkspaces(WORKSPACES, measureOAuthPair);
+    } finally {
+      await redis.quit();
+      surroundingsProcess.disconnect();
+    }
+    return;
+  }
 
   const targets = appTargets();
   const results: TargetResult[] = [];
@@ -509,6 +739,53 @@ async function runBench(): Promise<void> {
     await redis.quit();
     surroundingsProcess.disconnect();
   }
+}
+
+/**
+ * One workspace against `count` in every run. Both apps run side by side (the one not driven
+ * idles) and take the traffic in turn, `--slices` slices of duration/slices seconds each,
+ * alternating which goes first: on a shared machine the load of others comes and goes over
+ * minutes, and measuring one target for its whole duration and then the other put that drift
+ * into the ratio (one such run measured 0.14x, another 3.2x). Then the medians and the ratios.
+ */
+async function runWorkspaces(
+  count: number,
+  measureOAuthPair: (count: number, run: number) => Promise<TargetResult[]>,
+): Promise<void> {
+  const results: TargetResult[] = [];
+  const runs = Number(values.runs);
+  for (let run = 1; run <= runs; run++) {
+    const inRun = await measureOAuthPair(count, run);
+    for (const result of inRun) console.log(JSON.stringify(result));
+    results.push(...inRun);
+    const one = inRun.find((r) => r.workspaces === 1);
+    const many = inRun.find((r) => r.workspaces === count);
+    if (!one || !many) throw new Error('a run without both targets');
+    const ratio = round(many.p99_ms / one.p99_ms);
+    console.log(JSON.stringify({ run, p99_ratio: ratio, within_1_2x: ratio <= 1.2 }));
+  }
+  const of = (workspaces: number, field: 'rps' | 'p50_ms' | 'p95_ms' | 'p99_ms' | 'max_ms') =>
+    round(median(results.filter((r) => r.workspaces === workspaces).map((r) => r[field])));
+  const summary = (workspaces: number) => ({
+    rps: of(workspaces, 'rps'),
+    p50_ms: of(workspaces, 'p50_ms'),
+    p95_ms: of(workspaces, 'p95_ms'),
+    p99_ms: of(workspaces, 'p99_ms'),
+    max_ms: of(workspaces, 'max_ms'),
+  });
+  const ratio = round(of(count, 'p99_ms') / of(1, 'p99_ms'));
+  console.log(
+    JSON.stringify({
+      summary: `median of ${runs} run${runs === 1 ? '' : 's'}, app role ${OAUTH_ROLE}`,
+      'oauth-1': summary(1),
+      [`oauth-${count}`]: summary(count),
+      p99_ratio: ratio,
+      p95_ratio: round(of(count, 'p95_ms') / of(1, 'p95_ms')),
+      p50_ratio: round(of(count, 'p50_ms') / of(1, 'p50_ms')),
+      within_1_2x: ratio <= 1.2,
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+    }),
+  );
 }
 
 // Against the target: p99 <= 25 ms and <= 1.5x the bare app's, per app target of one run.

@@ -2,10 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   defaultIds,
+  nthWorkspaceIds,
   type SlackDouble,
   secondIds,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
+import { slashCommandForm } from '../../tools/slack-double/slack-payloads.ts';
 import { callApi } from './call-api.ts';
 
 let double: SlackDouble;
@@ -98,5 +100,74 @@ describe('the Slack double’s organization', () => {
       redirect: 'manual',
     });
     expect(refused.status).toBe(400);
+  });
+
+  it('models an organization of N workspaces, each installed with a token acting on it alone', async () => {
+    double = await startSlackDouble({ organization: { workspaces: 20 } });
+    expect(double.workspaces).toHaveLength(20);
+    expect(new Set(double.workspaces.map((each) => each.team.id)).size).toBe(20);
+    expect(double.workspaces.every((each) => each.enterpriseId === secondIds.enterprise)).toBe(
+      true,
+    );
+    const twentieth = nthWorkspaceIds(20);
+    const access = await callApi(
+      double,
+      'oauth.v2.access',
+      { code: await codeFor(twentieth.team), ...client },
+      null,
+    );
+    expect(access).toMatchObject({
+      ok: true,
+      team: { id: twentieth.team },
+      bot_user_id: twentieth.bot,
+    });
+    const token = String(access.access_token);
+    const posted = await callApi(
+      double,
+      'chat.postMessage',
+      { channel: defaultIds.itHelp, text: 'from the twentieth' },
+      token,
+    );
+    expect(posted.ok).toBe(true);
+    expect(double.workspaces[19]?.messages(defaultIds.itHelp)).toHaveLength(1);
+    expect(double.workspace.messages(defaultIds.itHelp)).toHaveLength(0);
+    expect(double.callsTo('chat.postMessage')[0]?.tokenOf).toBe(twentieth.team);
+  });
+
+  it('answers an injected 500 on the exchange for a workspace of a large organization, and the code still works once', async () => {
+    double = await startSlackDouble({ organization: { workspaces: 5 } });
+    const code = await codeFor(nthWorkspaceIds(5).team);
+    double.failNext('oauth.v2.access', 'internal_error', { status: 500 });
+    const failed = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
+    expect(failed).toMatchObject({ ok: false, error: 'internal_error' });
+    const access = await callApi(double, 'oauth.v2.access', { code, ...client }, null);
+    expect(access).toMatchObject({ ok: true, team: { id: nthWorkspaceIds(5).team } });
+  });
+
+  it('sends a slash command from a Grid workspace with its enterprise_id, and none outside one', async () => {
+    double = await startSlackDouble({ organization: { workspaces: 3 } });
+    const form = (index: number) => {
+      const workspace = double.workspaces[index];
+      const itHelp = workspace?.conversation(defaultIds.itHelp);
+      if (!workspace || !itHelp) throw new Error('no such workspace');
+      return slashCommandForm(
+        { workspace, verificationToken: 'v' },
+        {
+          userId: nthWorkspaceIds(3).alice,
+          conversation: itHelp,
+          command: '/ticket',
+          text: 'help',
+          triggerId: 't',
+          responseUrl: 'http://x',
+        },
+      );
+    };
+    expect(form(2)).toMatchObject({
+      team_id: nthWorkspaceIds(3).team,
+      enterprise_id: secondIds.enterprise,
+    });
+    await double.close();
+    double = await startSlackDouble();
+    expect(form(0).enterprise_id).toBeUndefined();
   });
 });

@@ -165,3 +165,48 @@ export function secondWorkspaceSeed(): WorkspaceSeed {
     usergroups: [],
   };
 }
+
+/** The ids of the organization's workspace number `n` (`nthWorkspaceSeed`). */
+export function nthWorkspaceIds(n: number): {
+  team: string;
+  bot: string;
+  botId: string;
+  botToken: string;
+  alice: string;
+} {
+  const serial = String(n).padStart(4, '0');
+  return {
+    team: `T${serial}`,
+    bot: `U0BOT${serial}`,
+    botId: `B${serial}`,
+    botToken: `xoxb-${serial}-test-token`,
+    alice: `${defaultIds.alice}${serial}`,
+  };
+}
+
+/**
+ * The organization's workspace number `n` (the third and later of `organization.workspaces`):
+ * the default workspace's channels and groups, and its people with the same names and emails
+ * under user ids of this workspace (`U0ALICE0003`: each workspace's people are its own, so the
+ * app meets them apart), with a team id, bot user and bot token of its own.
+ */
+export function nthWorkspaceSeed(n: number): WorkspaceSeed {
+  const own = nthWorkspaceIds(n);
+  const seed = defaultWorkspaceSeed();
+  const serial = own.team.slice(1);
+  const idOf = (id: string) => (id === defaultIds.bot ? own.bot : `${id}${serial}`);
+  return {
+    ...seed,
+    team: { id: own.team, name: `Acme ${n}`, domain: `acme-${n}` },
+    botUserId: own.bot,
+    botId: own.botId,
+    botToken: own.botToken,
+    users: seed.users.map((user) =>
+      user.id === defaultIds.bot
+        ? { ...user, id: own.bot, botId: own.botId }
+        : { ...user, id: idOf(user.id) },
+    ),
+    channels: seed.channels.map((channel) => ({ ...channel, members: channel.members.map(idOf) })),
+    usergroups: seed.usergroups.map((group) => ({ ...group, users: group.users.map(idOf) })),
+  };
+}

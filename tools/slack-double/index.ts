@@ -7,6 +7,8 @@ export {
   type ChannelSeed,
   defaultIds,
   defaultWorkspaceSeed,
+  nthWorkspaceIds,
+  nthWorkspaceSeed,
   secondIds,
   secondWorkspaceSeed,
   type TeamSeed,

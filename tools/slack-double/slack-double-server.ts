@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   defaultWorkspaceSeed,
+  nthWorkspaceSeed,
   secondIds,
   secondWorkspaceSeed,
   type WorkspaceSeed,
@@ -76,8 +77,10 @@ export interface SlackDoubleOptions {
    * An Enterprise Grid organization: the default workspace and a second one (`secondIds`, or
    * its own seed) under one enterprise id, and the OAuth exchange (`oauth.v2.access`) answered
    * for either, or for the organization. Off by default: one workspace, one bot token.
+   * `workspaces` (2 by default) adds workspaces 3 to N (`nthWorkspaceSeed`), to model a large
+   * organization (the ack bench's 20).
    */
-  organization?: { enterpriseId?: string; second?: Partial<WorkspaceSeed> };
+  organization?: { enterpriseId?: string; second?: Partial<WorkspaceSeed>; workspaces?: number };
 }
 
 /** One Web API call the app made, with the double's answer. The token is never recorded. */
@@ -265,6 +268,9 @@ export class SlackDouble {
           clock,
         ),
       );
+      for (let n = 3; n <= (options.organization.workspaces ?? 2); n++) {
+        workspaces.push(new Workspace({ ...nthWorkspaceSeed(n), enterpriseId }, clock));
+      }
       if (options.unfurlDomains) {
         for (const each of workspaces) each.setUnfurlDomains(options.unfurlDomains);
       }

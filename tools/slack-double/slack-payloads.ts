@@ -86,6 +86,8 @@ export function slashCommandForm(
     token: context.verificationToken,
     team_id: workspace.team.id,
     team_domain: workspace.team.domain,
+    // Slack adds the organization in an Enterprise Grid workspace.
+    ...(workspace.enterpriseId ? { enterprise_id: workspace.enterpriseId } : {}),
     channel_id: conversation.id,
     channel_name: name,
     user_id: input.userId,
