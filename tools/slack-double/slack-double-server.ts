@@ -135,6 +135,21 @@ interface PendingFailure {
   when: ((args: ApiArgs) => boolean) | undefined;
 }
 
+/** The answer of a failure a test asked for: Slack's error, and a 429's Retry-After. */
+function injectedFailure(failure: PendingFailure): {
+  status: number;
+  response: ApiResponse;
+  injected: boolean;
+  headers: Record<string, string>;
+} {
+  return {
+    status: failure.status,
+    response: { ok: false, error: failure.error },
+    injected: true,
+    headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
+  };
+}
+
 interface Waiter<T> {
   test: (item: T) => boolean;
   resolve: (item: T) => void;
@@ -553,14 +568,7 @@ export class SlackDouble {
       const problem = argumentProblem(this.#description, method, args);
       if (problem) return refuse(problem);
       const failure = this.#takeFailure(method, args);
-      if (failure) {
-        return {
-          status: failure.status,
-          response: { ok: false, error: failure.error },
-          injected: true,
-          headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
-        };
-      }
+      if (failure) return injectedFailure(failure);
       return plain(this.oauth.access(args));
     }
     if (!implementation) {
@@ -583,14 +591,7 @@ export class SlackDouble {
       const argumentsWrong = argumentProblem(this.#description, method, args);
       if (argumentsWrong) return refuse(argumentsWrong);
       const failure = this.#takeFailure(method, args);
-      if (failure) {
-        return {
-          status: failure.status,
-          response: { ok: false, error: failure.error },
-          injected: true,
-          headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
-        };
-      }
+      if (failure) return injectedFailure(failure);
       const answer = implementation(installed.workspace, args);
       if (method === 'auth.test' && installed.orgWide && answer.ok) {
         answer.is_enterprise_install = true;
@@ -611,14 +612,7 @@ export class SlackDouble {
       ? { 'x-oauth-scopes': this.#oauthScopes.join(',') }
       : {};
     const failure = this.#takeFailure(method, args);
-    if (failure) {
-      return {
-        status: failure.status,
-        response: { ok: false, error: failure.error },
-        injected: true,
-        headers: failure.status === 429 ? { 'retry-after': String(failure.retryAfterSec) } : {},
-      };
-    }
+    if (failure) return injectedFailure(failure);
     return { ...plain(implementation(this.workspace, args)), headers: scopes };
   }
 
