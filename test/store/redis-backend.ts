@@ -5,9 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Cluster, type Redis } from 'ioredis';
+import { createRedisInstallStores } from '../../src/store/redis-installations.ts';
 import type { RedisClient } from '../../src/store/redis-script.ts';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
 import type { StoresBackend } from './contract/harness.ts';
+import { type InstallBackend, testCipher } from './contract/installations-contract.ts';
 
 /** One run's Redis: connections, prefixes and the backend the contract suites take. */
 export interface RedisTestBed {
@@ -101,4 +103,34 @@ export function hashTag(key: string): string | undefined {
   const close = key.indexOf('}', open + 1);
   if (open < 0 || close < 0 || close === open + 1) return undefined;
   return key.slice(open + 1, close);
+}
+
+/** The installation stores on this Redis, for the installations contract: one place for both. */
+export function redisInstallBackend(bed: RedisTestBed): InstallBackend {
+  return {
+    namespace() {
+      const prefix = bed.nextPrefix();
+      const cipher = testCipher();
+      return {
+        open: (replica = 0, withKey) =>
+          createRedisInstallStores({
+            redis: bed.connection(replica),
+            prefix,
+            cipher: withKey ?? cipher,
+            stateSecret: 'state-secret',
+          }),
+        // Every value stored under the prefix, as it lies in Redis (no token may be readable).
+        raw: async () => {
+          const redis = bed.connection(0);
+          const values: string[] = [];
+          for (const key of await bed.keysUnder(prefix)) {
+            const type = await redis.type(key);
+            if (type === 'hash') values.push(...Object.values(await redis.hgetall(key)));
+            else if (type === 'string') values.push((await redis.get(key)) ?? '');
+          }
+          return values;
+        },
+      };
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisInstallStores } from '../../src/store/redis-installations.ts';
 import { createRedisStores } from '../../src/store/redis-stores.ts';
 import { describeBudgetContract } from './contract/budget-contract.ts';
 import { describeChannelModesContract } from './contract/channel-modes-contract.ts';
@@ -9,13 +8,13 @@ import { describeClaimsContract } from './contract/claims-contract.ts';
 import { describeClockScheduleContract } from './contract/clock-schedule-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
-import { describeInstallationsContract, testCipher } from './contract/installations-contract.ts';
+import { describeInstallationsContract } from './contract/installations-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
 import { describeOutboxContract } from './contract/outbox-contract.ts';
 import { describeScheduleContract } from './contract/schedule-contract.ts';
 import { describeTriageContract } from './contract/triage-contract.ts';
-import { redisTestBed } from './redis-backend.ts';
+import { redisInstallBackend, redisTestBed } from './redis-backend.ts';
 import { describeRedisContract } from './redis-contract.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -45,31 +44,7 @@ describe('Redis stores', () => {
   describeFairShareContract(bed.backend);
   describeTriageContract(bed.backend);
   describeChannelModesContract(bed.backend);
-  describeInstallationsContract({
-    namespace() {
-      const prefix = bed.nextPrefix();
-      const cipher = testCipher();
-      return {
-        open: (replica = 0, withKey) =>
-          createRedisInstallStores({
-            redis: bed.connection(replica),
-            prefix,
-            cipher: withKey ?? cipher,
-            stateSecret: 'state-secret',
-          }),
-        raw: async () => {
-          const redis = bed.connection(0);
-          const values: string[] = [];
-          for (const key of await bed.keysUnder(prefix)) {
-            const type = await redis.type(key);
-            if (type === 'hash') values.push(...Object.values(await redis.hgetall(key)));
-            else if (type === 'string') values.push((await redis.get(key)) ?? '');
-          }
-          return values;
-        },
-      };
-    },
-  });
+  describeInstallationsContract(redisInstallBackend(bed));
   describeRedisContract(bed);
 
   describe('key layout', () => {
