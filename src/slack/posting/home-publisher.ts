@@ -14,6 +14,7 @@ import { StoreError } from '../../store/index.ts';
 import { slackRetryAt } from '../app/slack-clients.ts';
 import { homeUnassignedRoom } from '../builders/agent-queue-builder.ts';
 import { type AppHomeState, buildAppHome, type HomeAsOf } from '../builders/app-home-builder.ts';
+import { clockInputsAt } from '../cards/service-clocks.ts';
 import type { AgentQueue, PersonRead, QueueAsk, SlackDeps } from '../deps.ts';
 import { isSlackFailure } from '../errors.ts';
 import { queueAskFor } from '../people/agent-queue.ts';
@@ -48,11 +49,11 @@ export async function publishHome(
   const publish = () =>
     deps.client.views.publish({
       user_id: userId,
-      view: buildAppHome(state, deps.settings.dashboardUrl, {
-        targets: deps.settings.slaTargets ?? new Map(),
-        warnAt: deps.settings.slaWarnAt ?? 0.8,
-        nowMs: deps.reads.now(),
-      }),
+      view: buildAppHome(
+        state,
+        deps.settings.dashboardUrl,
+        clockInputsAt(deps.settings, deps.reads.now()),
+      ),
     });
   try {
     await publish();

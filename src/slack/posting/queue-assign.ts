@@ -7,6 +7,7 @@
  */
 import type { JsonValue } from '../../store/types.ts';
 import { buildQueueMessage } from '../builders/agent-queue-builder.ts';
+import { clockInputsAt } from '../cards/service-clocks.ts';
 import type { SlackDeps } from '../deps.ts';
 import { type UpdateTicketPayload, updateTicket } from '../intents/update-ticket.ts';
 import { type HomeDeps, takenIntoQueue } from './home-publisher.ts';
@@ -52,11 +53,7 @@ export async function assignFromQueue(
   if (!queue) return;
   const message = buildQueueMessage(queue, {
     dashboardUrl: deps.settings.dashboardUrl,
-    clocks: {
-      targets: deps.settings.slaTargets ?? new Map(),
-      warnAt: deps.settings.slaWarnAt ?? 0.8,
-      nowMs: deps.reads.now(),
-    },
+    clocks: clockInputsAt(deps.settings, deps.reads.now()),
   });
   // Best effort: the URL lasts 30 minutes and five uses; the assignment is made either way and
   // the triage card and thread say so.

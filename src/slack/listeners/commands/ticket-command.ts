@@ -30,6 +30,7 @@ import { TITLE_MAX } from '../../builders/create-modal-builder.ts';
 import { buildHelp } from '../../builders/help-builder.ts';
 import { buildTicketCard } from '../../builders/ticket-card-builder.ts';
 import { buildTicketList, buildTicketNotFound } from '../../builders/ticket-list-builder.ts';
+import { clockInputsAt } from '../../cards/service-clocks.ts';
 import type { SlackDeps } from '../../deps.ts';
 import { openCreateModal } from '../../modals/create-modal.ts';
 import { queueAskFor } from '../../people/agent-queue.ts';
@@ -266,11 +267,7 @@ async function answerQueue(deps: ListenerDeps, userId: string, respond: RespondF
   const now = deps.reads.now();
   const options = {
     dashboardUrl: deps.settings.dashboardUrl,
-    clocks: {
-      targets: deps.settings.slaTargets ?? new Map(),
-      warnAt: deps.settings.slaWarnAt ?? 0.8,
-      nowMs: now,
-    },
+    clocks: clockInputsAt(deps.settings, now),
   };
   if (read.kind === 'read') {
     await respond(ephemeral(buildQueueMessage(read.value, options)));
