@@ -7,22 +7,21 @@ import {
   targetFor,
   ticketClocks,
 } from '../../src/contract/service-levels.ts';
+import { ticketWith } from '../support/ticket-fixture.ts';
 
 const T0 = Date.parse('2026-11-30T09:00:00Z');
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-function ticket(fields: Partial<Ticket> = {}): Ticket {
-  return {
+// An urgent IT ticket filed at T0 (the shared fixture), with whatever the test sets over it.
+const ticket = (fields: Partial<Ticket> = {}): Ticket =>
+  ticketWith({
     id: 'IT-1',
     title: 'Laptop',
-    status: 'new',
     priority: 'urgent',
     created_at: new Date(T0).toISOString(),
-    desk_id: 'it',
     ...fields,
-  };
-}
+  });
 
 const targets: ServiceTargets = parseServiceTargets('it:urgent=15m/4h,*:medium=4h/3d').targets;
 const at = (nowMs: number, fields: Partial<Ticket> = {}, firstRespondedAtMs?: number) =>

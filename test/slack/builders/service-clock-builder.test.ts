@@ -2,23 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../src/contract/schemas.ts';
 import { parseServiceTargets, ticketClocks } from '../../../src/contract/service-levels.ts';
 import { clockBlock, clockLines } from '../../../src/slack/builders/service-clock-builder.ts';
+import { ticketWith } from '../../support/ticket-fixture.ts';
 
 const T0 = Date.parse('2026-11-30T09:00:00Z');
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const targets = parseServiceTargets('it:urgent=15m/4h').targets;
 
-function ticket(fields: Partial<Ticket> = {}): Ticket {
-  return {
+// An urgent IT ticket filed at T0 (the shared fixture), with whatever the test sets over it.
+const ticket = (fields: Partial<Ticket> = {}): Ticket =>
+  ticketWith({
     id: 'IT-1',
     title: 'Laptop',
-    status: 'new',
     priority: 'urgent',
     created_at: new Date(T0).toISOString(),
-    desk_id: 'it',
     ...fields,
-  };
-}
+  });
 
 const linesAt = (nowMs: number, fields: Partial<Ticket> = {}) =>
   clockLines(ticketClocks(ticket(fields), { targets, warnAt: 0.8, nowMs }), nowMs);
