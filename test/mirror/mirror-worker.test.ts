@@ -818,9 +818,8 @@ describe('mirror worker', () => {
     expect(changes).toEqual(['waiting_on_requester', 'open']);
   });
 
-  it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {
-    // A platform without clocks of its own: nothing but the activity's fields can move.
-    const t = setUp({ serviceLevels: false });
+  /** A ticket set in progress and looked at, then raised to high and looked at again (its calls only). */
+  async function statusThenPriority(t: ReturnType<typeof setUp>): Promise<string> {
     const id = await t.fileTicket();
     await t.catchUp(id);
     t.advance(60_000);
@@ -834,6 +833,13 @@ describe('mirror worker', () => {
     await t.stores.schedule.pollAt(id, t.clock.now);
     t.platform.calls.length = 0;
     await t.pollNext();
+    return id;
+  }
+
+  it('draws the card after a status change from the ticket it kept and the activity, with one request', async () => {
+    // A platform without clocks of its own: nothing but the activity's fields can move.
+    const t = setUp({ serviceLevels: false });
+    await statusThenPriority(t);
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity']);
     expect(t.poster.refreshes.at(-1)?.ticket).toMatchObject({
       status: 'in_progress',
@@ -843,19 +849,7 @@ describe('mirror worker', () => {
 
   it('reads the ticket whole after a priority change when the platform keeps its clocks, whose due times move with it', async () => {
     const t = setUp();
-    const id = await t.fileTicket();
-    await t.catchUp(id);
-    t.advance(60_000);
-    t.model.updateTicket(TENANT, id, { status: 'in_progress' });
-    await t.stores.mirror.noteHint(id, t.clock.now);
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    await t.pollNext();
-    t.advance(60_000);
-    t.model.updateTicket(TENANT, id, { priority: 'high' });
-    await t.stores.mirror.noteHint(id, t.clock.now);
-    await t.stores.schedule.pollAt(id, t.clock.now);
-    t.platform.calls.length = 0;
-    await t.pollNext();
+    const id = await statusThenPriority(t);
     expect(t.platform.calls.map((c) => c.operation)).toEqual(['listActivity', 'getTicket']);
     expect(t.poster.refreshes.at(-1)?.ticket).toMatchObject({
       status: 'in_progress',
