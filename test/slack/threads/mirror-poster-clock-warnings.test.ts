@@ -116,4 +116,22 @@ describe('Slack mirror poster: service-level warnings', () => {
     expect(await limited.postBreachNotice(card, warning('breach'))).toBe('posted');
     expect(await limited.findBreachNotice(card, warning('breach'))).toBe(true);
   });
+
+  it('posts neither the warning line nor the breach notice in a triage channel made public', async () => {
+    const errors: string[] = [];
+    const exposed = new SlackMirrorPoster({
+      client: new WebClient(ids.botToken, {
+        slackApiUrl: double.apiUrl,
+        retryConfig: { retries: 0 },
+      }),
+      cards,
+      triagePrivacy: { privacy: async () => 'public' },
+      logger: { warn() {}, error: (_fields: object, msg?: string) => errors.push(msg ?? '') },
+    });
+    const before = double.callsTo('chat.postMessage').length;
+    expect(await exposed.postClockWarning(card, warning('warning'))).toBe('gone');
+    expect(await exposed.postBreachNotice(card, warning('breach'))).toBe('gone');
+    expect(double.callsTo('chat.postMessage').length).toBe(before);
+    expect(errors).toHaveLength(2);
+  });
 });
