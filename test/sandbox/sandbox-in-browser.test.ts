@@ -173,6 +173,9 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await reply.fill('The dock charges but shows no screen.');
     await reply.press('Enter');
     const mine = messageWith(threadMessages, 'The dock charges but shows no screen.');
+    // Edited only once the reply is on the ticket and the thread has settled: a menu opened
+    // while the thread was still being redrawn lost the edit under load.
+    await platform.getByText('The dock charges but shows no screen.', { exact: false }).waitFor();
     await mine.getByRole('button', { name: 'More actions' }).click();
     await mine.getByRole('menuitem', { name: 'Edit message' }).click();
     const editor = thread.getByRole('textbox', { name: 'Edit message' });
