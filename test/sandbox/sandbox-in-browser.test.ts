@@ -163,6 +163,27 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await page.getByRole('textbox', { name: 'Edit message' }).waitFor();
   });
 
+  it('keeps the words typed into an edit while a new message redraws the channel', async () => {
+    const words = unique('The projector in room 4 is dim');
+    const { composer, messages } = regions(page);
+    await composer.fill(words);
+    await composer.press('Enter');
+    const mine = messageWith(messages, words);
+    await mine.getByRole('button', { name: 'More actions' }).click();
+    await mine.getByRole('menuitem', { name: 'Edit message' }).click();
+    const editor = page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill(`${words}, and it hums`);
+    const meanwhile = unique('Someone else writes while the edit is open');
+    await callApi(sandbox.double, 'chat.postMessage', {
+      channel: defaultIds.itHelp,
+      text: meanwhile,
+    });
+    await messageWith(messages, meanwhile).waitFor();
+    expect(await editor.inputValue()).toBe(`${words}, and it hums`);
+    await editor.press('Enter');
+    await messageWith(messages, `${words}, and it hums`).getByText('(edited)').waitFor();
+  });
+
   it('takes an edit of a thread reply, made from More actions, to the ticket', async () => {
     const title = unique('Docking station');
     const card = await fileTicketWithCommand(page, title);
@@ -173,8 +194,7 @@ describe.skipIf(!hasChromium)('the sandbox in a browser', () => {
     await reply.fill('The dock charges but shows no screen.');
     await reply.press('Enter');
     const mine = messageWith(threadMessages, 'The dock charges but shows no screen.');
-    // Edited only once the reply is on the ticket and the thread has settled: a menu opened
-    // while the thread was still being redrawn lost the edit under load.
+    // Edited once the reply is on the ticket, so the edit is an edit of a filed comment.
     await platform.getByText('The dock charges but shows no screen.', { exact: false }).waitFor();
     await mine.getByRole('button', { name: 'More actions' }).click();
     await mine.getByRole('menuitem', { name: 'Edit message' }).click();

@@ -96,9 +96,11 @@ export function focusedKey(root) {
 }
 
 /**
- * Replaces a node's children, keeping focus on the element with the same `data-key`, and a
- * menu open under it open (with its focused item): a message that arrives while someone picks
- * from a message's More actions must not close the menu under their pointer.
+ * Replaces a node's children, keeping focus on the element with the same `data-key`, what was
+ * typed in a keyed text box (a message arriving while someone edits theirs must not put the old
+ * words back under their cursor), and a menu open under it open (with its focused item): a
+ * message that arrives while someone picks from a message's More actions must not close the
+ * menu under their pointer.
  * @param {Element} parent
  * @param {Child} children
  */
@@ -114,8 +116,16 @@ export function replaceChildren(parent, children) {
     parent.contains(active)
       ? active.getAttribute('aria-label')
       : null;
+  const typed = [...parent.querySelectorAll('textarea[data-key]')].map((box) => ({
+    key: /** @type {HTMLTextAreaElement} */ (box).dataset.key ?? '',
+    value: /** @type {HTMLTextAreaElement} */ (box).value,
+  }));
   parent.replaceChildren();
   append(parent, children);
+  for (const { key: boxKey, value } of typed) {
+    const box = byKey(parent, boxKey);
+    if (box instanceof HTMLTextAreaElement) box.value = value;
+  }
   for (const menuKey of openMenus) {
     const trigger = byKey(parent, menuKey);
     const menu = trigger && document.getElementById(trigger.getAttribute('aria-controls') ?? '');
