@@ -27,7 +27,7 @@ export interface HomeAsOf {
 export type AppHomeState =
   | { kind: 'tickets'; tickets: readonly Ticket[]; asOf?: HomeAsOf }
   /** An agent's queue (AGENT_EMAILS, the agents' group, a triage channel's member). */
-  | { kind: 'queue'; queue: AgentQueue; asOf?: HomeAsOf }
+  | { kind: 'queue'; queue: AgentQueue; clocks: QueueClockInputs; asOf?: HomeAsOf }
   /** The platform could not be asked now (the person's share or the shared budget). */
   | { kind: 'busy'; reason: BusyReason; retryInMs: number }
   /** The platform did not answer: the button still works. */
@@ -36,14 +36,10 @@ export type AppHomeState =
   | { kind: 'no_email' };
 
 /**
- * Builds the person's App Home; `clocks` (SLA_TARGETS, SLA_WARN_AT, now) are what an agent's
- * queue shows its clocks with.
+ * Builds the person's App Home; an agent's queue carries what its clocks are shown with
+ * (SLA_TARGETS, SLA_WARN_AT, the time it was read at).
  */
-export function buildAppHome(
-  state: AppHomeState,
-  dashboardUrl: string | undefined,
-  clocks?: QueueClockInputs,
-): HomeView {
+export function buildAppHome(state: AppHomeState, dashboardUrl: string | undefined): HomeView {
   const blocks: KnownBlock[] = [
     { type: 'header', text: plain('Service Desk', LIMITS.headerText) },
     {
@@ -96,7 +92,7 @@ export function buildAppHome(
     blocks.push(
       ...queueBlocks(state.queue, {
         dashboardUrl,
-        clocks: clocks ?? { targets: new Map(), warnAt: 0.8, nowMs: Date.now() },
+        clocks: state.clocks,
         maxBlocks: HOME_QUEUE_BLOCKS,
       }),
     );

@@ -44,16 +44,16 @@ export async function publishHome(
   options: HomeOptions = {},
 ): Promise<void> {
   const state = options.queue
-    ? ({ kind: 'queue', queue: options.queue } as const)
+    ? ({
+        kind: 'queue',
+        queue: options.queue,
+        clocks: clockInputsAt(deps.settings, deps.reads.now()),
+      } as const)
     : await homeState(deps, userId);
   const publish = () =>
     deps.client.views.publish({
       user_id: userId,
-      view: buildAppHome(
-        state,
-        deps.settings.dashboardUrl,
-        clockInputsAt(deps.settings, deps.reads.now()),
-      ),
+      view: buildAppHome(state, deps.settings.dashboardUrl),
     });
   try {
     await publish();
@@ -79,6 +79,7 @@ async function homeState(deps: HomeDeps, userId: string): Promise<AppHomeState> 
       return listState(deps, read, (queue, asOf) => ({
         kind: 'queue',
         queue,
+        clocks: clockInputsAt(deps.settings, deps.reads.now()),
         ...(asOf && { asOf }),
       }));
     }
