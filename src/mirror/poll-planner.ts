@@ -38,6 +38,7 @@
  */
 import { backoffMs } from '../backoff.ts';
 import type { MirrorState } from './mirror-state.ts';
+import { MIRROR_TUNING, tuningOf } from './mirror-tuning.ts';
 
 /** How hard the poller must save requests now (see `BudgetPacer`). */
 export interface Pace {
@@ -59,7 +60,7 @@ export interface Pace {
 }
 
 /** The first look after a write from Slack while hints will bring its answer (30 s). */
-export const HINTED_FIRST_LOOK_MS = 30_000;
+export const HINTED_FIRST_LOOK_MS = MIRROR_TUNING.look.hintedFirstLookMs.value;
 
 /** The pace when nothing is known about the budget. */
 export const RELAXED_PACE: Pace = { stretch: 1, idleIntervalMs: 3_600_000 };
@@ -168,22 +169,24 @@ export class AdaptivePlanner implements PollPlanner {
   readonly #o: Required<AdaptivePlannerOptions>;
 
   constructor(options: AdaptivePlannerOptions = {}) {
+    // The table's values (`mirror-tuning.ts`), with what the caller set.
+    const t = tuningOf('look');
     this.#o = {
-      firstLookMs: 2_000,
-      minIntervalMs: 10_000,
-      growth: 1,
-      awaitGrowth: 0.5,
-      awaitWindowMs: 900_000,
-      conversationMs: 3_600_000,
-      turnMs: 60_000,
-      pushVouchMs: 3_600_000,
-      pushedFirstLookMs: HINTED_FIRST_LOOK_MS,
-      pushedIntervalMs: 1_800_000,
-      resolvedIntervalMs: 1_800_000,
-      resolvedStopAfterMs: 3 * 86_400_000,
-      retryBaseMs: 5_000,
-      retryMaxMs: 300_000,
-      ...options,
+      firstLookMs: t.firstLookMs,
+      minIntervalMs: t.minIntervalMs,
+      growth: t.growth,
+      awaitGrowth: t.awaitGrowth,
+      awaitWindowMs: t.awaitWindowMs,
+      conversationMs: t.conversationMs,
+      turnMs: t.turnMs,
+      pushVouchMs: t.pushVouchMs,
+      pushedFirstLookMs: t.hintedFirstLookMs,
+      pushedIntervalMs: t.pushedIntervalMs,
+      resolvedIntervalMs: t.resolvedIntervalMs,
+      resolvedStopAfterMs: t.resolvedStopAfterMs,
+      retryBaseMs: t.retryBaseMs,
+      retryMaxMs: t.retryMaxMs,
+      ...withoutUndefined(options),
     };
   }
 
@@ -368,4 +371,8 @@ export class FixedPlanner implements PollPlanner {
   retryAt(state: MirrorState, now: number, random: number): number {
     return this.#retry.retryAt(state, now, random);
   }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
