@@ -170,7 +170,14 @@ export function nextLook(input: LookInput): LookDecision {
         return { do: 'keep', rule: 'own-write' };
       }
       const earliest = state.lastPolledAt + tuning.minGapMs;
-      return look('hint', Math.max(now + tuning.gatherMs, earliest));
+      const at = Math.max(now + tuning.gatherMs, earliest);
+      // The look's request and rank are those of the record once the hint is noted in it.
+      const noted = withHint(state, event.scope, now);
+      return {
+        ...look('hint', at),
+        kind: planner.kind(noted, at, pace),
+        priority: planner.priority(noted, at, pace),
+      };
     }
     case 'post-failed':
       return look('post-failed', Math.max(now, event.retryAt ?? now + tuning.postRetryMs));
@@ -229,6 +236,15 @@ function trustedUntil(
   // would put the look back at now, to be claimed and put back again without end.
   const until = Math.ceil(Math.min(next, last + trust));
   return until > now ? until : undefined;
+}
+
+/** The record as `noteHint` leaves it. */
+function withHint(state: MirrorState, scope: HintScope, now: number): MirrorState {
+  if (scope === 'message')
+    return { ...state, messageHintedAt: Math.max(state.messageHintedAt, now) };
+  const hinted = { ...state, hintedAt: Math.max(state.hintedAt, now) };
+  if (scope === 'announced') hinted.announcedAt = Math.max(state.announcedAt, now);
+  return hinted;
 }
 
 /**
