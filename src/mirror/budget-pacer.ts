@@ -92,7 +92,13 @@ export class BudgetPacer {
     this.#budget = options.budget;
     this.#schedule = options.schedule;
     this.#feed = options.feed;
-    const { hintedHeadroom: _hinted, awaitedHeadroom: _awaited, ...defaults } = TUNING;
+    const {
+      hintedHeadroom: _hinted,
+      awaitedHeadroom: _awaited,
+      maxStepUp: _up,
+      maxStepDown: _down,
+      ...defaults
+    } = TUNING;
     this.#o = {
       ...defaults,
       now: Date.now,
@@ -230,7 +236,8 @@ export class BudgetPacer {
     const pressure = steered / Math.max(1, this.#room(usage));
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
-    const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);
+    const step =
+      pressure > 1 ? Math.min(TUNING.maxStepUp, pressure) : Math.max(TUNING.maxStepDown, pressure);
     const stretch = Math.min(
       this.#o.maxStretch,
       Math.max(this.#o.minStretch, this.#pace.stretch * step),

@@ -137,6 +137,7 @@ export class ChangeFeed {
   readonly #hints: TicketHints;
   readonly #pacer: BudgetPacer | undefined;
   readonly #rules: LookRules;
+  readonly #tuning = tuningOf('feed');
   readonly #onScan: ((scan: ChangeFeedScan) => void) | undefined;
   readonly #trustMs: number | undefined;
   /** The way this replica's last scan went, which sets the period of its next. */
@@ -286,11 +287,12 @@ export class ChangeFeed {
       const period = this.#periodMs(this.#pacer?.pace() ?? RELAXED_PACE);
       waitMs = scan
         ? Math.max(period, (scan.retryAt ?? 0) - this.#now())
-        : Math.max(1_000, period / 4);
+        : Math.max(this.#tuning.otherReplicaMinMs, period * this.#tuning.otherReplicaShare);
     } catch (error) {
       this.#logger.warn({ err: error }, 'change feed scan failed');
     }
-    return Math.round(waitMs * (0.9 + 0.2 * this.#o.random()));
+    const jitter = this.#tuning.periodJitter;
+    return Math.round(waitMs * (1 - jitter / 2 + jitter * this.#o.random()));
   }
 
   #now(): number {

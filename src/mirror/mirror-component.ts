@@ -15,6 +15,7 @@ import { PostBusyError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
 import { type LookEvent, type LookRules, lookRules, nextLook } from './look-policy.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 import { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
   ownMarks,
@@ -213,7 +214,7 @@ export class MirrorComponent implements Mirror {
     const state = await this.#stores.feed.state();
     return (
       state !== undefined &&
-      this.#now() - state.scannedAt < 600_000 &&
+      this.#now() - state.scannedAt < MIRROR_TUNING.feed.listedRecentMs.value &&
       readFeedRecord(state.data).way === 'filter'
     );
   }

@@ -87,6 +87,8 @@ export const MIRROR_TUNING = {
     activityPage: count(100, 'the platform’s largest page of activity'),
     messagePage: count(100, 'the platform’s largest page of messages'),
     maxPages: count(10, 'one look reads at most 10 pages of a list; the rest waits its next'),
+    minTurnWaitMs: ms(5, 'a ticket another replica just claimed cannot spin the loop'),
+    keptTicketMs: ms(6 * HOUR, 'a change the activity does not name (desk, title) shows by then'),
   },
   /** The pacer (`budget-pacer.ts`). */
   pacer: {
@@ -108,6 +110,8 @@ export const MIRROR_TUNING = {
     watchedSweepPeriods: factor(2.5, 'a watching sweep vouches for two and a half periods'),
     awaitedHeadroom: share(0.1, 'an announced change stops 8 of 1,000 below the limit'),
     hintedHeadroom: share(0.5, 'hinted looks stop halfway from the routine level to the limit'),
+    maxStepUp: factor(2, 'quick to slow down: the stretch at most doubles per refresh'),
+    maxStepDown: factor(0.9, 'slow to speed up: an overshoot fills the rolling hour for an hour'),
   },
   /** The change feed (`change-feed.ts`). */
   feed: {
@@ -127,6 +131,11 @@ export const MIRROR_TUNING = {
     maxPages: count(20, 'pages one scan reads at most, per listing'),
     maxTickets: count(5_000, 'tickets one scan weighs at most'),
     learnPerScan: count(20, 'Get ticket reads a sweep spends learning where tickets lie'),
+    sweepStaleMs: ms(30 * MINUTE, 'a range’s page count is read again after half an hour'),
+    listedRecentMs: ms(10 * MINUTE, 'another replica’s filter scan this recent lists new tickets'),
+    otherReplicaShare: factor(0.25, 'a replica that did not scan looks again at a quarter period'),
+    otherReplicaMinMs: ms(SECOND, '...but not sooner than a second'),
+    periodJitter: share(0.2, 'scan periods spread ±10% so replicas do not scan together'),
   },
   /** The triage feed (`triage-feed.ts`). */
   triage: {
@@ -137,6 +146,10 @@ export const MIRROR_TUNING = {
     goneMs: ms(10 * MINUTE, 'a channel the app was removed from is left alone 10 min'),
     channelsMs: ms(2 * SECOND, 'the triage channels read again at most every 2 s'),
     maxAttempts: count(6, 'a card failing 6 times is left to the next scan'),
+    retryBaseMs: ms(5 * SECOND, 'first wait after a failed card, doubled per failure'),
+    retryMaxMs: ms(5 * MINUTE, 'a card failing for long is tried every 5 min'),
+    unroutedKeptMs: ms(15 * MINUTE, 'a ticket with no channel is weighed again when moved, 15 min'),
+    desksKeptMs: ms(10 * MINUTE, 'List desks read at most every 10 min, only for a subdesk'),
   },
   /** The service-level clock watch (`clock-watch.ts`). */
   clocks: {
@@ -145,6 +158,13 @@ export const MIRROR_TUNING = {
     postLeaseMs: ms(30 * SECOND, 'a claim on one warning outlasts its post'),
     idleMs: ms(5 * SECOND, 'warnings are minutes ahead: 5 s late is on time'),
     retryMs: ms(30 * SECOND, 'a failed warning tried again in half a minute'),
+  },
+  /** The budget hooks and the webhook route (`budget-hooks.ts`, `webhook-receiver.ts`). */
+  budget: {
+    maxInteractiveWaitMs: ms(10 * SECOND, 'a person waits at most 10 s for room, then is told'),
+    unreachableRetryMs: ms(5 * SECOND, 'background work waits 5 s when Redis is away'),
+    minWaitMs: ms(20, 'replicas racing for one freed slot must not spin'),
+    webhookSeenMs: ms(15 * MINUTE, 'a delivery id repeated within 15 min does nothing'),
   },
 } as const satisfies Table;
 

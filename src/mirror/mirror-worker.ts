@@ -109,6 +109,7 @@ export class MirrorWorker {
   readonly #logger: MirrorLogger;
   readonly #rules: LookRules;
   readonly #pages: { activity: number; messages: number; max: number };
+  readonly #minTurnWaitMs: number;
   readonly #pacer: BudgetPacer | undefined;
   readonly #o: Required<
     Pick<
@@ -137,6 +138,7 @@ export class MirrorWorker {
     this.#rules = options.rules ?? lookRules(options.planner);
     const t = tuningOf('worker');
     this.#pages = { activity: t.activityPage, messages: t.messagePage, max: t.maxPages };
+    this.#minTurnWaitMs = t.minTurnWaitMs;
     this.#pacer = options.pacer;
     this.#onPosted = options.onPosted;
     this.#onClockFacts = options.onClockFacts;
@@ -342,7 +344,9 @@ export class MirrorWorker {
     try {
       const nextDue = await this.#stores.schedule.nextDueAt();
       // A floor, so a ticket another replica just claimed cannot spin this loop.
-      if (nextDue !== undefined) waitMs = Math.min(waitMs, Math.max(5, nextDue - this.#o.now()));
+      if (nextDue !== undefined) {
+        waitMs = Math.min(waitMs, Math.max(this.#minTurnWaitMs, nextDue - this.#o.now()));
+      }
     } catch {
       // The store is away: wait the full idle time and look again.
     }

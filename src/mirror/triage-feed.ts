@@ -27,7 +27,7 @@ import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
 import { type LookRules, lookRules, nextLook } from './look-policy.ts';
-import { tuningOf } from './mirror-tuning.ts';
+import { MIRROR_TUNING, tuningOf } from './mirror-tuning.ts';
 import { triageMessageIdMark } from './own-marks.ts';
 import { RELAXED_PACE } from './poll-planner.ts';
 import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
@@ -115,9 +115,9 @@ const PAGE = 100;
 const MAX_PAGES = 3;
 const DONE_KEPT = 5_000;
 // How long a new ticket with no triage channel yet waits for the hook that gives it a desk.
-const UNROUTED_KEPT_MS = 15 * 60_000;
+const UNROUTED_KEPT_MS = MIRROR_TUNING.triage.unroutedKeptMs.value;
 // How long the platform's desks (their parents) are kept: desks change rarely.
-const DESKS_KEPT_MS = 10 * 60_000;
+const DESKS_KEPT_MS = MIRROR_TUNING.triage.desksKeptMs.value;
 const BACKGROUND = { priority: 'background' } as const;
 
 /** The post key of a ticket's card in a channel, in the ticket's post claims. */
@@ -166,6 +166,7 @@ export class TriageFeed {
   #scannedAt = Number.NEGATIVE_INFINITY;
   readonly #loop: WorkLoop;
   readonly #rules: LookRules;
+  readonly #tuning = tuningOf('triage');
 
   constructor(options: TriageFeedOptions) {
     this.#platform = options.platform;
@@ -342,7 +343,8 @@ export class TriageFeed {
         this.#logger.warn({ err: error, ticket_id: ticketId }, 'triage card given up for now');
         return;
       }
-      waiting.dueAt = now + Math.min(300_000, 5_000 * 2 ** (waiting.attempts - 1));
+      const { retryBaseMs, retryMaxMs } = this.#tuning;
+      waiting.dueAt = now + Math.min(retryMaxMs, retryBaseMs * 2 ** (waiting.attempts - 1));
       this.#logger.warn(
         { err: error, ticket_id: ticketId, attempt: waiting.attempts },
         'triage card failed; will retry',
