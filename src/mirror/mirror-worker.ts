@@ -251,7 +251,8 @@ export class MirrorWorker {
       }
       let state: MirrorState;
       try {
-        state = await this.#poll(ticketId, previous, threads);
+        // The request the policy chose: the planner is not asked again.
+        state = await this.#poll(ticketId, previous, threads, look.kind);
       } catch (error) {
         await this.#afterFailure(claim, previous, error);
         return;
@@ -393,16 +394,16 @@ export class MirrorWorker {
 
   /**
    * One poll: read what is new, post it in order, and return the state to save. `only` reads
-   * that kind whatever the planner would choose.
+   * that kind (the look policy's choice, or the messages alone).
    */
   async #poll(
     ticketId: string,
     previous: MirrorState,
     threads: Thread[],
-    only?: PollKind,
+    only: PollKind,
   ): Promise<MirrorState> {
     const now = this.#o.now();
-    const kind: PollKind = only ?? this.#rules.planner.kind(previous, now, this.#pace());
+    const kind = only;
     const state: MirrorState = { ...previous, lastPolledAt: now, backoffStep: 0 };
     const entries =
       kind === 'activity' ? await this.#readActivity(ticketId, previous.activityCursor) : [];
