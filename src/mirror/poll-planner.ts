@@ -1,6 +1,8 @@
 /**
  * When each ticket is polled, and with which request. Pure: time, state and the budget's
- * pressure come in, a time comes out, so every rule is testable without a clock.
+ * pressure come in, a time comes out, so every rule is testable without a clock. A planner is
+ * the look policy's strategy (`look-policy.ts`): the policy asks it when a ticket is due by the
+ * schedule; nothing else in the mirror asks it. Its defaults are in `mirror-tuning.ts`.
  *
  * The adaptive rule spends polls where a new message is likely:
  * - A write from Slack is answered by the platform's AI agent within seconds, so the first
