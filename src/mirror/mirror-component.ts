@@ -62,7 +62,16 @@ export interface MirrorComponentOptions {
   /** The worker's pace. */
   worker?: Omit<
     MirrorWorkerOptions,
-    'platform' | 'stores' | 'poster' | 'logger' | 'planner' | 'pacer' | 'now' | 'sleep' | 'random'
+    | 'platform'
+    | 'stores'
+    | 'poster'
+    | 'logger'
+    | 'planner'
+    | 'rules'
+    | 'pacer'
+    | 'now'
+    | 'sleep'
+    | 'random'
   >;
   /**
    * The triage feed's pace and reports (it runs with the mirror wherever the stores hold
@@ -89,6 +98,7 @@ export interface MirrorComponentOptions {
     | 'mode'
     | 'hints'
     | 'planner'
+    | 'rules'
     | 'pacer'
     | 'now'
     | 'sleep'
