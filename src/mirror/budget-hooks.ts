@@ -10,6 +10,7 @@ import type { AcquireHook, RateLimitListener } from '../servicedesk/index.ts';
 import { StoreError } from '../store/errors.ts';
 import type { RateBudget } from '../store/types.ts';
 import { BudgetDeferredError, BudgetExhaustedError } from './errors.ts';
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 
 /** A pino-compatible logger. */
 export interface HookLogger {
@@ -40,14 +41,15 @@ export interface BudgetHooks {
 }
 
 // A floor on each wait: replicas racing for one freed slot must not spin.
-const MIN_WAIT_MS = 20;
+const MIN_WAIT_MS = MIRROR_TUNING.budget.minWaitMs.value;
 const MAX_ROUNDS = 1_000;
 
 /** Builds the hooks that put every request of a client inside the shared budget. */
 export function createBudgetHooks(options: BudgetHooksOptions): BudgetHooks {
   const { budget } = options;
-  const maxWaitMs = options.maxInteractiveWaitMs ?? 10_000;
-  const unreachableRetryMs = options.unreachableRetryMs ?? 5_000;
+  const maxWaitMs = options.maxInteractiveWaitMs ?? MIRROR_TUNING.budget.maxInteractiveWaitMs.value;
+  const unreachableRetryMs =
+    options.unreachableRetryMs ?? MIRROR_TUNING.budget.unreachableRetryMs.value;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? systemSleep;
   const pending = new Set<Promise<void>>();

@@ -20,6 +20,7 @@
 import { allowance, capOf, pressedOwnHour } from '../store/index.ts';
 import type { BudgetUsage, ChangeFeedStore, PollSchedule, RateBudget } from '../store/types.ts';
 import { readFeedRecord } from './change-feed-record.ts';
+import { tuningOf } from './mirror-tuning.ts';
 import type { LookPriority, Pace } from './poll-planner.ts';
 
 /** Options of the pacer. */
@@ -69,11 +70,13 @@ export interface BudgetPacerOptions {
 }
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const TUNING = tuningOf('pacer');
 // The share of the routine headroom each rank leaves below the budget's limits.
 const HEADROOM_SHARE: Readonly<Record<LookPriority, number>> = {
   routine: 1,
-  hinted: 1 / 2,
-  awaited: 1 / 10,
+  hinted: TUNING.hintedHeadroom,
+  awaited: TUNING.awaitedHeadroom,
 };
 
 /** Reads the shared budget now and then and says how hard the poller must save. */
@@ -89,20 +92,15 @@ export class BudgetPacer {
     this.#budget = options.budget;
     this.#schedule = options.schedule;
     this.#feed = options.feed;
+    const {
+      hintedHeadroom: _hinted,
+      awaitedHeadroom: _awaited,
+      maxStepUp: _up,
+      maxStepDown: _down,
+      ...defaults
+    } = TUNING;
     this.#o = {
-      refreshMs: 30_000,
-      recentMs: 300_000,
-      idleShare: 0.3,
-      trustedIdleShare: 0.02,
-      minIdleMs: 600_000,
-      maxIdleMs: 6 * HOUR_MS,
-      minStretch: 0.25,
-      maxStretch: 32,
-      routineHeadroom: 0.1,
-      routineBurst: 1.5,
-      hintedBurst: 3,
-      watchedWithinMs: 75_000,
-      watchedSweepPeriods: 2.5,
+      ...defaults,
       now: Date.now,
       ...withoutUndefined(options),
     };
@@ -157,7 +155,7 @@ export class BudgetPacer {
     const headroom = this.#o.routineHeadroom * HEADROOM_SHARE[priority];
     const limits: [count: number, limit: number, spanMs: number][] = [];
     for (const [window, spanMs] of [
-      ['minute', 60_000],
+      ['minute', MINUTE_MS],
       ['hour', HOUR_MS],
     ] as const) {
       const level = this.#levels(window, headroom, usage);
@@ -238,7 +236,8 @@ export class BudgetPacer {
     const pressure = steered / Math.max(1, this.#room(usage));
     // Quick to slow down, slow to speed up: the rate shows a change only minutes later, and an
     // overshoot fills the rolling hour for an hour.
-    const step = pressure > 1 ? Math.min(2, pressure) : Math.max(0.9, pressure);
+    const step =
+      pressure > 1 ? Math.min(TUNING.maxStepUp, pressure) : Math.max(TUNING.maxStepDown, pressure);
     const stretch = Math.min(
       this.#o.maxStretch,
       Math.max(this.#o.minStretch, this.#pace.stretch * step),

@@ -45,7 +45,9 @@ import type {
 } from './change-feed-scan.ts';
 import { sweepScan } from './change-feed-sweep.ts';
 import { BudgetDeferredError } from './errors.ts';
-import { AdaptivePlanner, type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
+import { type LookRules, lookRules, nextLook } from './look-policy.ts';
+import { tuningOf } from './mirror-tuning.ts';
+import { type Pace, type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { pagesFor } from './sweep-plan.ts';
 import { TicketHints } from './ticket-hints.ts';
 import type { ChangeFeedPlatform, MirrorLogger } from './types.ts';
@@ -66,6 +68,8 @@ export interface ChangeFeedOptions {
   pacer?: BudgetPacer;
   /** The mirror's rule, by which a look made unnecessary is moved (default: the adaptive rule). */
   planner?: PollPlanner;
+  /** The look policy's rules, shared with the worker (default: `planner` at the table's values). */
+  rules?: LookRules;
   /**
    * `cheaper` (default): a range is swept only where that costs fewer requests than the looks
    * due; `always`: every linked ticket scheduled is swept each period, whatever it costs (tests
@@ -132,7 +136,8 @@ export class ChangeFeed {
   readonly #mode: ChangeFeedMode;
   readonly #hints: TicketHints;
   readonly #pacer: BudgetPacer | undefined;
-  readonly #planner: PollPlanner;
+  readonly #rules: LookRules;
+  readonly #tuning = tuningOf('feed');
   readonly #onScan: ((scan: ChangeFeedScan) => void) | undefined;
   readonly #trustMs: number | undefined;
   /** The way this replica's last scan went, which sets the period of its next. */
@@ -149,6 +154,7 @@ export class ChangeFeed {
       | 'hints'
       | 'pacer'
       | 'planner'
+      | 'rules'
       | 'onScan'
       | 'trustMs'
       | 'onListed'
@@ -163,28 +169,36 @@ export class ChangeFeed {
     this.#logger = options.logger;
     this.#mode = options.mode ?? 'auto';
     this.#pacer = options.pacer;
-    this.#planner = options.planner ?? new AdaptivePlanner();
     this.#onScan = options.onScan;
     this.#trustMs = options.trustMs;
+    // The feed's trust is the policy's; a trust set here overrides the shared rules' for it.
+    const rules = options.rules ?? lookRules(options.planner);
+    this.#rules = options.trustMs
+      ? { ...rules, tuning: { ...rules.tuning, trustMs: options.trustMs } }
+      : rules;
+    const t = tuningOf('feed');
     const now = options.now ?? Date.now;
     this.#hints = options.hints ?? new TicketHints({ stores: options.stores, now });
     this.#o = {
       sweep: options.sweep ?? 'cheaper',
-      periodMs: options.periodMs ?? 30_000,
-      filterPeriodMs: options.filterPeriodMs ?? (options.pushed ? 60_000 : 25_000),
+      periodMs: options.periodMs ?? t.periodMs,
+      filterPeriodMs:
+        options.filterPeriodMs ?? (options.pushed ? t.pushedFilterPeriodMs : t.filterPeriodMs),
       pushed: options.pushed ?? false,
-      watchShare: options.watchShare ?? 0.35,
-      watchMinPeriodMs: options.watchMinPeriodMs ?? (options.pushed ? 120_000 : 60_000),
-      minPeriodMs: options.minPeriodMs ?? 5_000,
-      maxPeriodMs: options.maxPeriodMs ?? 600_000,
-      recheckMs: options.recheckMs ?? 6 * 3_600_000,
-      unknownRecheckMs: options.unknownRecheckMs ?? 600_000,
-      leaseMs: options.leaseMs ?? 60_000,
-      overlapMs: options.overlapMs ?? 2_000,
-      clockMarginMs: options.clockMarginMs ?? 1_000,
-      maxPages: options.maxPages ?? 20,
-      maxTickets: options.maxTickets ?? 5_000,
-      learnPerScan: options.learnPerScan ?? 20,
+      watchShare: options.watchShare ?? t.watchShare,
+      watchMinPeriodMs:
+        options.watchMinPeriodMs ??
+        (options.pushed ? t.pushedWatchMinPeriodMs : t.watchMinPeriodMs),
+      minPeriodMs: options.minPeriodMs ?? t.minPeriodMs,
+      maxPeriodMs: options.maxPeriodMs ?? t.maxPeriodMs,
+      recheckMs: options.recheckMs ?? t.recheckMs,
+      unknownRecheckMs: options.unknownRecheckMs ?? t.unknownRecheckMs,
+      leaseMs: options.leaseMs ?? t.leaseMs,
+      overlapMs: options.overlapMs ?? t.overlapMs,
+      clockMarginMs: options.clockMarginMs ?? t.clockMarginMs,
+      maxPages: options.maxPages ?? t.maxPages,
+      maxTickets: options.maxTickets ?? t.maxTickets,
+      learnPerScan: options.learnPerScan ?? t.learnPerScan,
       now,
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
@@ -273,11 +287,12 @@ export class ChangeFeed {
       const period = this.#periodMs(this.#pacer?.pace() ?? RELAXED_PACE);
       waitMs = scan
         ? Math.max(period, (scan.retryAt ?? 0) - this.#now())
-        : Math.max(1_000, period / 4);
+        : Math.max(this.#tuning.otherReplicaMinMs, period * this.#tuning.otherReplicaShare);
     } catch (error) {
       this.#logger.warn({ err: error }, 'change feed scan failed');
     }
-    return Math.round(waitMs * (0.9 + 0.2 * this.#o.random()));
+    const jitter = this.#tuning.periodJitter;
+    return Math.round(waitMs * (1 - jitter / 2 + jitter * this.#o.random()));
   }
 
   #now(): number {
@@ -389,27 +404,32 @@ export class ChangeFeed {
     record.detectedAt = now;
   }
 
-  /** Moves the looks due at unchanged tickets to when the mirror's rule would set them now. */
+  /**
+   * Moves the looks due at unchanged tickets to when the look policy sets them now (its trust
+   * rule: never a look something asked for, never past the trust since a real look).
+   */
   async #postpone(work: ScanWork, pace: Pace): Promise<void> {
     const { schedule, mirror } = this.#stores;
-    const now = this.#now();
-    const trust = this.#trustMs ?? pace.trustMs ?? pace.idleIntervalMs;
+    const rules = this.#rules;
     for (const { poll, state } of work.unchanged) {
       if (work.hinted.has(poll.ticketId)) continue;
-      // The floor: a real look now and then, and a first look after a write from Slack.
-      if (state.lastPolledAt <= 0 || now - state.lastPolledAt >= trust) continue;
-      if (state.slackWriteAt > state.lastPolledAt) continue;
-      const next = this.#planner.next(state, now, pace);
-      if (next === 'stop' || next <= poll.dueAt) continue;
-      if (!(await schedule.postpone(poll.ticketId, poll.dueAt, next))) continue;
+      const event = { type: 'unchanged', dueAt: poll.dueAt } as const;
+      const look = nextLook({ event, state, pace, now: this.#now(), rules });
+      if (look.do !== 'look') continue;
+      if (!(await schedule.postpone(poll.ticketId, poll.dueAt, look.at))) continue;
       work.scan.postponed += 1;
       // A write from Slack between the read of the state and the move keeps its quick look.
       const after = await mirror.state(poll.ticketId);
       if (after && after.slackWriteAt > state.slackWriteAt) {
-        await schedule.pollAt(
-          poll.ticketId,
-          this.#planner.afterSlackWrite(after.slackWriteAt, after),
-        );
+        const write = { type: 'slack-write', atMs: after.slackWriteAt } as const;
+        const first = nextLook({
+          event: write,
+          state: after,
+          pace: RELAXED_PACE,
+          now: this.#now(),
+          rules,
+        });
+        if (first.do === 'look') await schedule.pollAt(poll.ticketId, first.at);
       }
     }
   }

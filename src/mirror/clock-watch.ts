@@ -27,6 +27,7 @@ import {
 import type { PollClaim, Stores, Thread } from '../store/types.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
 import { keepTicket, keptTicket } from './kept-ticket.ts';
+import { tuningOf } from './mirror-tuning.ts';
 import type { ClockWarning, MirrorLogger, MirrorPoster, PostOutcome } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
@@ -108,11 +109,13 @@ export class ClockWatch {
     this.#warnAt = options.warnAt;
     this.#onWarned = options.onWarned;
     this.#o = {
-      batch: options.batch ?? 16,
-      leaseMs: options.leaseMs ?? 60_000,
-      postLeaseMs: options.postLeaseMs ?? 30_000,
-      idleMs: options.idleMs ?? 5_000,
-      retryMs: options.retryMs ?? 30_000,
+      ...tuningOf('clocks', {
+        batch: options.batch,
+        leaseMs: options.leaseMs,
+        postLeaseMs: options.postLeaseMs,
+        idleMs: options.idleMs,
+        retryMs: options.retryMs,
+      }),
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
     };

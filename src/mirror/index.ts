@@ -25,9 +25,27 @@ export {
   withFirstResponse,
 } from './clock-watch.ts';
 export * from './errors.ts';
+export {
+  type Look,
+  type LookDecision,
+  type LookEvent,
+  type LookInput,
+  type LookRule,
+  type LookRules,
+  type LookTuning,
+  lookRules,
+  nextLook,
+} from './look-policy.ts';
 export type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
 export { MirrorComponent, type MirrorComponentOptions } from './mirror-component.ts';
 export { initialMirrorState, type MirrorState } from './mirror-state.ts';
+export {
+  MIRROR_TUNING,
+  type Tunable,
+  type TuningGroup,
+  type TuningValues,
+  tuningOf,
+} from './mirror-tuning.ts';
 export { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 export {
   ownMessageIdMark,

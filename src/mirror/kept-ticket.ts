@@ -9,9 +9,10 @@
  */
 import type { Activity, Ticket } from '../servicedesk/index.ts';
 import { hasPlatformClocks, ticketSchema } from '../servicedesk/index.ts';
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 
 /** How long a kept ticket may stand in for a read (default 6 h). */
-export const KEPT_TICKET_MS = 6 * 3_600_000;
+export const KEPT_TICKET_MS = MIRROR_TUNING.worker.keptTicketMs.value;
 
 /** The record's text for a ticket read at `atMs`. */
 export function keepTicket(ticket: Ticket, atMs: number): string {

@@ -13,7 +13,9 @@ import { factsOf } from './change-feed-scan.ts';
 import { ClockWatch, type ClockWatchOptions } from './clock-watch.ts';
 import { PostBusyError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
+import { type LookEvent, type LookRules, lookRules, nextLook } from './look-policy.ts';
 import type { Mirror, MirroredTicket, SlackChange } from './mirror.ts';
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 import { MirrorWorker, type MirrorWorkerOptions } from './mirror-worker.ts';
 import {
   ownMarks,
@@ -26,7 +28,7 @@ import {
   triageMessageIdMark,
   type WrittenIn,
 } from './own-marks.ts';
-import { AdaptivePlanner, type PollPlanner } from './poll-planner.ts';
+import { type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
 import { TicketHints } from './ticket-hints.ts';
 import { TriageFeed, type TriageFeedOptions } from './triage-feed.ts';
@@ -60,7 +62,16 @@ export interface MirrorComponentOptions {
   /** The worker's pace. */
   worker?: Omit<
     MirrorWorkerOptions,
-    'platform' | 'stores' | 'poster' | 'logger' | 'planner' | 'pacer' | 'now' | 'sleep' | 'random'
+    | 'platform'
+    | 'stores'
+    | 'poster'
+    | 'logger'
+    | 'planner'
+    | 'rules'
+    | 'pacer'
+    | 'now'
+    | 'sleep'
+    | 'random'
   >;
   /**
    * The triage feed's pace and reports (it runs with the mirror wherever the stores hold
@@ -87,6 +98,7 @@ export interface MirrorComponentOptions {
     | 'mode'
     | 'hints'
     | 'planner'
+    | 'rules'
     | 'pacer'
     | 'now'
     | 'sleep'
@@ -102,6 +114,8 @@ export class MirrorComponent implements Mirror {
   readonly pacer: BudgetPacer | undefined;
   /** The platform's push hints (the webhook route's) and the feed's. */
   readonly hints: TicketHints;
+  /** The look policy's rules, one set for every part (worker, feed, hints, writes). */
+  readonly rules: LookRules;
   /** The change feed, when a way is set and the mirror runs. */
   readonly feed: ChangeFeed | undefined;
   /** The triage cards of new tickets, when the mirror runs with triage channels. */
@@ -128,7 +142,10 @@ export class MirrorComponent implements Mirror {
     };
     const child = (component: string) => options.logger.child?.({ component }) ?? options.logger;
     this.#logger = child('mirror');
-    this.planner = options.planner ?? new AdaptivePlanner();
+    // One set of rules: the feed's trust, if set, is the worker's too.
+    const trustMs = options.feed?.trustMs;
+    this.rules = lookRules(options.planner, trustMs ? { trustMs } : {});
+    this.planner = this.rules.planner;
     // One pacer for the mirror's looks and the feed's scans: both spend the background budget.
     this.pacer =
       this.#runs && options.paced !== false
@@ -139,7 +156,11 @@ export class MirrorComponent implements Mirror {
             ...(options.now ? { now: options.now } : {}),
           })
         : undefined;
-    this.hints = new TicketHints({ stores, ...(options.now ? { now: options.now } : {}) });
+    this.hints = new TicketHints({
+      stores,
+      rules: this.rules,
+      ...(options.now ? { now: options.now } : {}),
+    });
     const clockSchedule = stores.clockSchedule;
     this.clocks =
       this.#runs && clockSchedule && options.clocks
@@ -161,6 +182,7 @@ export class MirrorComponent implements Mirror {
             logger: child('triage'),
             ...(this.pacer ? { pacer: this.pacer } : {}),
             listedByFeed: () => this.#feedLists(),
+            rules: this.rules,
             ...(clocks ? { onCardTicket: (ticket: Ticket) => clocks.cardPosted(ticket) } : {}),
             ...clock,
             ...options.triage,
@@ -176,7 +198,7 @@ export class MirrorComponent implements Mirror {
             logger: child('change-feed'),
             mode,
             hints: this.hints,
-            planner: this.planner,
+            rules: this.rules,
             ...(this.pacer ? { pacer: this.pacer } : {}),
             ...(this.triage || this.clocks
               ? {
@@ -202,7 +224,7 @@ export class MirrorComponent implements Mirror {
     const state = await this.#stores.feed.state();
     return (
       state !== undefined &&
-      this.#now() - state.scannedAt < 600_000 &&
+      this.#now() - state.scannedAt < MIRROR_TUNING.feed.listedRecentMs.value &&
       readFeedRecord(state.data).way === 'filter'
     );
   }
@@ -224,7 +246,7 @@ export class MirrorComponent implements Mirror {
       stores: this.#stores,
       poster,
       logger: this.#logger,
-      planner: this.planner,
+      rules: this.rules,
       ...(this.pacer ? { pacer: this.pacer } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
@@ -261,7 +283,7 @@ export class MirrorComponent implements Mirror {
 
   async relinkThread(ticketId: string, thread: Thread): Promise<Ticket | undefined> {
     const ticket = await relinkThread(
-      { platform: this.#options.platform, stores: this.#stores, now: this.#now },
+      { platform: this.#options.platform, stores: this.#stores, now: this.#now, rules: this.rules },
       ticketId,
       thread,
     );
@@ -337,10 +359,19 @@ export class MirrorComponent implements Mirror {
    */
   async #lookForMessages(ticketId: string, error: unknown): Promise<void> {
     const now = this.#now();
-    const at = error instanceof PostDeferredError ? Math.max(now, error.retryAt) : now + 1_000;
     await this.#stores.mirror.noteHint(ticketId, now, 'message');
-    await this.#stores.schedule.pollAt(ticketId, at);
-    this.#worker?.wake(at);
+    const retryAt = error instanceof PostDeferredError ? error.retryAt : undefined;
+    await this.#lookAt(ticketId, { type: 'post-failed', ...(retryAt ? { retryAt } : {}) });
+  }
+
+  /** Asks the look policy when to look after `event`, and has the schedule look then. */
+  async #lookAt(ticketId: string, event: LookEvent): Promise<void> {
+    const state = await this.#stores.mirror.state(ticketId);
+    const pace = this.pacer?.pace() ?? RELAXED_PACE;
+    const look = nextLook({ event, state, pace, now: this.#now(), rules: this.rules });
+    if (look.do !== 'look') return;
+    await this.#stores.schedule.pollAt(ticketId, look.at);
+    this.#worker?.wake(look.at);
   }
 
   async slackWrote(ticketId: string): Promise<void> {
@@ -348,11 +379,8 @@ export class MirrorComponent implements Mirror {
     try {
       const now = this.#now();
       await this.#stores.mirror.noteSlackWrite(ticketId, now);
-      const state = await this.#stores.mirror.state(ticketId);
       // A write from Slack counts as activity: its answer is looked for soon.
-      const at = this.planner.afterSlackWrite(now, state, this.pacer?.pace());
-      await this.#stores.schedule.pollAt(ticketId, at);
-      this.#worker?.wake(at);
+      await this.#lookAt(ticketId, { type: 'slack-write', atMs: now });
     } catch (error) {
       this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a write');
     }
@@ -376,8 +404,7 @@ export class MirrorComponent implements Mirror {
       // once: the platform recorded the change before it answered, and the person who made it
       // waits to see its line and the cards follow (posted by the look's claimed posts, once).
       await this.#stores.mirror.noteHint(ticketId, now);
-      await this.#stores.schedule.pollAt(ticketId, now);
-      this.#worker?.wake(now);
+      await this.#lookAt(ticketId, { type: 'slack-change' });
     } catch (error) {
       this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a change');
     }

@@ -24,7 +24,15 @@ import { isFirstResponse, withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostBusyError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
 import { drawTicket, keepTicket, keptTicket } from './kept-ticket.ts';
+import {
+  type LookDecision,
+  type LookEvent,
+  type LookRules,
+  lookRules,
+  nextLook,
+} from './look-policy.ts';
 import { initialMirrorState, type MirrorState } from './mirror-state.ts';
+import { tuningOf } from './mirror-tuning.ts';
 import {
   ownMessageIdMark,
   ownMessageTextMark,
@@ -36,7 +44,6 @@ import {
   writtenInThreadMark,
 } from './own-marks.ts';
 import {
-  AdaptivePlanner,
   isSettled,
   type Pace,
   type PollKind,
@@ -60,6 +67,11 @@ export interface MirrorWorkerOptions {
   logger: MirrorLogger;
   /** When tickets are polled (default: the adaptive rule). */
   planner?: PollPlanner;
+  /**
+   * The look policy's rules, shared with the rest of the mirror (default: `planner` at the
+   * tuning table's values); `planner` is ignored when set.
+   */
+  rules?: LookRules;
   /** Slows the schedule when the budget is tight (default: none, the relaxed pace). */
   pacer?: BudgetPacer;
   /** Due tickets claimed per round (default 8). */
@@ -87,16 +99,6 @@ export interface MirrorWorkerOptions {
   random?: () => number;
 }
 
-const ACTIVITY_PAGE = 100;
-const MESSAGE_PAGE = 100;
-// One poll reads at most this many pages of each list; the rest waits for the next poll.
-const MAX_PAGES = 10;
-// A look the budget turns away waits at least this long before it is claimed again (with up
-// to half as much again of jitter, so replicas spread)...
-const MIN_ROOM_WAIT_MS = { awaited: 5_000, hinted: 30_000, routine: 30_000 } as const;
-// ...and at most this long: a hint or a write from Slack may still bring it forward. A look
-// someone waits on (a change made from Slack, a hint) asks again sooner than a routine one.
-const MAX_ROOM_WAIT_MS = { awaited: 120_000, hinted: 120_000, routine: 600_000 } as const;
 const CHANGE_TYPES: ReadonlySet<string> = new Set(CHANGE_ACTIVITY_TYPES);
 
 /** Polls linked tickets by the schedule and posts what changed; see the file comment. */
@@ -105,7 +107,9 @@ export class MirrorWorker {
   readonly #stores: MirrorWorkerOptions['stores'];
   readonly #poster: MirrorPoster;
   readonly #logger: MirrorLogger;
-  readonly #planner: PollPlanner;
+  readonly #rules: LookRules;
+  readonly #pages: { activity: number; messages: number; max: number };
+  readonly #minTurnWaitMs: number;
   readonly #pacer: BudgetPacer | undefined;
   readonly #o: Required<
     Pick<
@@ -131,17 +135,20 @@ export class MirrorWorker {
     this.#stores = options.stores;
     this.#poster = options.poster;
     this.#logger = options.logger;
-    this.#planner = options.planner ?? new AdaptivePlanner();
+    this.#rules = options.rules ?? lookRules(options.planner);
+    const t = tuningOf('worker');
+    this.#pages = { activity: t.activityPage, messages: t.messagePage, max: t.maxPages };
+    this.#minTurnWaitMs = t.minTurnWaitMs;
     this.#pacer = options.pacer;
     this.#onPosted = options.onPosted;
     this.#onClockFacts = options.onClockFacts;
     this.#o = {
-      batch: options.batch ?? 8,
-      concurrency: options.concurrency ?? 4,
-      leaseMs: options.leaseMs ?? 60_000,
-      postLeaseMs: options.postLeaseMs ?? 30_000,
-      idleMs: options.idleMs ?? 1_000,
-      closedForgetMs: options.closedForgetMs ?? 7 * 86_400_000,
+      batch: options.batch ?? t.batch,
+      concurrency: options.concurrency ?? t.concurrency,
+      leaseMs: options.leaseMs ?? t.leaseMs,
+      postLeaseMs: options.postLeaseMs ?? t.postLeaseMs,
+      idleMs: options.idleMs ?? t.idleMs,
+      closedForgetMs: options.closedForgetMs ?? t.closedForgetMs,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
@@ -151,7 +158,7 @@ export class MirrorWorker {
 
   /** The rule the schedule follows. */
   get planner(): PollPlanner {
-    return this.#planner;
+    return this.#rules.planner;
   }
 
   /**
@@ -205,29 +212,9 @@ export class MirrorWorker {
     return this.#pacer?.pace() ?? RELAXED_PACE;
   }
 
-  /**
-   * When to look instead, if a look nothing asked for (no hint, no write from Slack since the
-   * last look) need not be made now: a feed watching every ticket will tell of any change
-   * since that look (a scan the budget turned away leaves it to the next, which still finds
-   * it), so until the look is no longer trusted, such a look would only spend a request on
-   * what the feed vouches for.
-   */
-  #vouchedUntil(state: MirrorState): number | undefined {
-    const pace = this.#pace();
-    const last = state.lastPolledAt;
-    if (!pace.watched || last <= 0) return undefined;
-    if (Math.max(state.hintedAt, state.messageHintedAt, state.slackWriteAt) > last) {
-      return undefined;
-    }
-    const now = this.#o.now();
-    const trust = pace.trustMs ?? pace.idleIntervalMs;
-    if (now - last >= trust) return undefined;
-    const next = this.#planner.next(state, now, pace);
-    if (next === 'stop') return undefined;
-    // In whole milliseconds, as the schedule keeps them: a trust that ends within this one
-    // would put the look back at now, to be claimed and put back again without end.
-    const until = Math.ceil(Math.min(next, last + trust));
-    return until > now ? until : undefined;
+  /** The look policy's decision on what just happened to the ticket in `state`. */
+  #decide(event: LookEvent, state: MirrorState): LookDecision {
+    return nextLook({ event, state, pace: this.#pace(), now: this.#o.now(), rules: this.#rules });
   }
 
   /** Polls one claimed ticket and reschedules it; never throws. */
@@ -240,45 +227,40 @@ export class MirrorWorker {
         return;
       }
       const previous = (await this.#stores.mirror.state(ticketId)) ?? initialMirrorState();
-      const priority = this.#planner.priority(previous, this.#o.now(), this.#pace());
-      const vouchedUntil = this.#vouchedUntil(previous);
-      if (vouchedUntil !== undefined) {
-        await this.#stores.schedule.reschedule(claim, vouchedUntil);
+      // The one question before the request: look now (which request, which priority), or
+      // when. The pacer then only admits by priority and budget.
+      const look = this.#decide({ type: 'claimed' }, previous);
+      if (look.do !== 'look') return;
+      if (look.at > this.#o.now()) {
+        await this.#stores.schedule.reschedule(claim, look.at);
         return;
       }
-      // An awaited look that reads the messages alone is one request the budget alone holds
-      // back; one that reads the activity (a change announced) asks the pacer for room for
-      // what may follow the read.
-      const gated =
-        priority !== 'awaited' ||
-        this.#planner.kind(previous, this.#o.now(), this.#pace()) === 'activity';
-      const roomAt = gated && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
+      const { priority } = look;
+      const roomAt = look.gated && this.#pacer ? await this.#pacer.roomAt(priority) : undefined;
       if (roomAt !== undefined) {
         // Not claimed again before the budget can take it: no churn of claims put back.
-        const now = this.#o.now();
-        const wait = Math.min(
-          MAX_ROOM_WAIT_MS[priority],
-          Math.max(MIN_ROOM_WAIT_MS[priority], roomAt - now),
-        );
-        const later = now + Math.round(wait * (1 + this.#o.random() / 2));
-        if (this.#planner.messagesAwaited(previous, now)) {
-          await this.#messagesFirst(claim, previous, threads, later);
+        const event = { type: 'no-room', priority, roomAt, random: this.#o.random() } as const;
+        const later = this.#decide(event, previous);
+        const at = later.do === 'look' ? later.at : this.#o.now();
+        if (look.messagesFirst) {
+          await this.#messagesFirst(claim, previous, threads, at);
           return;
         }
-        await this.#stores.schedule.reschedule(claim, later);
+        await this.#stores.schedule.reschedule(claim, at);
         return;
       }
       let state: MirrorState;
       try {
-        state = await this.#poll(ticketId, previous, threads);
+        // The request the policy chose: the planner is not asked again.
+        state = await this.#poll(ticketId, previous, threads, look.kind);
       } catch (error) {
         await this.#afterFailure(claim, previous, error);
         return;
       }
       await this.#save(ticketId, previous, state, threads);
-      const next = this.#planner.next(state, this.#o.now(), this.#pace());
-      if (next !== 'stop') {
-        await this.#stores.schedule.reschedule(claim, next);
+      const next = this.#decide({ type: 'looked' }, state);
+      if (next.do === 'look') {
+        await this.#stores.schedule.reschedule(claim, next.at);
         return;
       }
       // A write from Slack during this poll keeps the ticket scheduled (remove gives way to it).
@@ -363,7 +345,9 @@ export class MirrorWorker {
     try {
       const nextDue = await this.#stores.schedule.nextDueAt();
       // A floor, so a ticket another replica just claimed cannot spin this loop.
-      if (nextDue !== undefined) waitMs = Math.min(waitMs, Math.max(5, nextDue - this.#o.now()));
+      if (nextDue !== undefined) {
+        waitMs = Math.min(waitMs, Math.max(this.#minTurnWaitMs, nextDue - this.#o.now()));
+      }
     } catch {
       // The store is away: wait the full idle time and look again.
     }
@@ -374,48 +358,52 @@ export class MirrorWorker {
     const { ticketId } = claim;
     const now = this.#o.now();
     if (error instanceof BudgetDeferredError || error instanceof PostDeferredError) {
-      // Not a failure: the poll waits for room, spread a little so replicas do not all return
-      // at the same millisecond.
-      const at = Math.max(error.retryAt, now) + Math.round(this.#o.random() * 1_000);
-      // Slack's Retry-After holds the ticket: a hint, the feed or a write from Slack may bring
-      // its look forward, but never before Slack allows the post.
-      const notBefore = error instanceof PostDeferredError ? error.retryAt : undefined;
-      await this.#stores.schedule.reschedule(claim, at, notBefore);
+      // Not a failure: the poll waits for room (or for Slack's word).
+      const slack = error instanceof PostDeferredError;
+      const event = { type: 'deferred', retryAt: error.retryAt, slack, random: this.#o.random() };
+      const later = this.#decide(event as LookEvent, previous);
+      if (later.do === 'look')
+        await this.#stores.schedule.reschedule(claim, later.at, later.notBefore);
       return;
     }
     if (error instanceof PostBusyError) {
-      await this.#stores.schedule.reschedule(claim, now + this.#o.postLeaseMs);
+      const later = this.#decide({ type: 'busy', postLeaseMs: this.#o.postLeaseMs }, previous);
+      if (later.do === 'look') await this.#stores.schedule.reschedule(claim, later.at);
       return;
     }
-    if (error instanceof NotFoundError && error.operation !== 'getTicket') {
-      // The ticket is gone, or this key may no longer see it: nothing more will come.
+    // The ticket is gone, or this key may no longer see it: nothing more will come.
+    const gone = error instanceof NotFoundError && error.operation !== 'getTicket';
+    const failed = gone ? previous : { ...previous, backoffStep: previous.backoffStep + 1 };
+    const after = this.#decide(
+      { type: 'failed', gone, random: gone ? 0 : this.#o.random() },
+      failed,
+    );
+    if (after.do !== 'look') {
       this.#logger.warn({ ticket_id: ticketId }, 'linked ticket not found; mirror stops');
       await this.#stores.schedule.remove(ticketId, claim);
       await this.#stores.mirror.forget(ticketId, this.#o.closedForgetMs);
       return;
     }
-    const failed = { ...previous, backoffStep: previous.backoffStep + 1 };
     await this.#stores.mirror.saveState(ticketId, failed);
-    const at = this.#planner.retryAt(failed, now, this.#o.random());
     this.#logger.warn(
-      { err: error, ticket_id: ticketId, attempt: failed.backoffStep, retry_in_ms: at - now },
+      { err: error, ticket_id: ticketId, attempt: failed.backoffStep, retry_in_ms: after.at - now },
       'mirror poll failed; will retry',
     );
-    await this.#stores.schedule.reschedule(claim, at);
+    await this.#stores.schedule.reschedule(claim, after.at);
   }
 
   /**
    * One poll: read what is new, post it in order, and return the state to save. `only` reads
-   * that kind whatever the planner would choose.
+   * that kind (the look policy's choice, or the messages alone).
    */
   async #poll(
     ticketId: string,
     previous: MirrorState,
     threads: Thread[],
-    only?: PollKind,
+    only: PollKind,
   ): Promise<MirrorState> {
     const now = this.#o.now();
-    const kind: PollKind = only ?? this.#planner.kind(previous, now, this.#pace());
+    const kind = only;
     const state: MirrorState = { ...previous, lastPolledAt: now, backoffStep: 0 };
     const entries =
       kind === 'activity' ? await this.#readActivity(ticketId, previous.activityCursor) : [];
@@ -491,16 +479,16 @@ export class MirrorWorker {
 
   async #readActivity(ticketId: string, cursor: number): Promise<Activity[]> {
     const entries: Activity[] = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < this.#pages.max; page++) {
       const offset = cursor + entries.length;
       const { items, total_count } = await this.#platform.listActivity(
         ticketId,
-        { offset, limit: ACTIVITY_PAGE },
+        { offset, limit: this.#pages.activity },
         { priority: 'background' },
       );
       entries.push(...items);
       const total = total_count ?? Number.POSITIVE_INFINITY;
-      if (items.length < ACTIVITY_PAGE || offset + items.length >= total) break;
+      if (items.length < this.#pages.activity || offset + items.length >= total) break;
     }
     return entries;
   }
@@ -508,17 +496,17 @@ export class MirrorWorker {
   async #readMessages(ticketId: string, cursor: number): Promise<Message[]> {
     const messages: Message[] = [];
     // Messages are paged by number: the page that holds the cursor, then the ones after it.
-    let page = Math.floor(cursor / MESSAGE_PAGE) + 1;
-    for (let round = 0; round < MAX_PAGES; round++, page++) {
+    let page = Math.floor(cursor / this.#pages.messages) + 1;
+    for (let round = 0; round < this.#pages.max; round++, page++) {
       const { items, total_count } = await this.#platform.listMessages(
         ticketId,
-        { page, page_size: MESSAGE_PAGE },
+        { page, page_size: this.#pages.messages },
         { priority: 'background' },
       );
-      const first = (page - 1) * MESSAGE_PAGE;
+      const first = (page - 1) * this.#pages.messages;
       messages.push(...items.slice(Math.max(0, cursor - first)));
       const total = total_count ?? Number.POSITIVE_INFINITY;
-      if (items.length < MESSAGE_PAGE || page * MESSAGE_PAGE >= total) break;
+      if (items.length < this.#pages.messages || page * this.#pages.messages >= total) break;
     }
     return messages;
   }

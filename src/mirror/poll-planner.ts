@@ -1,6 +1,8 @@
 /**
  * When each ticket is polled, and with which request. Pure: time, state and the budget's
- * pressure come in, a time comes out, so every rule is testable without a clock.
+ * pressure come in, a time comes out, so every rule is testable without a clock. A planner is
+ * the look policy's strategy (`look-policy.ts`): the policy asks it when a ticket is due by the
+ * schedule; nothing else in the mirror asks it. Its defaults are in `mirror-tuning.ts`.
  *
  * The adaptive rule spends polls where a new message is likely:
  * - A write from Slack is answered by the platform's AI agent within seconds, so the first
@@ -38,6 +40,7 @@
  */
 import { backoffMs } from '../backoff.ts';
 import type { MirrorState } from './mirror-state.ts';
+import { MIRROR_TUNING, tuningOf } from './mirror-tuning.ts';
 
 /** How hard the poller must save requests now (see `BudgetPacer`). */
 export interface Pace {
@@ -59,7 +62,7 @@ export interface Pace {
 }
 
 /** The first look after a write from Slack while hints will bring its answer (30 s). */
-export const HINTED_FIRST_LOOK_MS = 30_000;
+export const HINTED_FIRST_LOOK_MS = MIRROR_TUNING.look.hintedFirstLookMs.value;
 
 /** The pace when nothing is known about the budget. */
 export const RELAXED_PACE: Pace = { stretch: 1, idleIntervalMs: 3_600_000 };
@@ -168,22 +171,24 @@ export class AdaptivePlanner implements PollPlanner {
   readonly #o: Required<AdaptivePlannerOptions>;
 
   constructor(options: AdaptivePlannerOptions = {}) {
+    // The table's values (`mirror-tuning.ts`), with what the caller set.
+    const t = tuningOf('look');
     this.#o = {
-      firstLookMs: 2_000,
-      minIntervalMs: 10_000,
-      growth: 1,
-      awaitGrowth: 0.5,
-      awaitWindowMs: 900_000,
-      conversationMs: 3_600_000,
-      turnMs: 60_000,
-      pushVouchMs: 3_600_000,
-      pushedFirstLookMs: HINTED_FIRST_LOOK_MS,
-      pushedIntervalMs: 1_800_000,
-      resolvedIntervalMs: 1_800_000,
-      resolvedStopAfterMs: 3 * 86_400_000,
-      retryBaseMs: 5_000,
-      retryMaxMs: 300_000,
-      ...options,
+      firstLookMs: t.firstLookMs,
+      minIntervalMs: t.minIntervalMs,
+      growth: t.growth,
+      awaitGrowth: t.awaitGrowth,
+      awaitWindowMs: t.awaitWindowMs,
+      conversationMs: t.conversationMs,
+      turnMs: t.turnMs,
+      pushVouchMs: t.pushVouchMs,
+      pushedFirstLookMs: t.hintedFirstLookMs,
+      pushedIntervalMs: t.pushedIntervalMs,
+      resolvedIntervalMs: t.resolvedIntervalMs,
+      resolvedStopAfterMs: t.resolvedStopAfterMs,
+      retryBaseMs: t.retryBaseMs,
+      retryMaxMs: t.retryMaxMs,
+      ...withoutUndefined(options),
     };
   }
 
@@ -368,4 +373,8 @@ export class FixedPlanner implements PollPlanner {
   retryAt(state: MirrorState, now: number, random: number): number {
     return this.#retry.retryAt(state, now, random);
   }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

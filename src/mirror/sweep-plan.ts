@@ -12,6 +12,7 @@
  * range is read whole, and only when its total, told by page 1, makes that cheaper than the
  * looks.
  */
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 
 /** A page of List tickets: the contract's maximum. */
 export const PAGE_SIZE = 100;
@@ -106,7 +107,9 @@ export function planSweep(
   }
   // Pages unknown: the range is read whole, from just before its oldest ticket due.
   const after = oldest - 1;
-  const fresh = range && options.now - range.checkedAt < (options.staleMs ?? 1_800_000);
+  const fresh =
+    range &&
+    options.now - range.checkedAt < (options.staleMs ?? MIRROR_TUNING.feed.sweepStaleMs.value);
   const estimate = fresh && range.after <= after ? pagesFor(range.total) : undefined;
   if (options.always) {
     return {

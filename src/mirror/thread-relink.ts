@@ -7,8 +7,9 @@
  */
 import type { ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
 import type { MirrorStore, Now, PollSchedule, Thread, ThreadLinks } from '../store/types.ts';
+import { type LookRules, lookRules, nextLook } from './look-policy.ts';
 import { initialMirrorState } from './mirror-state.ts';
-import { isSettled } from './poll-planner.ts';
+import { isSettled, RELAXED_PACE } from './poll-planner.ts';
 
 // A person's reply waits behind the reads of a re-link, as behind the add itself.
 const PERSON_WAITING = { priority: 'interactive' } as const;
@@ -24,6 +25,8 @@ export interface RelinkDeps {
   platform: RelinkPlatform;
   stores: { links: ThreadLinks; schedule: PollSchedule; mirror: MirrorStore };
   now: Now;
+  /** The look policy's rules (default: the adaptive rule at the table's values). */
+  rules?: LookRules;
 }
 
 /** Links the thread again and schedules its ticket; answers the ticket when it was read. */
@@ -39,7 +42,14 @@ export async function relinkThread(
     !state || state.lastPolledAt === 0 ? await resumeFromNow(deps, ticketId) : undefined;
   await deps.stores.links.link(ticketId, thread);
   // After the link: a poll of a ticket with no thread takes it off the schedule.
-  await deps.stores.schedule.pollAt(ticketId, deps.now());
+  const look = nextLook({
+    event: { type: 'linked' },
+    state: await deps.stores.mirror.state(ticketId),
+    pace: RELAXED_PACE,
+    now: deps.now(),
+    rules: deps.rules ?? lookRules(),
+  });
+  if (look.do === 'look') await deps.stores.schedule.pollAt(ticketId, look.at);
   return ticket;
 }
 

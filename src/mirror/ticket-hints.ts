@@ -5,8 +5,9 @@
  * scheduled poll, so it spends background budget only and never the people's reserve.
  */
 import type { MirrorStore, Now, PollSchedule, ThreadLinks } from '../store/types.ts';
-import type { MirrorState } from './mirror-state.ts';
-import { HINTED_FIRST_LOOK_MS } from './poll-planner.ts';
+import { type LookRules, lookRules, nextLook } from './look-policy.ts';
+import { tuningOf } from './mirror-tuning.ts';
+import { RELAXED_PACE } from './poll-planner.ts';
 
 /** How a hint was taken. */
 export type HintOutcome = 'scheduled' | 'unlinked';
@@ -27,22 +28,35 @@ export interface TicketHintsOptions {
    * write's own (default 1 s, less than the platform's AI agent takes to answer).
    */
   ownWriteMs?: number;
+  /** The look policy's rules (default: the adaptive rule at the table's values). */
+  rules?: LookRules;
 }
 
 /** Turns hints into soon, shared looks at linked tickets. */
 export class TicketHints {
   readonly #stores: TicketHintsOptions['stores'];
   readonly #now: Now;
-  readonly #gatherMs: number;
-  readonly #minGapMs: number;
-  readonly #ownWriteMs: number;
+  readonly #rules: LookRules;
 
   constructor(options: TicketHintsOptions) {
     this.#stores = options.stores;
     this.#now = options.now ?? Date.now;
-    this.#gatherMs = options.gatherMs ?? 1_000;
-    this.#minGapMs = options.minGapMs ?? 5_000;
-    this.#ownWriteMs = options.ownWriteMs ?? 1_000;
+    const rules = options.rules ?? lookRules();
+    // The hints' own settings override the shared rules' (tests, the bench).
+    const mine = tuningOf('look', {
+      ...(options.gatherMs !== undefined ? { gatherMs: options.gatherMs } : {}),
+      ...(options.minGapMs !== undefined ? { minGapMs: options.minGapMs } : {}),
+      ...(options.ownWriteMs !== undefined ? { ownWriteMs: options.ownWriteMs } : {}),
+    });
+    this.#rules = {
+      ...rules,
+      tuning: {
+        ...rules.tuning,
+        gatherMs: mine.gatherMs,
+        minGapMs: mine.minGapMs,
+        ownWriteMs: mine.ownWriteMs,
+      },
+    };
   }
 
   /**
@@ -65,23 +79,15 @@ export class TicketHints {
     const scope = options.messageOnly ? 'message' : options.announced ? 'announced' : 'change';
     await this.#stores.mirror.noteHint(ticketId, now, scope);
     // The first message hint just after a write from Slack is, most likely, for that write: the
-    // look waits for the answer's hint (or the first look after the write) to read both at once.
-    if (options.messageOnly && state && (await this.#ownWrite(ticketId, state, now))) {
-      return 'scheduled';
-    }
-    const earliest = (state?.lastPolledAt ?? 0) + this.#minGapMs;
+    // policy has the look wait for the answer's hint (or the first look after the write) to
+    // read both at once. It needs the time the ticket is due only then.
+    const own =
+      options.messageOnly && state !== undefined && state.slackWriteAt > state.lastPolledAt;
+    const dueAt = own ? await this.#stores.schedule.dueAt(ticketId) : undefined;
+    const event = { type: 'hint', scope, dueAt } as const;
+    const look = nextLook({ event, state, pace: RELAXED_PACE, now, rules: this.#rules });
     // pollAt keeps an earlier time already set, so a burst of hints is one look.
-    await this.#stores.schedule.pollAt(ticketId, Math.max(now + this.#gatherMs, earliest));
+    if (look.do === 'look') await this.#stores.schedule.pollAt(ticketId, look.at);
     return 'scheduled';
-  }
-
-  /** Whether a message hint is, most likely, for a write from Slack whose look is near. */
-  async #ownWrite(ticketId: string, state: MirrorState, now: number): Promise<boolean> {
-    const unread = state.slackWriteAt > state.lastPolledAt;
-    const first = state.messageHintedAt < state.slackWriteAt;
-    if (!unread || !first || now - state.slackWriteAt >= this.#ownWriteMs) return false;
-    // Taken wrongly (an answer within the second), it waits for that look: so only a near one.
-    const due = await this.#stores.schedule.dueAt(ticketId);
-    return due !== undefined && due <= now + HINTED_FIRST_LOOK_MS;
   }
 }

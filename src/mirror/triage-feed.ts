@@ -26,7 +26,10 @@ import type { BudgetPacer } from './budget-pacer.ts';
 import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
 import { timeOf } from './iso-time.ts';
+import { type LookRules, lookRules, nextLook } from './look-policy.ts';
+import { MIRROR_TUNING, tuningOf } from './mirror-tuning.ts';
 import { triageMessageIdMark } from './own-marks.ts';
+import { RELAXED_PACE } from './poll-planner.ts';
 import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 import { WorkLoop } from './work-loop.ts';
 
@@ -44,6 +47,8 @@ export interface TriageFeedOptions {
   listedByFeed?: () => boolean | Promise<boolean>;
   /** Whether the platform's webhooks announce new tickets: the scan is then only their net. */
   pushed?: boolean;
+  /** The look policy's rules, by which a carded ticket's first look is set (default: adaptive). */
+  rules?: LookRules;
   /** Period of the `created_after` scan without webhooks (default 3 min). */
   scanPeriodMs?: number;
   /** Period of the scan as the net under webhooks (default 5 min). */
@@ -110,9 +115,9 @@ const PAGE = 100;
 const MAX_PAGES = 3;
 const DONE_KEPT = 5_000;
 // How long a new ticket with no triage channel yet waits for the hook that gives it a desk.
-const UNROUTED_KEPT_MS = 15 * 60_000;
+const UNROUTED_KEPT_MS = MIRROR_TUNING.triage.unroutedKeptMs.value;
 // How long the platform's desks (their parents) are kept: desks change rarely.
-const DESKS_KEPT_MS = 10 * 60_000;
+const DESKS_KEPT_MS = MIRROR_TUNING.triage.desksKeptMs.value;
 const BACKGROUND = { priority: 'background' } as const;
 
 /** The post key of a ticket's card in a channel, in the ticket's post claims. */
@@ -160,6 +165,8 @@ export class TriageFeed {
   #channels: { at: number; list: TriageChannel[] } | undefined;
   #scannedAt = Number.NEGATIVE_INFINITY;
   readonly #loop: WorkLoop;
+  readonly #rules: LookRules;
+  readonly #tuning = tuningOf('triage');
 
   constructor(options: TriageFeedOptions) {
     this.#platform = options.platform;
@@ -171,14 +178,16 @@ export class TriageFeed {
     this.#onCard = options.onCard;
     this.#onCardTicket = options.onCardTicket;
     this.#onChannelGone = options.onChannelGone;
+    this.#rules = options.rules ?? lookRules();
+    const t = tuningOf('triage');
     this.#o = {
-      scanPeriodMs: options.scanPeriodMs ?? 180_000,
-      netPeriodMs: options.netPeriodMs ?? 300_000,
-      tickMs: options.tickMs ?? 1_000,
-      leaseMs: options.leaseMs ?? 30_000,
-      goneMs: options.goneMs ?? 600_000,
-      channelsMs: options.channelsMs ?? 2_000,
-      maxAttempts: options.maxAttempts ?? 6,
+      scanPeriodMs: options.scanPeriodMs ?? t.scanPeriodMs,
+      netPeriodMs: options.netPeriodMs ?? t.netPeriodMs,
+      tickMs: options.tickMs ?? t.tickMs,
+      leaseMs: options.leaseMs ?? t.leaseMs,
+      goneMs: options.goneMs ?? t.goneMs,
+      channelsMs: options.channelsMs ?? t.channelsMs,
+      maxAttempts: options.maxAttempts ?? t.maxAttempts,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
       random: options.random ?? Math.random,
@@ -334,7 +343,8 @@ export class TriageFeed {
         this.#logger.warn({ err: error, ticket_id: ticketId }, 'triage card given up for now');
         return;
       }
-      waiting.dueAt = now + Math.min(300_000, 5_000 * 2 ** (waiting.attempts - 1));
+      const { retryBaseMs, retryMaxMs } = this.#tuning;
+      waiting.dueAt = now + Math.min(retryMaxMs, retryBaseMs * 2 ** (waiting.attempts - 1));
       this.#logger.warn(
         { err: error, ticket_id: ticketId, attempt: waiting.attempts },
         'triage card failed; will retry',
@@ -411,7 +421,16 @@ export class TriageFeed {
     );
     // The worker brings the conversation in from here on: the ticket is due now, as after a
     // hint; what it already posted into the requester's threads is brought in here.
-    await this.#stores.schedule.pollAt(ticket.id, this.#o.now());
+    const state = await mirror.state(ticket.id);
+    const event = { type: 'linked' } as const;
+    const look = nextLook({
+      event,
+      state,
+      pace: RELAXED_PACE,
+      now: this.#o.now(),
+      rules: this.#rules,
+    });
+    if (look.do === 'look') await this.#stores.schedule.pollAt(ticket.id, look.at);
     waiting.backfill = { channel, threadTs: ts, triage: true };
     waiting.posted = route.catchAll ? 'provisional' : 'settled';
     this.#onCard?.({ ticketId: ticket.id, channel, createdAt, postedAt: this.#o.now() });

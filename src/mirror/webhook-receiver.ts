@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkWebhook, type WebhookRefusal } from '../contract/webhook.ts';
 import type { ClaimStore, Now } from '../store/types.ts';
+import { MIRROR_TUNING } from './mirror-tuning.ts';
 import type { HintOutcome, TicketHints } from './ticket-hints.ts';
 import type { TriageFeed } from './triage-feed.ts';
 
@@ -35,7 +36,7 @@ export interface WebhookReceiverOptions {
 // A delivery is a few hundred bytes; anything much larger is not one.
 const BODY_LIMIT = 16 * 1024;
 // Longer than the five minutes a signed delivery stays valid, so a replay is always caught.
-const SEEN_MS = 15 * 60_000;
+const SEEN_MS = MIRROR_TUNING.budget.webhookSeenMs.value;
 
 const STATUS: Readonly<Record<WebhookOutcome, number>> = {
   scheduled: 200,
