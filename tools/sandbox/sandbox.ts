@@ -205,7 +205,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       SERVICE_DESK_WEBHOOK_SECRET: webhookSecret,
       AGENT_EMAILS: [...AGENT_EMAILS].join(','),
-      CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK},${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
+      // Acme EU's #eu-help files to the IT desk too (channel ids are the organization's).
+      CHANNEL_DESKS: [
+        `${defaultIds.itHelp}=${SANDBOX_DESK}`,
+        `${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
+        ...(organization ? [`${secondIds.euHelp}=${SANDBOX_DESK}`] : []),
+      ].join(','),
       CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
       // #it-triage is the catch-all too: a ticket filed on no desk (a DM, a message shortcut)
       // gets its card there, as do the subdesks' (it-hardware, it-access) through their parent.
