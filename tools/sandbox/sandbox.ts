@@ -249,9 +249,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     let webhooksOn = true;
 
     const ackTimeoutMs = options.ackTimeoutMs ?? 3_000;
-    const workspaces: SandboxWorkspace[] = double.workspaces.map((workspace, index) => ({
-      workspace,
-      driver: new SlackDriver({
+    // Each workspace's people are played by a driver of their own (their team in each request).
+    const played = (workspace: Workspace, channels: readonly string[]): SandboxWorkspace => {
+      const driver = new SlackDriver({
         appUrl: `${appUrl}/slack/events`,
         signingSecret,
         double,
@@ -261,12 +261,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           timeoutMs: ackTimeoutMs,
           ...(options.eventRetryDelaysMs ? { delaysMs: options.eventRetryDelaysMs } : {}),
         },
-      }),
-      channels: index === 0 ? CHANNELS : channelsOf(workspace, SECOND_CHANNELS),
-    }));
-    for (const each of workspaces) stack.push(() => each.driver.close());
-    const [first] = workspaces;
-    if (!first) throw new Error('the Slack double has no workspace');
+      });
+      stack.push(() => driver.close());
+      return { workspace, driver, channels };
+    };
+    const first = played(double.workspace, CHANNELS);
+    const others = double.workspaces
+      .slice(1)
+      .map((workspace) => played(workspace, channelsOf(workspace, SECOND_CHANNELS)));
+    const workspaces = [first, ...others];
     const driver = first.driver;
 
     const feed = new RevisionFeed();
@@ -274,7 +277,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     let nextNotice = 1;
     const actions = new SimulatorActions({
       double,
-      workspaces: [actedIn(first), ...workspaces.slice(1).map(actedIn)],
+      workspaces: [actedIn(first), ...others.map(actedIn)],
       model: emulator.model,
       tenant: SANDBOX_TENANT,
       profile,
