@@ -31,6 +31,48 @@ describe('npm run sandbox', () => {
     }
   });
 
+  it('starts an organization of two workspaces with --organization, the app installed in both and no token printed', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn' };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, [CLI, '--organization'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    try {
+      // The app's own warnings may come first (it starts before the sandbox installs it).
+      const lines = createInterface({ input: child.stdout });
+      let ready = '';
+      for await (const line of lines) {
+        if (!line.startsWith('Sandbox ready')) continue;
+        ready = line;
+        break;
+      }
+      expect(ready).toContain('an organization of two workspaces, the app installed in both');
+      const url = ready.match(/https?:\/\/\S+/)?.[0] ?? '';
+      const state = (await (await fetch(`${url}/api/state?team=T0002`)).json()) as {
+        team: { name: string };
+        workspaces: { name: string }[];
+      };
+      expect(state.team.name).toBe('Acme EU');
+      expect(state.workspaces.map((w) => w.name)).toEqual(['Acme', 'Acme EU']);
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      expect(output).not.toMatch(/xox[bp]-/);
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('refuses a PORT that is not a port, naming the variable', async () => {
     const child = spawn(process.execPath, [CLI], {
       env: { ...process.env, PORT: 'eighty' },

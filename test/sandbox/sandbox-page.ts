@@ -52,6 +52,10 @@ export function sandboxPages(
     for (const user of [defaultIds.alice, defaultIds.bob, defaultIds.agent]) {
       sandbox.double.workspace.clearModals(user);
     }
+    // An organization's other workspaces too (Acme EU's people).
+    for (const { workspace } of sandbox.workspaces.slice(1)) {
+      for (const user of workspace.users()) workspace.clearModals(user.id);
+    }
     page = await browser.context.newPage();
     bind({ sandbox, page });
     await page.goto(sandbox.url);

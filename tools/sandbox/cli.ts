@@ -3,7 +3,9 @@
  * process, and one URL to open. PORT picks the simulator's port (3000 by default), HOST its
  * address (loopback by default: the page has no login), REDIS_URL a Redis for the app's stores
  * (the embedded in-memory store otherwise), LOG_LEVEL the app's log level (warn by default, so
- * the terminal stays readable).
+ * the terminal stays readable). `--organization` (`npm run sandbox -- --organization`) starts an
+ * Enterprise Grid organization of two workspaces, Acme and Acme EU, the app installed by OAuth
+ * into both, and the page offers a Workspace switch.
  */
 import { createLogger } from '../../src/logger.ts';
 import { isPortInUse, portInUseLine } from '../../src/port-in-use.ts';
@@ -41,6 +43,7 @@ async function run(): Promise<void> {
       host: process.env.HOST?.trim() || '127.0.0.1',
       redisUrl,
       logger,
+      organization: process.argv.slice(2).includes('--organization'),
     });
   } catch (error) {
     // A piece of the repository is missing: say which and how to restore it, in one line.
@@ -55,7 +58,7 @@ async function run(): Promise<void> {
     process.exit(1);
   }
   console.log(
-    `Sandbox ready: open ${sandbox.url} (${sandbox.store === 'redis' ? 'Redis store' : 'in-memory store'}; Ctrl+C stops it)`,
+    `Sandbox ready: open ${sandbox.url} (${sandbox.store === 'redis' ? 'Redis store' : 'in-memory store'}${sandbox.organization ? '; an organization of two workspaces, the app installed in both' : ''}; Ctrl+C stops it)`,
   );
   let stopping = false;
   const shutdown = async () => {

@@ -9,6 +9,7 @@ export const SANDBOX_ERROR_CODES = {
   unknownIdentity: 'unknown_identity',
   bodyTooLarge: 'body_too_large',
   invalidJson: 'invalid_json',
+  installFailed: 'install_failed',
 } as const;
 
 /** A code of the sandbox's errors. */
@@ -56,5 +57,15 @@ export class ActionTooLargeError extends SandboxError {
 export class ActionNotJsonError extends SandboxError {
   constructor(options?: ErrorOptions) {
     super(SANDBOX_ERROR_CODES.invalidJson, 'the action is not valid JSON', options);
+  }
+}
+
+/** Installing the app into one of the organization's workspaces, at start, did not succeed. */
+export class SandboxInstallError extends SandboxError {
+  constructor(team: string, step: string, status: number) {
+    super(
+      SANDBOX_ERROR_CODES.installFailed,
+      `installing the app into workspace ${team} failed: ${step} answered ${status}`,
+    );
   }
 }

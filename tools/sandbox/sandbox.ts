@@ -27,11 +27,14 @@ import {
   defaultWorkspaceSeed,
   type SlackDouble,
   SlackDriver,
+  secondIds,
   startSlackDouble,
+  type Workspace,
 } from '../slack-double/index.ts';
 import { type AppProfile, loadAppProfile } from './app-manifest.ts';
+import { installIntoWorkspace, organizationOAuthSettings } from './organization-install.ts';
 import { RevisionFeed } from './revision-feed.ts';
-import { SimulatorActions } from './simulator-actions.ts';
+import { type ActionWorkspace, SimulatorActions } from './simulator-actions.ts';
 import { startSimulatorServer } from './simulator-server.ts';
 import {
   buildSnapshot,
@@ -58,6 +61,19 @@ export interface SandboxOptions {
   ackTimeoutMs?: number;
   /** Where the manifest is; the repository's `manifest.yml` by default. */
   manifestUrl?: URL | string;
+  /**
+   * An Enterprise Grid organization of two workspaces (Acme and Acme EU), the app installed by
+   * OAuth into both at start; one workspace and one bot token (SLACK_BOT_TOKEN) otherwise.
+   */
+  organization?: boolean;
+}
+
+/** One of the sandbox's Slack workspaces, with the driver that plays its people. */
+export interface SandboxWorkspace {
+  workspace: Workspace;
+  driver: SlackDriver;
+  /** The channels the page lists, in order (a person sees those they are in). */
+  channels: readonly string[];
 }
 
 /** A running sandbox. */
@@ -66,7 +82,12 @@ export interface RunningSandbox {
   url: string;
   emulator: RunningEmulator;
   double: SlackDouble;
+  /** The first workspace's driver (Acme's). */
   driver: SlackDriver;
+  /** Every workspace the page can show: Acme, and Acme EU in an organization. */
+  workspaces: readonly SandboxWorkspace[];
+  /** Whether the app is installed by OAuth into an organization's workspaces. */
+  organization: boolean;
   slack: SlackApp;
   profile: AppProfile;
   /** Which store the app runs on. */
@@ -102,6 +123,11 @@ export const SANDBOX_IDENTITIES: readonly VisitorIdentity[] = [
   { userId: defaultIds.agent, role: 'agent' },
 ];
 
+/** The people of the organization's second workspace a visitor can be (Acme EU's Elsa). */
+export const SANDBOX_SECOND_IDENTITIES: readonly VisitorIdentity[] = [
+  { userId: secondIds.elsa, role: 'employee' },
+];
+
 /** The emoji whose reaction files a message as a ticket, as the app is configured here. */
 export const SANDBOX_TICKET_EMOJI = 'ticket';
 
@@ -120,6 +146,8 @@ const CHANNELS = [
   defaultIds.general,
   SANDBOX_TRIAGE_CHANNEL,
 ];
+/** Acme EU's channels as the page lists them; channels the double gives it later follow. */
+const SECOND_CHANNELS = [secondIds.euHelp];
 const NOTICES_KEPT = 20;
 
 /** Starts the platform, Slack, the app and the simulator page; resolves once all listen. */
@@ -152,12 +180,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       isPrivate: true,
       members: [defaultIds.bot, defaultIds.agent],
     };
+    const organization = options.organization === true;
     const double = await startSlackDouble({
       seed: { channels: [...seed.channels, laptopHelp, itTriage] },
+      ...(organization ? { organization: {} } : {}),
     });
     stack.push(() => double.close());
-    addSlackPeopleToPlatform(double, emulator.model);
-    for (const identity of SANDBOX_IDENTITIES) double.workspace.openIm(identity.userId);
+    for (const workspace of double.workspaces) {
+      addSlackPeopleToPlatform(workspace, emulator.model);
+      for (const identity of identitiesOf(workspace)) workspace.openIm(identity.userId);
+    }
 
     const signingSecret = randomBytes(24).toString('hex');
     // Push on by default: the platform calls the app's webhook route as a real tenant's
@@ -165,14 +197,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const webhookSecret = randomBytes(24).toString('hex');
     // Configured as production is, through the same settings and the same runtime.
     const config = loadConfig({
-      SLACK_BOT_TOKEN: defaultIds.botToken,
+      // An organization installs by OAuth, each workspace's token from its installation.
+      ...(organization ? organizationOAuthSettings() : { SLACK_BOT_TOKEN: defaultIds.botToken }),
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: double.apiUrl,
       SERVICE_DESK_URL: emulator.url,
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
       SERVICE_DESK_WEBHOOK_SECRET: webhookSecret,
       AGENT_EMAILS: [...AGENT_EMAILS].join(','),
-      CHANNEL_DESKS: `${defaultIds.itHelp}=${SANDBOX_DESK},${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
+      // Acme EU's #eu-help files to the IT desk too (channel ids are the organization's).
+      CHANNEL_DESKS: [
+        `${defaultIds.itHelp}=${SANDBOX_DESK}`,
+        `${SANDBOX_REQUEST_CHANNEL}=${SANDBOX_DESK}`,
+        ...(organization ? [`${secondIds.euHelp}=${SANDBOX_DESK}`] : []),
+      ].join(','),
       CHANNEL_MODES: `${SANDBOX_REQUEST_CHANNEL}=auto`,
       // #it-triage is the catch-all too: a ticket filed on no desk (a DM, a message shortcut)
       // gets its card there, as do the subdesks' (it-hardware, it-access) through their parent.
@@ -192,6 +230,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const slack = runtime.slack;
     const appPort = await runtime.start();
     stack.push(() => runtime.stop());
+    const appUrl = `http://127.0.0.1:${appPort}`;
+    if (organization) {
+      double.oauth.redirectUrl = `${appUrl}/slack/oauth_redirect`;
+      // As each workspace's admin would: "Add to Slack", approve, and back to the app.
+      for (const workspace of double.workspaces) {
+        await installIntoWorkspace(appUrl, workspace.team.id);
+      }
+    }
     emulator.setWebhooks({
       url: `http://127.0.0.1:${appPort}${WEBHOOK_PATH}`,
       secret: webhookSecret,
@@ -203,28 +249,38 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     let webhooksOn = true;
 
     const ackTimeoutMs = options.ackTimeoutMs ?? 3_000;
-    const driver = new SlackDriver({
-      appUrl: `http://127.0.0.1:${appPort}/slack/events`,
-      signingSecret,
-      double,
-      requestTimeoutMs: ackTimeoutMs,
-      simulateSlackRetries: {
-        timeoutMs: ackTimeoutMs,
-        ...(options.eventRetryDelaysMs ? { delaysMs: options.eventRetryDelaysMs } : {}),
-      },
-    });
-    stack.push(() => driver.close());
+    // Each workspace's people are played by a driver of their own (their team in each request).
+    const played = (workspace: Workspace, channels: readonly string[]): SandboxWorkspace => {
+      const driver = new SlackDriver({
+        appUrl: `${appUrl}/slack/events`,
+        signingSecret,
+        double,
+        workspace,
+        requestTimeoutMs: ackTimeoutMs,
+        simulateSlackRetries: {
+          timeoutMs: ackTimeoutMs,
+          ...(options.eventRetryDelaysMs ? { delaysMs: options.eventRetryDelaysMs } : {}),
+        },
+      });
+      stack.push(() => driver.close());
+      return { workspace, driver, channels };
+    };
+    const first = played(double.workspace, CHANNELS);
+    const others = double.workspaces
+      .slice(1)
+      .map((workspace) => played(workspace, channelsOf(workspace, SECOND_CHANNELS)));
+    const workspaces = [first, ...others];
+    const driver = first.driver;
 
     const feed = new RevisionFeed();
     const notices: Notice[] = [];
     let nextNotice = 1;
     const actions = new SimulatorActions({
       double,
-      driver,
+      workspaces: [actedIn(first), ...others.map(actedIn)],
       model: emulator.model,
       tenant: SANDBOX_TENANT,
       profile,
-      identities: SANDBOX_IDENTITIES,
       changed: () => feed.changed(),
       setWebhooks: (enabled) => {
         webhooksOn = enabled;
@@ -233,7 +289,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       sendDigest: async () => {
         const run = await slack.digest?.sendNow();
         if (!run) return 'No morning summary is set (TRIAGE_DIGEST_AT=off).';
-        return digestOutcome(run, (channel) => double.workspace.conversation(channel)?.name);
+        return digestOutcome(run, (channel) =>
+          double.workspaces.map((each) => each.conversation(channel)?.name).find(Boolean),
+        );
       },
       notify: (text, userId) => {
         notices.push({ id: nextNotice++, userId, text, at: Date.now() });
@@ -265,16 +323,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       feed,
       actions,
       model: emulator.model,
-      snapshot: (as, ticketId) => {
-        const me = SANDBOX_IDENTITIES.find((i) => i.userId === as)?.userId ?? defaultIds.alice;
+      snapshot: (as, ticketId, team) => {
+        const shown = workspaces.find((each) => each.workspace.team.id === team) ?? first;
+        const identities = identitiesOf(shown.workspace);
+        // A person of the workspace shown stays; anyone else becomes its first person.
+        const me = (identities.find((i) => i.userId === as) ?? identities[0])?.userId ?? '';
         return buildSnapshot(
           {
-            workspace: double.workspace,
+            workspace: shown.workspace,
+            workspaces: double.workspaces.map((each) => ({
+              id: each.team.id,
+              name: each.team.name,
+              identities: identitiesOf(each).map((identity) => identity.userId),
+            })),
             model: emulator.model,
             tenant: SANDBOX_TENANT,
             profile,
-            identities: SANDBOX_IDENTITIES,
-            channels: CHANNELS,
+            identities,
+            channels: shown.channels,
             revision: feed.revision,
             notices,
             webhooks: webhooksOn,
@@ -291,7 +357,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // The admin's step: the dashboard's host in the manifest's unfurl_domains, so a ticket's
     // link posted in the sandbox unfurls (the app's SERVICE_DESK_DASHBOARD_HOSTS default is the
     // platform's host, the same loopback host here).
-    double.workspace.setUnfurlDomains([new URL(server.url).hostname]);
+    for (const workspace of double.workspaces) {
+      workspace.setUnfurlDomains([new URL(server.url).hostname]);
+    }
 
     let closing: Promise<void> | undefined;
     return {
@@ -299,6 +367,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       emulator,
       double,
       driver,
+      workspaces,
+      organization,
       slack,
       profile,
       store,
@@ -319,8 +389,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
  * are in both: the platform then names their messages and changes as Slack names them, where
  * it would otherwise show a bare email.
  */
-function addSlackPeopleToPlatform(double: SlackDouble, model: EmulatorModel): void {
-  for (const user of double.workspace.users()) {
+function addSlackPeopleToPlatform(workspace: Workspace, model: EmulatorModel): void {
+  for (const user of workspace.users()) {
     const email = user.profile.email?.trim().toLowerCase();
     if (user.is_bot || user.deleted || !email) continue;
     if (model.findEmployee(SANDBOX_TENANT, email)) continue;
@@ -342,6 +412,30 @@ function addSlackPeopleToPlatform(double: SlackDouble, model: EmulatorModel): vo
       });
     });
   }
+}
+
+/** The people of a workspace a visitor can be, in the order the page offers them. */
+function identitiesOf(workspace: Workspace): VisitorIdentity[] {
+  return [...SANDBOX_IDENTITIES, ...SANDBOX_SECOND_IDENTITIES].filter(
+    (identity) => workspace.user(identity.userId) !== undefined,
+  );
+}
+
+/** A workspace as the page's actions need it: its driver and whom a visitor can be there. */
+function actedIn({ workspace, driver }: SandboxWorkspace): ActionWorkspace {
+  return { workspace, driver, identities: identitiesOf(workspace) };
+}
+
+/** The channels of a workspace the page lists: those named first, then any others it has. */
+function channelsOf(workspace: Workspace, named: readonly string[]): string[] {
+  const people = [workspace.botUserId, ...identitiesOf(workspace).map((i) => i.userId)];
+  const others = people
+    .flatMap((userId) => workspace.conversationsOf(userId))
+    .filter((c) => !c.isIm && !c.isMpim && !named.includes(c.id))
+    .map((c) => c.id);
+  return [
+    ...new Set([...named.filter((id) => workspace.conversation(id) !== undefined), ...others]),
+  ];
 }
 
 /** The devices each Slack person the sandbox adds to the platform is given. */

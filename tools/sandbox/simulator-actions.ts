@@ -18,6 +18,7 @@ import {
   SlackDoubleError,
   type SlackDriver,
   type SubmittedValues,
+  type Workspace,
 } from '../slack-double/index.ts';
 import { applyResponseUrlPost } from '../slack-double/response-url.ts';
 import { submissionState } from '../slack-double/view-state.ts';
@@ -120,6 +121,19 @@ export const simulatorActionSchema = z.discriminatedUnion('type', [
 /** An action as the page sends it. */
 export type SimulatorAction = z.infer<typeof simulatorActionSchema>;
 
+/**
+ * The workspace an action is done in (its team id), sent beside any action; the first
+ * workspace when absent. Read apart: the actions' schemas drop keys they do not name.
+ */
+const actionWorkspaceSchema = z.object({ team: id.optional() });
+
+/** One workspace the page acts in: its people's driver and whom a visitor can be there. */
+export interface ActionWorkspace {
+  workspace: Workspace;
+  driver: SlackDriver;
+  identities: readonly VisitorIdentity[];
+}
+
 /** What became of an action, for the page. */
 export type ActionResult =
   | {
@@ -143,11 +157,11 @@ export interface SuggestedOption {
 /** Where actions go and what they may touch. */
 export interface SimulatorActionsOptions {
   double: SlackDouble;
-  driver: SlackDriver;
+  /** The workspaces, the first acted in when an action names none. */
+  workspaces: readonly [ActionWorkspace, ...ActionWorkspace[]];
   model: EmulatorModel;
   tenant: string;
   profile: AppProfile;
-  identities: readonly VisitorIdentity[];
   /** Called when something the page shows may have changed. */
   changed: () => void;
   /** Tells a visitor what Slack would tell them (an app that did not answer...). */
@@ -183,9 +197,10 @@ export class SimulatorActions {
       );
     }
     const action = parsed.data;
-    if ('as' in action) this.#requireIdentity(action.as);
+    const at = this.#workspaceOf(raw);
+    if ('as' in action) this.#requireIdentity(at, action.as);
     try {
-      return await this.#perform(action);
+      return await this.#perform(at, action);
     } catch (error) {
       // The page asked for something Slack's client would not let a person do.
       if (error instanceof SlackDoubleError || error instanceof EmulatorError) {
@@ -208,20 +223,28 @@ export class SimulatorActions {
     clearTimeout(timer);
   }
 
-  #requireIdentity(userId: string): void {
-    if (!this.#o.identities.some((identity) => identity.userId === userId)) {
+  #workspaceOf(raw: unknown): ActionWorkspace {
+    const team = actionWorkspaceSchema.safeParse(raw).data?.team;
+    if (team === undefined) return this.#o.workspaces[0];
+    const at = this.#o.workspaces.find((each) => each.workspace.team.id === team);
+    if (!at) throw new InvalidActionError(`team: the sandbox has no workspace ${team}`);
+    return at;
+  }
+
+  #requireIdentity(at: ActionWorkspace, userId: string): void {
+    if (!at.identities.some((identity) => identity.userId === userId)) {
       throw new UnknownIdentityError(userId);
     }
   }
 
-  async #perform(action: SimulatorAction): Promise<ActionResult> {
-    const { driver, double } = this.#o;
-    const workspace = double.workspace;
+  async #perform(at: ActionWorkspace, action: SimulatorAction): Promise<ActionResult> {
+    const { driver, workspace } = at;
     switch (action.type) {
       case 'message': {
         const command = /^\/[\w-]+/.exec(action.text)?.[0];
         if (command !== undefined) {
           return this.#command(
+            at,
             action.as,
             action.channel,
             command,
@@ -246,7 +269,7 @@ export class SimulatorActions {
         return { ok: true };
       }
       case 'command':
-        return this.#command(action.as, action.channel, action.command, action.text.trim());
+        return this.#command(at, action.as, action.channel, action.command, action.text.trim());
       case 'edit': {
         const message = workspace.message(action.channel, action.ts);
         if (message?.user !== action.as) {
@@ -296,11 +319,11 @@ export class SimulatorActions {
           driver.globalShortcut({ callbackId: action.callbackId, userId: action.as }),
         );
       case 'blockAction':
-        return this.#blockAction(action);
+        return this.#blockAction(at, action);
       case 'blockSuggestion':
-        return this.#blockSuggestion(action);
+        return this.#blockSuggestion(at, action);
       case 'submitView':
-        return this.#submitView(action.as, action.viewId, action.values);
+        return this.#submitView(at, action.as, action.viewId, action.values);
       case 'closeView':
         return this.#interaction(action.as, 'modal', async () => {
           const answer = await driver.viewClosed({ viewId: action.viewId, userId: action.as });
@@ -322,7 +345,7 @@ export class SimulatorActions {
         // Only an app with the pane subscribes to its event; Slack offers no pane otherwise.
         if (!this.#o.profile.botEvents.includes('assistant_thread_started'))
           return { ok: false, error: `${this.#o.profile.name} has no AI pane in its manifest.` };
-        const thread = this.#o.double.workspace.openAssistantThread(action.as);
+        const thread = workspace.openAssistantThread(action.as);
         this.#background(
           driver.paneOpened(thread),
           (delivery) => delivery,
@@ -332,7 +355,7 @@ export class SimulatorActions {
         return { ok: true, pane: { channel: thread.channel, threadTs: thread.threadTs } };
       }
       case 'runWorkflow':
-        return this.#runWorkflow(action.as, action.workflow);
+        return this.#runWorkflow(at, action.as, action.workflow);
       case 'agentReply':
         this.#o.model.addAgentReply(this.#o.tenant, action.ticketId, {
           agentEmail: action.agentEmail,
@@ -366,14 +389,13 @@ export class SimulatorActions {
    * the app hears `function_executed`; the person is told how the run ended, as Slack's
    * workflow activity would say.
    */
-  #runWorkflow(userId: string, workflowId: string): ActionResult {
+  #runWorkflow(at: ActionWorkspace, userId: string, workflowId: string): ActionResult {
     const workflow = SANDBOX_WORKFLOWS.find((w) => w.id === workflowId);
     const definition = this.#o.profile.steps.find((s) => s.callbackId === workflow?.callbackId);
     if (!workflow || !definition)
       return { ok: false, error: `There is no workflow ${workflowId} in this workspace.` };
-    const { double } = this.#o;
-    const realName = double.workspace.user(userId)?.real_name ?? userId;
-    const started = this.#o.driver.runWorkflowStep({
+    const realName = at.workspace.user(userId)?.real_name ?? userId;
+    const started = at.driver.runWorkflowStep({
       definition,
       inputs: workflow.inputs({ realName }),
       userId,
@@ -408,8 +430,14 @@ export class SimulatorActions {
     check();
   }
 
-  async #command(userId: string, channelId: string, command: string, text: string) {
-    if (command === '/invite') return this.#invite(userId, channelId, text);
+  async #command(
+    at: ActionWorkspace,
+    userId: string,
+    channelId: string,
+    command: string,
+    text: string,
+  ) {
+    if (command === '/invite') return this.#invite(at, userId, channelId, text);
     const known = this.#o.profile.commands.some((c) => c.command === command);
     if (!known) {
       return {
@@ -418,7 +446,7 @@ export class SimulatorActions {
       };
     }
     try {
-      const result = await this.#o.driver.slashCommand({ userId, channelId, command, text });
+      const result = await at.driver.slashCommand({ userId, channelId, command, text });
       if (result.status !== 200) {
         this.#o.notify(`${command} failed with the error "dispatch_failed"`, userId);
         return { ok: true as const };
@@ -426,7 +454,7 @@ export class SimulatorActions {
       // An ack with a body is shown like a response_url post: privately, unless in_channel.
       if (typeof result.body === 'object' && result.body !== null) {
         applyResponseUrlPost(
-          this.#o.double.workspace,
+          at.workspace,
           { source: 'slash_command', userId, channelId },
           result.body,
         );
@@ -446,8 +474,13 @@ export class SimulatorActions {
    * `member_joined_channel` is told, as Slack tells it (a triage channel's new member is its
    * desk's agent at once).
    */
-  async #invite(userId: string, channelId: string, text: string): Promise<ActionResult> {
-    const workspace = this.#o.double.workspace;
+  async #invite(
+    at: ActionWorkspace,
+    userId: string,
+    channelId: string,
+    text: string,
+  ): Promise<ActionResult> {
+    const { workspace } = at;
     const channel = workspace.conversation(channelId);
     if (!channel || channel.isIm || channel.isMpim) {
       return { ok: false, error: '/invite adds people and apps to a channel: use it in one.' };
@@ -455,7 +488,7 @@ export class SimulatorActions {
     if (!workspace.isMember(channelId, userId)) {
       return { ok: false, error: 'You are not in this conversation.' };
     }
-    const invitee = this.#invitee(text);
+    const invitee = this.#invitee(workspace, text);
     if (!invitee) {
       return {
         ok: false,
@@ -469,7 +502,7 @@ export class SimulatorActions {
     }
     if (this.#o.profile.botEvents.includes('member_joined_channel')) {
       try {
-        await this.#o.driver.userJoins({ userId: invitee.id, channelId });
+        await at.driver.userJoins({ userId: invitee.id, channelId });
       } catch (error) {
         // Joined all the same; the app reads the channel's members again within minutes.
         if (!(error instanceof SlackDoubleError)) throw error;
@@ -485,8 +518,7 @@ export class SimulatorActions {
   }
 
   /** Whom an /invite's text names: `@Service Desk`, `@bob`, `Bob Baker` or `<@U0BOB>`. */
-  #invitee(text: string): { id: string; label: string } | undefined {
-    const workspace = this.#o.double.workspace;
+  #invitee(workspace: Workspace, text: string): { id: string; label: string } | undefined {
     const wanted = text
       .trim()
       .replace(/^<@([A-Z0-9]+)(\|[^>]*)?>$/, '$1')
@@ -540,8 +572,11 @@ export class SimulatorActions {
     }
   }
 
-  async #blockAction(action: Extract<SimulatorAction, { type: 'blockAction' }>) {
-    const workspace = this.#o.double.workspace;
+  async #blockAction(
+    at: ActionWorkspace,
+    action: Extract<SimulatorAction, { type: 'blockAction' }>,
+  ) {
+    const { workspace } = at;
     if (action.viewId !== undefined && action.viewValues !== undefined) {
       const view = workspace.view(action.viewId);
       if (view) {
@@ -552,7 +587,7 @@ export class SimulatorActions {
       }
     }
     return this.#interaction(action.as, 'action', () =>
-      this.#o.driver.blockAction({
+      at.driver.blockAction({
         userId: action.as,
         actionId: action.actionId,
         ...(action.blockId !== undefined ? { blockId: action.blockId } : {}),
@@ -569,9 +604,10 @@ export class SimulatorActions {
    * 3 s); an answer Slack would not show is an error the page says in the select.
    */
   async #blockSuggestion(
+    at: ActionWorkspace,
     action: Extract<SimulatorAction, { type: 'blockSuggestion' }>,
   ): Promise<ActionResult> {
-    const result = await this.#o.driver.blockSuggestion({
+    const result = await at.driver.blockSuggestion({
       userId: action.as,
       viewId: action.viewId,
       actionId: action.actionId,
@@ -587,12 +623,16 @@ export class SimulatorActions {
     };
   }
 
-  async #submitView(userId: string, viewId: string, values: FieldValue[]): Promise<ActionResult> {
-    const workspace = this.#o.double.workspace;
-    const view = workspace.view(viewId);
+  async #submitView(
+    at: ActionWorkspace,
+    userId: string,
+    viewId: string,
+    values: FieldValue[],
+  ): Promise<ActionResult> {
+    const view = at.workspace.view(viewId);
     if (!view) return { ok: false, error: 'This view is no longer open.' };
     try {
-      const result = await this.#o.driver.viewSubmission({
+      const result = await at.driver.viewSubmission({
         viewId,
         userId,
         values: toSubmitted(view.blocks, values),

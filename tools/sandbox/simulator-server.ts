@@ -20,8 +20,12 @@ export interface SimulatorServerOptions {
   feed: RevisionFeed;
   actions: SimulatorActions;
   model: EmulatorModel;
-  /** The snapshot for one visitor identity and one opened ticket. */
-  snapshot: (userId: string | undefined, ticketId: string | undefined) => SimulatorSnapshot;
+  /** The snapshot for one visitor identity in one workspace (team id), and one opened ticket. */
+  snapshot: (
+    userId: string | undefined,
+    ticketId: string | undefined,
+    team: string | undefined,
+  ) => SimulatorSnapshot;
 }
 
 /** A running simulator server. */
@@ -141,7 +145,8 @@ export async function startSimulatorServer(
     if (req.method === 'GET' && path === '/api/state') {
       const as = url.searchParams.get('as') ?? undefined;
       const ticket = url.searchParams.get('ticket') ?? undefined;
-      sendJson(res, 200, options.snapshot(as, ticket));
+      const team = url.searchParams.get('team') ?? undefined;
+      sendJson(res, 200, options.snapshot(as, ticket, team));
       return;
     }
     if (req.method === 'GET' && path === '/api/events') {

@@ -85,7 +85,10 @@ export interface Notice {
 export interface SimulatorSnapshot {
   revision: number;
   me: string;
+  /** The workspace shown. */
   team: { id: string; name: string };
+  /** Every workspace the visitor can switch to (one unless the sandbox is an organization). */
+  workspaces: WorkspaceChoice[];
   app: AppProfile & { botUserId: string; appId: string; workflows: WorkflowView[] };
   identities: (VisitorIdentity & { realName: string })[];
   people: PersonView[];
@@ -99,9 +102,19 @@ export interface SimulatorSnapshot {
   platform: PlatformView;
 }
 
+/** A workspace the visitor can switch to, with whom they can be there (user ids). */
+export interface WorkspaceChoice {
+  id: string;
+  name: string;
+  identities: string[];
+}
+
 /** Where the snapshot is read from. */
 export interface SnapshotSources {
+  /** The workspace shown. */
   workspace: Workspace;
+  /** Every workspace the visitor can switch to; the one shown alone when absent. */
+  workspaces?: readonly WorkspaceChoice[];
   model: EmulatorModel;
   tenant: string;
   profile: AppProfile;
@@ -214,6 +227,15 @@ export function buildSnapshot(
     revision: sources.revision,
     me: userId,
     team: { id: workspace.team.id, name: workspace.team.name },
+    workspaces: [
+      ...(sources.workspaces ?? [
+        {
+          id: workspace.team.id,
+          name: workspace.team.name,
+          identities: sources.identities.map((identity) => identity.userId),
+        },
+      ]),
+    ],
     app: {
       ...profile,
       botUserId: workspace.botUserId,

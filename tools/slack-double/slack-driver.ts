@@ -255,7 +255,7 @@ export class SlackDriver {
     sign: SignOptions = {},
   ): Promise<SlashCommandResult> {
     const conversation = this.#memberConversation(input.userId, input.channelId);
-    const triggerId = this.double.issueTrigger(input.userId);
+    const triggerId = this.#workspace.issueTrigger(input.userId);
     const responseUrl = this.double.issueResponseUrl({
       source: 'slash_command',
       userId: input.userId,
@@ -623,7 +623,7 @@ export class SlackDriver {
     const conversation = this.#conversation(input.channelId);
     const message = this.#workspace.message(conversation.id, input.messageTs);
     if (!message) throw new UnknownMessageError(conversation.id, input.messageTs);
-    const triggerId = this.double.issueTrigger(input.userId);
+    const triggerId = this.#workspace.issueTrigger(input.userId);
     const responseUrl = this.double.issueResponseUrl({
       source: 'message_action',
       userId: input.userId,
@@ -647,7 +647,7 @@ export class SlackDriver {
     sign: SignOptions = {},
   ): Promise<InteractionResult> {
     this.#requireUser(input.userId);
-    const triggerId = this.double.issueTrigger(input.userId);
+    const triggerId = this.#workspace.issueTrigger(input.userId);
     const payload = globalShortcutPayload(this.#context, { ...input, triggerId });
     return { ...(await this.#sendInteraction(payload, sign)), payload, triggerId };
   }
@@ -678,7 +678,7 @@ export class SlackDriver {
     });
     workspace.setViewState(view.id, state);
     const submitted: SlackView = { ...view, state: { values: state } };
-    const triggerId = this.double.issueTrigger(userId);
+    const triggerId = this.#workspace.issueTrigger(userId);
     const payload = viewSubmissionPayload(this.#context, { userId, view: submitted, triggerId });
     const answer = await this.#sendInteraction(payload, sign);
     return { ...answer, payload, triggerId, ...this.#applyViewAck(submitted, userId, answer) };
@@ -829,7 +829,7 @@ export class SlackDriver {
         ? undefined
         : this.#answeredOptions.get(`${input.viewId}:${site.actionId}`);
     const action = actionEntry(site, actionTs(this.#workspace), input.value, answered);
-    const triggerId = this.double.issueTrigger(input.userId);
+    const triggerId = this.#workspace.issueTrigger(input.userId);
     const payload = blockActionsPayload(this.#context, {
       userId: input.userId,
       container,

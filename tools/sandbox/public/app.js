@@ -14,7 +14,7 @@ import { connect, refresh } from './connection.js';
 import { byId } from './dom.js';
 import { closeMenus } from './menus.js';
 import { setUpModal } from './modals.js';
-import { chooseIdentity, openAppTab } from './navigation.js';
+import { chooseIdentity, chooseWorkspace, openAppTab } from './navigation.js';
 import { setUpPlatform } from './platform-forms.js';
 import { render } from './render.js';
 import { drawWith, state } from './state.js';
@@ -28,6 +28,8 @@ function start() {
   });
   const identity = byId('identity', HTMLSelectElement);
   identity.addEventListener('change', () => chooseIdentity(identity.value));
+  const workspace = byId('workspace', HTMLSelectElement);
+  workspace.addEventListener('change', () => chooseWorkspace(workspace.value));
   document.addEventListener('click', (event) => {
     if (!(event.target instanceof Element) || !event.target.closest('.menu-anchor')) closeMenus();
   });

@@ -8,6 +8,7 @@ import { byId } from './dom.js';
 import { toast } from './notices.js';
 import { redraw, refreshing, state } from './state.js';
 /** @import { ActionResult, SimulatorAction } from '../simulator-actions.ts' */
+/** @import { SimulatorSnapshot } from '../simulator-state.ts' */
 
 /** Fetches a fresh snapshot and draws it; a call while one runs fetches once more after it. */
 export async function refresh() {
@@ -19,12 +20,25 @@ export async function refresh() {
   try {
     do {
       refreshing.again = false;
+      const asked = { me: state.me, team: state.team };
       const query = new URLSearchParams();
-      if (state.me) query.set('as', state.me);
+      if (asked.me) query.set('as', asked.me);
+      if (asked.team) query.set('team', asked.team);
       if (state.ticket) query.set('ticket', state.ticket);
       const response = await fetch(`/api/state?${query}`);
       if (!response.ok) throw new Error(`the sandbox answered ${response.status}`);
-      state.snapshot = await response.json();
+      /** @type {SimulatorSnapshot} */
+      const snapshot = await response.json();
+      // The visitor became someone else, or went to another workspace, meanwhile: that view
+      // is fetched instead, and this one never drawn (its channels would move them elsewhere).
+      if (asked.me !== state.me || asked.team !== state.team) {
+        refreshing.again = true;
+        continue;
+      }
+      // Someone who is not in the workspace shown cannot be there: the sandbox chose its person.
+      state.me = snapshot.me;
+      state.team = snapshot.team.id;
+      state.snapshot = snapshot;
       redraw();
     } while (refreshing.again);
     setConnection('');
@@ -45,7 +59,8 @@ export async function act(action) {
     const response = await fetch('/api/actions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(action),
+      // Done in the workspace shown (the sandbox reads `team` beside any action).
+      body: JSON.stringify(state.team ? { ...action, team: state.team } : action),
     });
     const result = await response.json();
     return response.ok ? result : { ok: false, error: result.error ?? `error ${response.status}` };

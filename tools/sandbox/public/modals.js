@@ -35,7 +35,7 @@ export function renderModal() {
     if (modalDialog.open) closeDialog(modalDialog);
     return;
   }
-  const key = `${state.me}:${top.id}:${top.hash}:${stack.length}`;
+  const key = `${state.team}:${state.me}:${top.id}:${top.hash}:${stack.length}`;
   if (key === modal.key && modalDialog.open) return;
   // A views.update keeps what the person typed in inputs that kept their ids, as Slack does.
   /** @type {Map<string, FieldValue>} */

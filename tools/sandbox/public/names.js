@@ -43,8 +43,12 @@ export function currentConversation() {
   return state.place === 'app' ? dm() : conversation(state.place);
 }
 
-/** Puts who the visitor is and where into the address. */
+/** Puts who the visitor is and where (in which workspace) into the address. */
 export function saveLocation() {
-  const query = new URLSearchParams({ as: state.me, in: state.place });
+  const query = new URLSearchParams({
+    ...(state.team ? { team: state.team } : {}),
+    as: state.me,
+    in: state.place,
+  });
   history.replaceState(null, '', `#${query}`);
 }

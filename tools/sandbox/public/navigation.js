@@ -19,13 +19,51 @@ import { currentSnapshot, drawn, modal, redraw, state } from './state.js';
  */
 export function chooseIdentity(userId) {
   if (userId === state.me) return;
-  if (modal.viewId) {
-    /** @type {Map<string, FieldValue>} */
-    const typed = new Map();
-    for (const [fieldId, field] of modal.fields) typed.set(fieldId, field.read());
-    modal.drafts.set(modal.viewId, typed);
-  }
+  keepDraft();
   state.me = userId;
+  showAgain();
+}
+
+/**
+ * Goes to another workspace of the organization: its channels, DMs and people. Whoever the
+ * visitor is stays if they are in that workspace too; otherwise they are whom they were there
+ * last (or its first person). Where they were in each workspace, the open thread and what was
+ * typed in an open form are kept for when they come back, as with "You are".
+ * @param {string} team
+ */
+export function chooseWorkspace(team) {
+  const snapshot = currentSnapshot();
+  if (team === snapshot.team.id) return;
+  keepDraft();
+  state.visits.set(snapshot.team.id, {
+    me: state.me,
+    place: state.place,
+    appTab: state.appTab,
+    thread: state.thread,
+  });
+  const visit = state.visits.get(team);
+  const people = snapshot.workspaces.find((w) => w.id === team)?.identities ?? [];
+  state.team = team;
+  state.me = people.includes(state.me) ? state.me : (visit?.me ?? people[0] ?? '');
+  state.place = visit?.place ?? '';
+  state.appTab = visit?.appTab ?? 'messages';
+  state.thread = visit?.thread ?? null;
+  state.editing = null;
+  drawn.identities = '';
+  showAgain();
+}
+
+/** Keeps what was typed in the open form, for when its person is back (see `modal.drafts`). */
+function keepDraft() {
+  if (!modal.viewId) return;
+  /** @type {Map<string, FieldValue>} */
+  const typed = new Map();
+  for (const [fieldId, field] of modal.fields) typed.set(fieldId, field.read());
+  modal.drafts.set(modal.viewId, typed);
+}
+
+/** Fetches and draws the view of the person now chosen, and opens their app tab if there. */
+function showAgain() {
   modal.key = '';
   drawn.conversation = '';
   drawn.home = '';

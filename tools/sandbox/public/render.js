@@ -32,6 +32,7 @@ export function render() {
   }
   state.noticeFloor ??= Math.max(0, ...snapshot.notices.map((n) => n.id));
   byId('workspace-name').textContent = snapshot.team.name;
+  renderWorkspaces();
   renderIdentity();
   renderSidebar();
   renderConversation();
@@ -55,6 +56,23 @@ export function render() {
     },
     drawn.platform,
   );
+}
+
+/** The Workspace switch: shown when the sandbox is an organization of several. */
+function renderWorkspaces() {
+  const snapshot = currentSnapshot();
+  const select = byId('workspace', HTMLSelectElement);
+  const key = JSON.stringify(snapshot.workspaces.map(({ id, name }) => [id, name]));
+  if (key !== drawn.workspaces) {
+    drawn.workspaces = key;
+    select.replaceChildren(
+      ...snapshot.workspaces.map((workspace) =>
+        h('option', { value: workspace.id }, workspace.name),
+      ),
+    );
+  }
+  byId('workspace-switch').hidden = snapshot.workspaces.length < 2;
+  select.value = snapshot.team.id;
 }
 
 function renderIdentity() {

@@ -16,7 +16,10 @@
 
 /**
  * @typedef {object} PageState
+ * @property {string} team The workspace shown, by team id ('' for the sandbox's first).
  * @property {string} me The user id of the person the visitor is.
+ * @property {Map<string, Visit>} visits Where the visitor was in each workspace they left, by
+ *   team id, for when they come back (as Slack keeps each workspace's place).
  * @property {string} place Where they are: a channel's id, or 'app' for the app (its DM and
  *   Home).
  * @property {'home' | 'messages'} appTab The app's tab they are on.
@@ -31,11 +34,22 @@
  * @property {string | null} editing The ts of the message being edited.
  */
 
+/**
+ * What the visitor was doing in a workspace when they switched to another.
+ * @typedef {object} Visit
+ * @property {string} me Whom they were.
+ * @property {string} place Where they were.
+ * @property {'home' | 'messages'} appTab The app's tab they were on.
+ * @property {{ channel: string, ts: string } | null} thread The thread open beside.
+ */
+
 const params = new URLSearchParams(location.hash.slice(1));
 
 /** @type {PageState} */
 export const state = {
+  team: params.get('team') ?? '',
   me: params.get('as') ?? '',
+  visits: new Map(),
   place: params.get('in') ?? '',
   appTab: 'messages',
   thread: null,
@@ -62,6 +76,7 @@ export function currentSnapshot() {
  * whose key did not change, and '' draws it again.
  * @typedef {object} Drawn
  * @property {string} identities The people in the "You are" menu.
+ * @property {string} workspaces The workspaces in the Workspace menu.
  * @property {string} home The App Home.
  * @property {string} conversation The conversation's messages.
  * @property {string} thread The open thread's messages.
@@ -72,6 +87,7 @@ export function currentSnapshot() {
 /** @type {Drawn} */
 export const drawn = {
   identities: '',
+  workspaces: '',
   home: '',
   conversation: '',
   thread: '',
