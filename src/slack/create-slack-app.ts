@@ -25,6 +25,7 @@ import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger, installerLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
+import { ConversationHomeBook, channelsOfRecords, recordHomes } from './app/conversation-homes.ts';
 import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
 import { RouteServer, type ServingReceiver } from './app/route-server.ts';
@@ -197,12 +198,28 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     },
     ...(options.routes ?? []),
   ];
-  const receiver = createReceiver(options, routes);
   const clientOptions = {
     ...interactiveClientOptions,
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
   const built = buildClients(options, clientOptions);
+  const receiver = createReceiver(
+    built.homes && built.tokens && options.oauth
+      ? {
+          ...options,
+          oauth: {
+            ...options.oauth,
+            installations: adoptingRecords(options.oauth.installations, {
+              homes: built.homes,
+              tokens: built.tokens,
+              stores: options.stores,
+              logger,
+            }),
+          },
+        }
+      : options,
+    routes,
+  );
   const { interactive, background } = built;
   const app = new App({
     // Not `token`: Bolt would call auth.test in its constructor and own none of its failure.
@@ -218,8 +235,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     clientOptions,
   });
   const installs: Installs | undefined =
-    options.oauth && built.tokens
-      ? removeInstallations(options.oauth.installations, built.tokens, logger)
+    options.oauth && built.tokens && built.homes
+      ? removeInstallations(options.oauth.installations, built.tokens, logger, {
+          homes: built.homes,
+          stores: options.stores,
+        })
       : undefined;
 
   const report: ErrorReporter = (error, context) => {
@@ -376,6 +396,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       await scope.run({ token: context.botToken, workspace }, next);
     });
   }
+  // Installed by OAuth: each request's conversation and person live in its workspace, so
+  // later work naming them (outside any request too) is done with that workspace's token.
+  if (built.homes) app.use(recordHomes(built.homes, logger));
   for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);
   registerShortcuts(app, deps);
@@ -490,6 +513,8 @@ interface BuiltClients {
   authorize?: Authorize<boolean>;
   scope?: WorkspaceScope;
   tokens?: InstalledTokens;
+  /** Installed by OAuth: where conversations and people live. */
+  homes?: ConversationHomeBook;
 }
 
 // One bot token: as ever. Installed by OAuth: clients that find each call's token.
@@ -497,10 +522,12 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
   const { logger, oauth } = options;
   if (oauth) {
     const scope = new WorkspaceScope();
+    const homes = new ConversationHomeBook({ homes: options.stores.homes });
     const tokens = new InstalledTokens({
       scope,
       installations: oauth.installations,
       claims: options.stores.claims,
+      homes,
     });
     const withApi = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
     return {
@@ -511,6 +538,7 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
       ),
       scope,
       tokens,
+      homes,
       // A worker serves no Slack request, so nothing asks it; Bolt wants one all the same.
       ...(options.role === 'worker'
         ? {
@@ -541,11 +569,14 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
   };
 }
 
-// Removing an installation: from the store, and what the clients kept of it.
+// Removing an installation: from the store, what the clients kept of it, and the records of
+// its workspace (homes, thread links, triage channels, channel modes); the other
+// workspaces' records stay as they are.
 function removeInstallations(
   installations: InstallationRecords,
   tokens: InstalledTokens,
   logger: Logger,
+  kept: { homes: ConversationHomeBook; stores: Stores },
 ): Installs {
   return {
     async remove(ref, why) {
@@ -557,16 +588,77 @@ function removeInstallations(
             isEnterpriseInstall: false,
           };
       await installations.deleteInstallation(query);
-      tokens.forget(ref.isEnterpriseInstall ? ref.enterpriseId : ref.teamId);
+      const workspace = ref.isEnterpriseInstall ? ref.enterpriseId : ref.teamId;
+      const removed = workspace
+        ? await forgetWorkspace(workspace, kept)
+        : { ids: [], links: 0, triage: 0, modes: 0 };
+      tokens.forget(workspace, removed.ids);
       logger.info(
         {
           team: ref.teamId,
           enterprise: ref.enterpriseId,
           kind: ref.isEnterpriseInstall ? 'org' : 'workspace',
           why,
+          homes: removed.ids.length,
+          links: removed.links,
+          triageChannels: removed.triage,
+          channelModes: removed.modes,
         },
         'Slack installation removed: the app no longer calls Slack for it',
       );
     },
+  };
+}
+
+// The records of a workspace that uninstalled the app: its homes, and the thread links,
+// triage channels and channel modes of its channels. What the platform holds stays.
+async function forgetWorkspace(
+  workspace: string,
+  kept: { homes: ConversationHomeBook; stores: Stores },
+): Promise<{ ids: string[]; links: number; triage: number; modes: number }> {
+  const { homes, stores } = kept;
+  const ids = await homes.forget(workspace);
+  const gone = new Set(ids);
+  const links = ids.length > 0 ? await stores.links.unlinkChannels(ids) : 0;
+  let triage = 0;
+  for (const channel of new Set((await stores.triageChannels.all()).map((t) => t.channel))) {
+    if (gone.has(channel)) triage += (await stores.triageChannels.clear(channel)).length;
+  }
+  let modes = 0;
+  for (const channel of await stores.channelModes.channels()) {
+    if (gone.has(channel) && (await stores.channelModes.remove(channel))) modes += 1;
+  }
+  return { ids, links, triage, modes };
+}
+
+// The installation store Bolt's installer writes to, which first gives today's records a home
+// when a second workspace installs: until then one workspace ran alone, so every channel its
+// records name (written before homes were kept) is that workspace's.
+function adoptingRecords(
+  installations: InstallationRecords,
+  kept: { homes: ConversationHomeBook; tokens: InstalledTokens; stores: Stores; logger: Logger },
+): InstallationRecords {
+  return {
+    async storeInstallation(installation, logger) {
+      const existing = await installations.list();
+      const [only] = existing;
+      const incoming = installation.isEnterpriseInstall
+        ? installation.enterprise?.id
+        : installation.team?.id;
+      const alone = only?.summary.kind === 'org' ? only.summary.enterpriseId : only?.summary.teamId;
+      if (existing.length === 1 && alone && incoming !== alone) {
+        const channels = await channelsOfRecords(kept.stores);
+        const adopted = await kept.homes.adopt(channels, alone);
+        kept.logger.info(
+          { workspace: alone, channels: channels.length, adopted },
+          'a second workspace installs the app: the records kept so far are the first one’s',
+        );
+      }
+      await installations.storeInstallation(installation, logger);
+      kept.tokens.installed();
+    },
+    fetchInstallation: (query) => installations.fetchInstallation(query),
+    deleteInstallation: (query) => installations.deleteInstallation(query),
+    list: () => installations.list(),
   };
 }

@@ -584,6 +584,8 @@ export class SlackDouble {
       if (own && own !== this.workspace) {
         const argumentsWrong = argumentProblem(this.#description, method, args);
         if (argumentsWrong) return refuse(argumentsWrong);
+        const failure = this.#takeFailure(method, args);
+        if (failure) return injectedFailure(failure);
         return { ...plain(implementation(own, args)), headers: {} };
       }
     }
