@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import {
   defaultWorkspaceSeed,
   nthWorkspaceSeed,
+  orgWideChannelSeed,
   secondIds,
   secondWorkspaceSeed,
   type WorkspaceSeed,
@@ -276,12 +277,16 @@ export class SlackDouble {
         ...(options.now ? { now: options.now } : {}),
         ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
       };
-      workspaces[0] = new Workspace({ ...seed, enterpriseId }, clock);
+      // Both workspaces have the org-wide channel, with each one's bot and people.
+      const second = { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId };
+      const orgWide = (of: WorkspaceSeed) =>
+        orgWideChannelSeed(of.users.filter((user) => !user.deleted).map((user) => user.id));
+      workspaces[0] = new Workspace(
+        { ...seed, enterpriseId, channels: [...seed.channels, orgWide(seed)] },
+        clock,
+      );
       workspaces.push(
-        new Workspace(
-          { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId },
-          clock,
-        ),
+        new Workspace({ ...second, channels: [...second.channels, orgWide(second)] }, clock),
       );
       for (let n = 3; n <= (options.organization.workspaces ?? 2); n++) {
         workspaces.push(new Workspace({ ...nthWorkspaceSeed(n), enterpriseId }, clock));

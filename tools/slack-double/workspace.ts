@@ -245,6 +245,8 @@ export class Workspace {
   readonly botToken: string;
   readonly triggerTtlMs: number;
   readonly #clock: () => number;
+  // Put after the user's id in a DM's id (`WorkspaceSeed.imSuffix`).
+  readonly #imSuffix: string;
   readonly #users = new Map<string, SlackUser>();
   readonly #conversations = new Map<string, Conversation>();
   readonly #messages = new Map<string, SlackMessage[]>();
@@ -272,6 +274,7 @@ export class Workspace {
     this.botId = seed.botId;
     this.botToken = seed.botToken;
     this.triggerTtlMs = options.triggerTtlMs ?? 3000;
+    this.#imSuffix = seed.imSuffix ?? '';
     this.#clock = options.now ?? Date.now;
     for (const user of seed.users) this.#users.set(user.id, toSlackUser(user, seed.team.id));
     for (const channel of seed.channels) this.#addChannel(channel);
@@ -391,7 +394,7 @@ export class Workspace {
 
   /** The DM between the bot and the user, made on first use; its `D...` id never changes. */
   openIm(userId: string): string {
-    const id = `D${userId.replace(/^[UW]/, '')}`;
+    const id = `D${userId.replace(/^[UW]/, '')}${this.#imSuffix}`;
     if (!this.#conversations.has(id)) {
       this.#conversations.set(id, {
         id,
