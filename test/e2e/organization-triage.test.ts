@@ -1,0 +1,133 @@
+/**
+ * One app for a whole Enterprise Grid organization, end to end: installed by OAuth in Acme and
+ * Acme EU, the desk's triage channel lives in Acme EU (#eu-triage, set there by Sam, a member
+ * of both), while Alice files her ticket in Acme. Her ticket's card reaches #eu-triage with
+ * Acme EU's token, and an agent's reply on the platform reaches her thread with Acme's: the
+ * outbox worker and the mirror, which run outside any request, find each call's workspace by
+ * the conversation it names.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AdaptivePlanner } from '../../src/mirror/index.ts';
+import { TRIAGE_CATCH_ALL } from '../../src/store/types.ts';
+import { defaultIds, type SlackDriver, secondIds } from '../../tools/slack-double/index.ts';
+import { driverOf, installByOAuth } from '../../tools/stack/oauth-install.ts';
+import { eventually } from '../support/eventually.ts';
+import { ROUTED_DESK, type Stack, startStack } from '../support/stack.ts';
+
+const { alice, agent, itHelp } = defaultIds;
+const { euTriage } = secondIds;
+const SAM = 'sam.rivera@acme.example';
+const SECRET = 'whsec-e2e-organization-0123456789ab';
+
+let stack: Stack | undefined;
+let eu: SlackDriver | undefined;
+afterEach(async () => {
+  await eu?.close();
+  eu = undefined;
+  await stack?.close();
+  stack = undefined;
+});
+
+// Both workspaces installed, and #eu-triage made the desk's (and the catch-all's) triage
+// channel by Sam in Acme EU.
+async function organization(): Promise<{ on: Stack; euDriver: SlackDriver }> {
+  const on = await startStack({
+    oauth: true,
+    webhookSecret: SECRET,
+    mirror: { planner: new AdaptivePlanner() },
+  });
+  stack = on;
+  on.emulator.setWebhooks({ announceCreated: true });
+  expect((await installByOAuth(on, defaultIds.team)).status).toBe(200);
+  expect((await installByOAuth(on, secondIds.team)).status).toBe(200);
+  const euDriver = driverOf(on, 1);
+  eu = euDriver;
+  for (const desk of [ROUTED_DESK, 'unrouted']) {
+    const sent = await euDriver.slashCommand({
+      userId: agent,
+      channelId: euTriage,
+      text: `triage ${desk}`,
+    });
+    expect(sent.status).toBe(200);
+  }
+  await eventually(
+    async () =>
+      (await on.app.stores.triageChannels.channelFor(ROUTED_DESK)) === euTriage &&
+      (await on.app.stores.triageChannels.channelFor(undefined)) === euTriage,
+    5_000,
+    'the triage channels set in Acme EU',
+  );
+  expect(await on.app.stores.triageChannels.channelFor(TRIAGE_CATCH_ALL)).toBe(euTriage);
+  // The feed marks when it first saw the channels; tickets before that get no card.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  return { on, euDriver };
+}
+
+const cardsIn = (on: Stack, ticketId: string) =>
+  (on.double.workspaces[1]?.messages(euTriage) ?? []).filter(
+    (m) =>
+      m.metadata?.event_type === 'triage_card' && m.metadata.event_payload?.ticket_id === ticketId,
+  );
+
+async function fileInItHelp(on: Stack, text: string) {
+  const parent = await on.driver.userPosts({ userId: alice, channelId: itHelp, text });
+  await on.driver.userReacts({
+    userId: alice,
+    channelId: itHelp,
+    ts: parent.ts,
+    reaction: 'ticket',
+  });
+  const ticketId = await eventually(
+    () => on.app.stores.links.ticketForThread(itHelp, parent.ts),
+    10_000,
+    'the link',
+  );
+  return { threadTs: parent.ts, ticketId };
+}
+
+describe('one app for a whole organization', () => {
+  it('gives a ticket filed in Acme its triage card in Acme EU’s #eu-triage, and brings the agent’s reply back to Acme', async () => {
+    const { on } = await organization();
+    const filed = await fileInItHelp(on, 'Org: the badge reader at the door is dead');
+    const [card] = await eventually(
+      () => (cardsIn(on, filed.ticketId).length > 0 ? cardsIn(on, filed.ticketId) : undefined),
+      15_000,
+      'the triage card in Acme EU',
+    );
+    expect(cardsIn(on, filed.ticketId)).toHaveLength(1);
+    const posted = on.double
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args.channel === euTriage && call.status === 200 && call.response.ok);
+    expect(posted.map((call) => call.tokenOf)).toContain(secondIds.team);
+    expect(posted.every((call) => call.tokenOf === secondIds.team)).toBe(true);
+
+    on.emulator.model.addAgentReply('acme', filed.ticketId, {
+      agentEmail: SAM,
+      body: 'A new badge reader is on its way',
+    });
+    const inAlicesThread = () =>
+      (on.double.workspace.thread(itHelp, filed.threadTs) ?? []).find((m) =>
+        m.text?.includes('badge reader is on its way'),
+      );
+    await eventually(inAlicesThread, 20_000, 'the reply in Alice’s thread in Acme');
+    const inTriage = () =>
+      (on.double.workspaces[1]?.thread(euTriage, card?.ts ?? '') ?? []).find((m) =>
+        m.text?.includes('badge reader is on its way'),
+      );
+    await eventually(inTriage, 20_000, 'the reply in the triage thread in Acme EU');
+    // Nothing went to Acme EU's channel with Acme's token, nor the other way round.
+    const crossed = on.double.calls.filter(
+      (call) =>
+        (call.args.channel === euTriage && call.tokenOf === defaultIds.team) ||
+        (call.args.channel === itHelp && call.tokenOf === secondIds.team),
+    );
+    expect(crossed).toEqual([]);
+    // No Slack call of the outbox or the mirror went without its workspace. (The triage
+    // channels' read-back after an emptied store lists every private channel of one workspace
+    // and is not yet run per installation: left out here.)
+    const unknown = on.logs.filter(
+      (line) => line.includes('slack_workspace_unknown') && !line.includes('TriageChannelHeal'),
+    );
+    expect(unknown).toEqual([]);
+  });
+});
