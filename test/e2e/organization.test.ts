@@ -15,7 +15,7 @@ import { eventually } from '../support/eventually.ts';
 import { ROUTED_DESK, type Stack, startStack } from '../support/stack.ts';
 
 const { alice, agent, itHelp } = defaultIds;
-const { euTriage } = secondIds;
+const { euTriage, euHelp, elsa } = secondIds;
 const SAM = 'sam.rivera@acme.example';
 const SECRET = 'whsec-e2e-organization-0123456789ab';
 
@@ -68,6 +68,21 @@ const cardsIn = (on: Stack, ticketId: string) =>
     (m) =>
       m.metadata?.event_type === 'triage_card' && m.metadata.event_payload?.ticket_id === ticketId,
   );
+
+const installed = async (on: Stack) =>
+  ((await on.app.installStores?.installations.list()) ?? []).map((kept) => kept.summary.teamId);
+
+// Elsa's DM in Acme EU filed as a ticket; its thread linked.
+async function fileByEuDm(on: Stack, euDriver: SlackDriver, text: string) {
+  const dm = on.double.workspaces[1]?.openIm(elsa) ?? '';
+  const sent = await euDriver.userPosts({ userId: elsa, channelId: dm, text });
+  const ticketId = await eventually(
+    () => on.app.stores.links.ticketForThread(dm, sent.ts),
+    10_000,
+    'the link of Elsa’s DM',
+  );
+  return { channel: dm, threadTs: sent.ts, ticketId };
+}
 
 async function fileInItHelp(on: Stack, text: string) {
   const parent = await on.driver.userPosts({ userId: alice, channelId: itHelp, text });
@@ -129,5 +144,53 @@ describe('one app for a whole organization', () => {
       (line) => line.includes('slack_workspace_unknown') && !line.includes('TriageChannelHeal'),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it('on Acme EU’s uninstall, removes its links, triage channels and channel modes, and keeps Acme’s and Acme working', async () => {
+    const { on, euDriver } = await organization();
+    const inAcme = await fileInItHelp(on, 'Org: my monitor flickers');
+    const inEu = await fileByEuDm(on, euDriver, 'Org: the EU printer jams');
+    // Elsa speaks in #eu-help, so the app learns it is Acme EU's; an agent had set its mode.
+    await euDriver.userPosts({ userId: elsa, channelId: euHelp, text: 'Hello all' });
+    await eventually(
+      async () => (await on.app.stores.homes.homeOf(euHelp)) === secondIds.team,
+      5_000,
+      'the home of #eu-help',
+    );
+    await on.app.stores.channelModes.set(euHelp, 'auto');
+    await on.app.stores.channelModes.set(itHelp, 'off');
+
+    expect((await euDriver.event({ type: 'app_uninstalled' })).status).toBe(200);
+    await eventually(
+      async () => (await installed(on)).length === 1,
+      5_000,
+      'Acme EU’s installation removed',
+    );
+    expect(await installed(on)).toEqual([defaultIds.team]);
+    const { links, triageChannels, channelModes, homes } = on.app.stores;
+    expect(await links.ticketForThread(inEu.channel, inEu.threadTs)).toBeUndefined();
+    expect(await links.threadsForTicket(inEu.ticketId)).toEqual([]);
+    expect(await triageChannels.channelFor(ROUTED_DESK)).toBeUndefined();
+    expect(await triageChannels.channelFor(undefined)).toBeUndefined();
+    expect(await channelModes.get(euHelp)).toBeUndefined();
+    expect(await homes.homeOf(euTriage)).toBeUndefined();
+    expect(await homes.homeOf(elsa)).toBeUndefined();
+    // Acme's records stay: its thread links (its triage thread in Acme EU went), its modes.
+    expect(await links.ticketForThread(itHelp, inAcme.threadTs)).toBe(inAcme.ticketId);
+    expect(await channelModes.get(itHelp)).toBe('off');
+    expect(await homes.homeOf(itHelp)).toBe(defaultIds.team);
+    expect(on.logs.join('')).toContain('Slack installation removed');
+
+    // Acme goes on: a new ticket is answered in its thread with Acme's token.
+    const again = await fileInItHelp(on, 'Org: my keyboard lost its Q');
+    const answered = await on.double.waitForCall(
+      'chat.postMessage',
+      (call) =>
+        call.args.channel === itHelp &&
+        call.args.thread_ts === again.threadTs &&
+        call.status === 200 &&
+        call.response.ok === true,
+    );
+    expect(answered.tokenOf).toBe(defaultIds.team);
   });
 });
