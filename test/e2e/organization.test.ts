@@ -141,7 +141,8 @@ describe('one app for a whole organization', () => {
     // channels' read-back after an emptied store lists every private channel of one workspace
     // and is not yet run per installation: left out here.)
     const unknown = on.logs.filter(
-      (line) => line.includes('slack_workspace_unknown') && !line.includes('TriageChannelHeal'),
+      (line) =>
+        line.includes('slack_workspace_unknown') && !line.includes('"task":"triage-channel-heal"'),
     );
     expect(unknown).toEqual([]);
   });
@@ -192,5 +193,68 @@ describe('one app for a whole organization', () => {
         call.response.ok === true,
     );
     expect(answered.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('after a second install, a Redis holding records written before homes were kept still works for both workspaces', async () => {
+    const on = await startStack({
+      oauth: true,
+      webhookSecret: SECRET,
+      mirror: { planner: new AdaptivePlanner() },
+    });
+    stack = on;
+    on.emulator.setWebhooks({ announceCreated: true });
+    expect((await installByOAuth(on, defaultIds.team)).status).toBe(200);
+    // What a deployment installed in Acme alone kept until now: a triage channel, a thread
+    // link and a channel mode, and no homes (written here with the stores, as before).
+    const { stores } = on.app;
+    await stores.triageChannels.set(ROUTED_DESK, defaultIds.agentsPrivate);
+    await stores.links.link('IT-OLD', { channel: itHelp, threadTs: '1700000000.000100' });
+    await stores.channelModes.set(defaultIds.general, 'off');
+    for (const id of [defaultIds.agentsPrivate, itHelp, defaultIds.general]) {
+      expect(await stores.homes.homeOf(id)).toBeUndefined();
+    }
+
+    expect((await installByOAuth(on, secondIds.team)).status).toBe(200);
+    for (const id of [defaultIds.agentsPrivate, itHelp, defaultIds.general]) {
+      expect(await stores.homes.homeOf(id)).toBe(defaultIds.team);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // A ticket made on the platform gets its card in Acme's #it-agents, outside any request.
+    const ticket = on.emulator.model.createTicket('acme', {
+      title: 'Org: the lift is stuck',
+      desk_id: ROUTED_DESK,
+      requester_email: 'bob@acme.example',
+      channel: 'email',
+    });
+    const card = await eventually(
+      () =>
+        on.double.workspace
+          .messages(defaultIds.agentsPrivate)
+          .find(
+            (m) =>
+              m.metadata?.event_type === 'triage_card' &&
+              m.metadata.event_payload?.ticket_id === ticket.id,
+          ),
+      15_000,
+      'the card in Acme’s #it-agents',
+    );
+    expect(card).toBeDefined();
+    const posted = on.double
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args.channel === defaultIds.agentsPrivate && call.status === 200);
+    expect(posted.length).toBeGreaterThan(0);
+    expect(new Set(posted.map((call) => call.tokenOf))).toEqual(new Set([defaultIds.team]));
+    // And Acme EU is answered with its own token.
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    const filed = await fileByEuDm(on, euDriver, 'Org: my EU laptop will not boot');
+    const reply = await on.double.waitForCall(
+      'chat.postMessage',
+      (call) =>
+        call.args.channel === filed.channel &&
+        call.args.thread_ts === filed.threadTs &&
+        call.status === 200,
+    );
+    expect(reply.tokenOf).toBe(secondIds.team);
   });
 });
