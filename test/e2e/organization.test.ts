@@ -257,4 +257,72 @@ describe('one app for a whole organization', () => {
     );
     expect(reply.tokenOf).toBe(secondIds.team);
   });
+
+  it('a 429 on Acme EU’s triage channel holds Acme EU’s posts only: Acme’s threads are answered meanwhile, and each card comes once after Retry-After', async () => {
+    const { on } = await organization();
+    on.double.failNext('chat.postMessage', 'ratelimited', {
+      retryAfterSec: 4,
+      when: (args) => args.channel === euTriage,
+    });
+    const first = await fileInItHelp(on, 'Org: the scanner on floor 2 is offline');
+    const limited = await on.double.waitForCall(
+      'chat.postMessage',
+      (call) => call.args.channel === euTriage && call.status === 429,
+    );
+    // While Acme EU is held, Alice's next ticket is answered in her DM in Acme at once.
+    const dm = on.double.workspace.openIm(alice);
+    const sent = await on.driver.userPosts({ userId: alice, channelId: dm, text: 'Org: VPN down' });
+    const answered = await on.double.waitForCall(
+      'chat.postMessage',
+      (call) =>
+        call.args.channel === dm && call.args.thread_ts === sent.ts && call.response.ok === true,
+    );
+    expect(answered.tokenOf).toBe(defaultIds.team);
+    expect(answered.at - limited.at).toBeLessThan(4_000);
+    const [card] = await eventually(
+      () => (cardsIn(on, first.ticketId).length > 0 ? cardsIn(on, first.ticketId) : undefined),
+      20_000,
+      'the card after Retry-After',
+    );
+    const cardCall = on.double
+      .callsTo('chat.postMessage')
+      .find((call) => call.args.channel === euTriage && call.response.ts === card?.ts);
+    expect(cardCall?.tokenOf).toBe(secondIds.team);
+    expect((cardCall?.at ?? 0) - limited.at).toBeGreaterThanOrEqual(3_900);
+    // Nothing reached Acme EU while it was held.
+    const duringHold = on.double
+      .callsTo('chat.postMessage')
+      .filter(
+        (call) =>
+          call.args.channel === euTriage && call.at > limited.at && call.at < limited.at + 3_900,
+      );
+    expect(duringHold).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(cardsIn(on, first.ticketId)).toHaveLength(1);
+  });
+
+  it('posts a card once in Acme EU when Slack answers its first try with a 500', async () => {
+    const { on } = await organization();
+    on.double.failNext('chat.postMessage', 'internal_error', {
+      status: 500,
+      when: (args) => args.channel === euTriage,
+    });
+    const filed = await fileInItHelp(on, 'Org: the coffee machine shows error 42');
+    await eventually(
+      () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
+      20_000,
+      'the card after the 500',
+    );
+    expect(
+      on.double
+        .callsTo('chat.postMessage')
+        .some((call) => call.args.channel === euTriage && call.status === 500),
+    ).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(cardsIn(on, filed.ticketId)).toHaveLength(1);
+    const cards = on.double
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args.channel === euTriage && call.response.ok === true);
+    expect(new Set(cards.map((call) => call.tokenOf))).toEqual(new Set([secondIds.team]));
+  });
 });
