@@ -25,7 +25,7 @@ import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger, installerLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
-import { ConversationHomeBook, channelsOfRecords, recordHomes } from './app/conversation-homes.ts';
+import { ConversationHomeBook, recordHomes } from './app/conversation-homes.ts';
 import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
 import { RouteServer, type ServingReceiver } from './app/route-server.ts';
@@ -37,6 +37,7 @@ import {
 import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
 import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
+import { adoptingRecords, forgetWorkspace } from './app/workspace-records.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import { serviceClockInputs } from './cards/service-clocks.ts';
 import type { Installs, IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
@@ -607,58 +608,5 @@ function removeInstallations(
         'Slack installation removed: the app no longer calls Slack for it',
       );
     },
-  };
-}
-
-// The records of a workspace that uninstalled the app: its homes, and the thread links,
-// triage channels and channel modes of its channels. What the platform holds stays.
-async function forgetWorkspace(
-  workspace: string,
-  kept: { homes: ConversationHomeBook; stores: Stores },
-): Promise<{ ids: string[]; links: number; triage: number; modes: number }> {
-  const { homes, stores } = kept;
-  const ids = await homes.forget(workspace);
-  const gone = new Set(ids);
-  const links = ids.length > 0 ? await stores.links.unlinkChannels(ids) : 0;
-  let triage = 0;
-  for (const channel of new Set((await stores.triageChannels.all()).map((t) => t.channel))) {
-    if (gone.has(channel)) triage += (await stores.triageChannels.clear(channel)).length;
-  }
-  let modes = 0;
-  for (const channel of await stores.channelModes.channels()) {
-    if (gone.has(channel) && (await stores.channelModes.remove(channel))) modes += 1;
-  }
-  return { ids, links, triage, modes };
-}
-
-// The installation store Bolt's installer writes to, which first gives today's records a home
-// when a second workspace installs: until then one workspace ran alone, so every channel its
-// records name (written before homes were kept) is that workspace's.
-function adoptingRecords(
-  installations: InstallationRecords,
-  kept: { homes: ConversationHomeBook; tokens: InstalledTokens; stores: Stores; logger: Logger },
-): InstallationRecords {
-  return {
-    async storeInstallation(installation, logger) {
-      const existing = await installations.list();
-      const [only] = existing;
-      const incoming = installation.isEnterpriseInstall
-        ? installation.enterprise?.id
-        : installation.team?.id;
-      const alone = only?.summary.kind === 'org' ? only.summary.enterpriseId : only?.summary.teamId;
-      if (existing.length === 1 && alone && incoming !== alone) {
-        const channels = await channelsOfRecords(kept.stores);
-        const adopted = await kept.homes.adopt(channels, alone);
-        kept.logger.info(
-          { workspace: alone, channels: channels.length, adopted },
-          'a second workspace installs the app: the records kept so far are the first one’s',
-        );
-      }
-      await installations.storeInstallation(installation, logger);
-      kept.tokens.installed();
-    },
-    fetchInstallation: (query) => installations.fetchInstallation(query),
-    deleteInstallation: (query) => installations.deleteInstallation(query),
-    list: () => installations.list(),
   };
 }

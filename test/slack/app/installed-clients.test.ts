@@ -7,6 +7,7 @@ import {
   idsNamedBy,
   WorkspaceScope,
 } from '../../../src/slack/app/installed-clients.ts';
+import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryInstallStores } from '../../../src/store/memory-installations.ts';
 import { createMemoryStores } from '../../../src/store/memory-stores.ts';
 import { TokenCipher } from '../../../src/store/token-cipher.ts';
@@ -236,6 +237,16 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(double.calls.length).toBe(before);
     await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'still here' });
     expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('fails an uninstalled workspace’s call for good: the outbox keeps the platform write and does not retry it', async () => {
+    const { client, homes } = await setUpOrganization();
+    await homes.note('C0GONE', 'T0GONE');
+    const failed = await client.chat
+      .postMessage({ channel: 'C0GONE', text: 'x' })
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'slack_workspace_uninstalled', id: 'C0GONE' });
+    expect(isTransient(failed)).toBe(false);
   });
 
   it('serves a workspace with no install of its own by its organization’s org-wide install', async () => {
