@@ -65,6 +65,34 @@ describe('the Slack double’s organization of two workspaces', () => {
     }
   });
 
+  it('keeps one history of #acme-all, whichever workspace’s token writes or reads it', async () => {
+    double = await startSlackDouble({ organization: {} });
+    const posted = await callApi(
+      double,
+      'chat.postMessage',
+      { channel: secondIds.orgWide, text: 'From Acme' },
+      defaultIds.botToken,
+    );
+    const reply = await callApi(
+      double,
+      'chat.postMessage',
+      { channel: secondIds.orgWide, text: 'From Acme EU', thread_ts: posted.ts },
+      secondIds.botToken,
+    );
+    expect(reply.ok).toBe(true);
+    const thread = double.workspaces[1]?.thread(secondIds.orgWide, String(posted.ts)) ?? [];
+    expect(thread.map((m) => m.text)).toEqual(['From Acme', 'From Acme EU']);
+    const members = await callApi(
+      double,
+      'conversations.members',
+      { channel: secondIds.orgWide },
+      defaultIds.botToken,
+    );
+    expect(members.members).toEqual(
+      expect.arrayContaining([defaultIds.bot, defaultIds.alice, secondIds.bot, secondIds.elsa]),
+    );
+  });
+
   it('gives each workspace’s bot its own DM with a person of both, under distinct ids', async () => {
     double = await startSlackDouble({ organization: {} });
     const [acme, eu] = double.workspaces;

@@ -193,9 +193,9 @@ export function secondWorkspaceSeed(): WorkspaceSeed {
 }
 
 /**
- * The organization's org-wide channel (#acme-all), in every workspace of the organization
- * under one id, with the bot of each. Each workspace of the double keeps its own copy of its
- * messages (Slack shows one): a test reads it where it posted.
+ * The organization's org-wide channel (#acme-all), in the organization's first two workspaces
+ * under one id, with the bot and people of each: one channel, one history, whichever
+ * workspace's token reads or writes it (`Workspace.shareConversation`).
  */
 export function orgWideChannelSeed(members: readonly string[]): ChannelSeed {
   return { id: secondIds.orgWide, name: 'acme-all', members: [...members] };

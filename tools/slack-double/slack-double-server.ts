@@ -276,8 +276,11 @@ export class SlackDouble {
       const clock = {
         ...(options.now ? { now: options.now } : {}),
         ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
+        // One run of message timestamps for the organization: its workspaces share channels.
+        timestamps: { lastMicros: 0 },
       };
-      // Both workspaces have the org-wide channel, with each one's bot and people.
+      // Both workspaces have the org-wide channel, one and the same, with each one's bot and
+      // people.
       const second = { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId };
       const orgWide = (of: WorkspaceSeed) =>
         orgWideChannelSeed(of.users.filter((user) => !user.deleted).map((user) => user.id));
@@ -285,9 +288,12 @@ export class SlackDouble {
         { ...seed, enterpriseId, channels: [...seed.channels, orgWide(seed)] },
         clock,
       );
-      workspaces.push(
-        new Workspace({ ...second, channels: [...second.channels, orgWide(second)] }, clock),
+      const secondWorkspace = new Workspace(
+        { ...second, channels: [...second.channels, orgWide(second)] },
+        clock,
       );
+      secondWorkspace.shareConversation(secondIds.orgWide, workspaces[0]);
+      workspaces.push(secondWorkspace);
       for (let n = 3; n <= (options.organization.workspaces ?? 2); n++) {
         workspaces.push(new Workspace({ ...nthWorkspaceSeed(n), enterpriseId }, clock));
       }
