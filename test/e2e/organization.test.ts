@@ -325,4 +325,71 @@ describe('one app for a whole organization', () => {
       .filter((call) => call.args.channel === euTriage && call.response.ok === true);
     expect(new Set(cards.map((call) => call.tokenOf))).toEqual(new Set([secondIds.team]));
   });
+
+  it('answers Sam, a member of both workspaces, in each one’s DM with that workspace’s token', async () => {
+    const on = await startStack({ oauth: true });
+    stack = on;
+    await installByOAuth(on, defaultIds.team);
+    await installByOAuth(on, secondIds.team);
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    const answeredIn = async (driver: SlackDriver, index: number, text: string) => {
+      const dm = on.double.workspaces[index]?.openIm(agent) ?? '';
+      const sent = await driver.userPosts({ userId: agent, channelId: dm, text });
+      const reply = await on.double.waitForCall(
+        'chat.postMessage',
+        (call) =>
+          call.args.channel === dm && call.args.thread_ts === sent.ts && call.status === 200,
+      );
+      return reply.tokenOf;
+    };
+    expect(await answeredIn(euDriver, 1, 'Org: my EU badge expired')).toBe(secondIds.team);
+    expect(await answeredIn(on.driver, 0, 'Org: my Acme badge expired')).toBe(defaultIds.team);
+    expect(await answeredIn(euDriver, 1, 'Org: my EU desk phone is dead')).toBe(secondIds.team);
+  });
+
+  it('brings an agent’s reply to a ticket filed in the org-wide channel, whichever workspace spoke there last', async () => {
+    const on = await startStack({ oauth: true, mirror: { planner: new AdaptivePlanner() } });
+    stack = on;
+    await installByOAuth(on, defaultIds.team);
+    await installByOAuth(on, secondIds.team);
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    const { orgWide } = secondIds;
+    const parent = await on.driver.userPosts({
+      userId: alice,
+      channelId: orgWide,
+      text: 'Org: the wifi in the lobby is down',
+    });
+    await on.driver.userReacts({
+      userId: alice,
+      channelId: orgWide,
+      ts: parent.ts,
+      reaction: 'ticket',
+    });
+    const ticketId = await eventually(
+      () => on.app.stores.links.ticketForThread(orgWide, parent.ts),
+      10_000,
+      'the link',
+    );
+    // Elsa speaks in the same channel from Acme EU: its home is now Acme EU.
+    await euDriver.userPosts({ userId: elsa, channelId: orgWide, text: 'Same here' });
+    await eventually(
+      async () => (await on.app.stores.homes.homeOf(orgWide)) === secondIds.team,
+      5_000,
+      'the channel heard from Acme EU',
+    );
+    on.emulator.model.addAgentReply('acme', ticketId, {
+      agentEmail: SAM,
+      body: 'The lobby access point is being replaced',
+    });
+    await eventually(
+      () =>
+        (on.double.workspace.thread(orgWide, parent.ts) ?? []).find((m) =>
+          m.text?.includes('lobby access point'),
+        ),
+      20_000,
+      'the reply in the org-wide thread',
+    );
+  });
 });
