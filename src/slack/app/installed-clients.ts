@@ -15,6 +15,7 @@ import type { InstallationRecords } from '../../store/install-types.ts';
 import type { ClaimStore, Now } from '../../store/types.ts';
 import {
   SlackMethodHeldError,
+  slackErrorOf,
   WorkspaceUninstalledError,
   WorkspaceUnknownError,
 } from '../errors.ts';
@@ -50,6 +51,9 @@ const ONLY_KEPT_MS = 2_000;
 const LIST_KEPT_MS = 2_000;
 // How many ids of uninstalled workspaces are remembered, to fail their calls at once.
 const MAX_GONE = 20_000;
+// Calls naming no conversation or person that any installation of the organization answers
+// alike, asked of each in turn outside a request when there are several.
+const ASKED_OF_EACH: ReadonlySet<string> = new Set(['users.lookupByEmail']);
 
 /** The conversations and people a Web API call names, in the order they tell its workspace. */
 export function idsNamedBy(args: Record<string, unknown>): string[] {
@@ -162,6 +166,24 @@ export class InstalledTokens {
     for (const id of ids) this.#gone.set(id, workspace);
   }
 
+  /** Every installation's token and workspace, oldest installation first. */
+  async every(): Promise<WorkspaceAuth[]> {
+    const now = this.#now();
+    if (!this.#listed || now - this.#listed.at > LIST_KEPT_MS) {
+      this.#listed = { all: await this.#installations.list(), at: now };
+    }
+    const auths: WorkspaceAuth[] = [];
+    for (const kept of [...this.#listed.all].sort(
+      (a, b) => a.summary.installedAt - b.summary.installedAt,
+    )) {
+      const token = kept.installation.bot?.token;
+      const workspace =
+        kept.summary.kind === 'org' ? kept.summary.enterpriseId : kept.summary.teamId;
+      if (token && workspace) auths.push({ token, workspace });
+    }
+    return auths;
+  }
+
   /** Drops what is kept of the installations: one was just stored. */
   installed(): void {
     this.#only = undefined;
@@ -228,7 +250,25 @@ export class InstalledWebClient extends WebClient {
   ): Promise<WebAPICallResult> {
     // A token given with the call (a workflow step's own) is that call's business.
     if (typeof options.token === 'string') return super.apiCall(method, options);
-    const { token, workspace } = await this.#tokens.current(options);
+    let auth: WorkspaceAuth;
+    try {
+      auth = await this.#tokens.current(options);
+    } catch (error) {
+      // A person looked for by email, outside any request: Grid's user ids are the
+      // organization's, so whichever workspace knows them gives the right one.
+      if (error instanceof WorkspaceUnknownError && ASKED_OF_EACH.has(method)) {
+        return this.#askEach(method, options, error);
+      }
+      throw error;
+    }
+    return this.#callAs(auth, method, options);
+  }
+
+  async #callAs(
+    { token, workspace }: WorkspaceAuth,
+    method: string,
+    options: Record<string, unknown>,
+  ): Promise<WebAPICallResult> {
     const holds = this.#tokens.holdsOf(workspace);
     const leftMs = await holds.heldFor(method);
     if (leftMs !== undefined) throw new SlackMethodHeldError(method, Math.ceil(leftMs / 1_000));
@@ -244,5 +284,28 @@ export class InstalledWebClient extends WebClient {
       }
       throw error;
     }
+  }
+
+  // Asks each installation in turn until one knows the person. A workspace that is held or
+  // fails is passed over; when none answers, its failure (else Slack's "not found") is thrown,
+  // so a 429 is still seen as one by the caller.
+  async #askEach(
+    method: string,
+    options: Record<string, unknown>,
+    unknown: WorkspaceUnknownError,
+  ): Promise<WebAPICallResult> {
+    const every = await this.#tokens.every();
+    if (every.length === 0) throw unknown;
+    let failed: unknown;
+    let notFound: unknown;
+    for (const auth of every) {
+      try {
+        return await this.#callAs(auth, method, options);
+      } catch (error) {
+        if (slackErrorOf(error) === 'users_not_found') notFound ??= error;
+        else failed ??= error;
+      }
+    }
+    throw failed ?? notFound;
   }
 }

@@ -260,6 +260,53 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
   });
 
+  it('outside any request, finds a person by email in whichever workspace knows them', async () => {
+    const { client } = await setUpOrganization();
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    const alice = await client.users.lookupByEmail({ email: 'alice@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    expect(alice.user?.id).toBe(defaultIds.alice);
+    await expect(
+      client.users.lookupByEmail({ email: 'nobody@acme.example' }),
+    ).rejects.toMatchObject({ data: { error: 'users_not_found' } });
+    // Acme was asked first each time (installed first); Acme EU only when Acme did not know.
+    expect(double.callsTo('users.lookupByEmail').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+      defaultIds.team,
+      defaultIds.team,
+      secondIds.team,
+    ]);
+  });
+
+  it('looking a person up by email, passes over a workspace that answers 429, and holds only that one', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('users.lookupByEmail', 'ratelimited', { retryAfterSec: 30 });
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    // Acme is held now: Alice, whom only Acme knows, is not found meanwhile, and the caller
+    // sees the 429 rather than "not found".
+    await expect(client.users.lookupByEmail({ email: 'alice@acme.example' })).rejects.toMatchObject(
+      { code: 'slack_webapi_rate_limited_error' },
+    );
+    expect(double.callsTo('users.lookupByEmail').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+      secondIds.team,
+    ]);
+  });
+
+  it('looking a person up by email, asks the next workspace when one answers 500', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('users.lookupByEmail', 'internal_error', { status: 500 });
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    double.failNext('users.lookupByEmail', 'internal_error', { status: 500, times: 2 });
+    await expect(client.users.lookupByEmail({ email: 'alice@acme.example' })).rejects.toMatchObject(
+      { code: 'slack_webapi_http_error' },
+    );
+  });
+
   it('reads the conversations and people a call names, channel first', () => {
     expect(idsNamedBy({ channel: 'C1', user: 'U1' })).toEqual(['C1', 'U1']);
     expect(idsNamedBy({ users: 'U1,U2' })).toEqual(['U1', 'U2']);
