@@ -37,7 +37,11 @@ import {
 import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
 import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
-import { adoptingRecords, forgetWorkspace } from './app/workspace-records.ts';
+import {
+  adoptingRecords,
+  forgetWorkspace,
+  recordsOfEveryWorkspace,
+} from './app/workspace-records.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import { serviceClockInputs } from './cards/service-clocks.ts';
 import type { Installs, IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
@@ -348,8 +352,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     client: background,
     ...(options.triageHealPaceMs !== undefined ? { paceMs: options.triageHealPaceMs } : {}),
   });
+  // Installed by OAuth: each installation's triage channels read back with its own token.
+  const healRecords =
+    built.scope && built.tokens && built.homes
+      ? recordsOfEveryWorkspace({
+          recordsOf: () =>
+            new TriageChannelRecords({
+              client: background,
+              ...(options.triageHealPaceMs !== undefined
+                ? { paceMs: options.triageHealPaceMs }
+                : {}),
+            }),
+          writer: triageRecords,
+          tokens: built.tokens,
+          scope: built.scope,
+          homes: built.homes,
+        })
+      : triageRecords;
   const triageHeal = new TriageChannelHeal({
-    records: triageRecords,
+    records: healRecords,
     stores: options.stores,
     logger: logger.child({ component: 'triage-heal' }),
     report,

@@ -6,8 +6,13 @@
 import type { Logger } from 'pino';
 import type { InstallationRecords } from '../../store/install-types.ts';
 import type { Stores } from '../../store/types.ts';
+import { WorkspaceUnknownError } from '../errors.ts';
+import type {
+  TriageChannelRecord,
+  TriageChannelRecords,
+} from '../tickets/triage-channel-records.ts';
 import { type ConversationHomeBook, channelsOfRecords } from './conversation-homes.ts';
-import type { InstalledTokens } from './installed-clients.ts';
+import type { InstalledTokens, WorkspaceScope } from './installed-clients.ts';
 
 /**
  * Removes the records of a workspace that uninstalled the app: its homes, and the thread
@@ -64,5 +69,46 @@ export function adoptingRecords(
     fetchInstallation: (query) => installations.fetchInstallation(query),
     deleteInstallation: (query) => installations.deleteInstallation(query),
     list: () => installations.list(),
+  };
+}
+
+/** The triage channels' records as the heal reads and writes them (`TriageChannelRecords`). */
+type HealRecords = Pick<TriageChannelRecords, 'readAll' | 'remember'>;
+
+/**
+ * The triage channels' records of every installation: read back in each workspace in turn,
+ * with its token (each workspace's private channels, and its own bot's pins), their channels
+ * noted as that workspace's. Written (`remember`) with the token of the channel's home.
+ * `recordsOf` gives one workspace's reader; it is made once per workspace.
+ */
+export function recordsOfEveryWorkspace(options: {
+  recordsOf: (workspace: string) => Pick<TriageChannelRecords, 'readAll'>;
+  writer: Pick<TriageChannelRecords, 'remember'>;
+  tokens: Pick<InstalledTokens, 'every'>;
+  scope: WorkspaceScope;
+  homes: Pick<ConversationHomeBook, 'note'>;
+}): HealRecords {
+  const readers = new Map<string, Pick<TriageChannelRecords, 'readAll'>>();
+  return {
+    async readAll(signal) {
+      const every = await options.tokens.every();
+      // Installed nowhere yet: nothing can be read, so the heal tries again later.
+      if (every.length === 0) throw new WorkspaceUnknownError(0);
+      const found: TriageChannelRecord[] = [];
+      for (const auth of every) {
+        let reader = readers.get(auth.workspace);
+        if (!reader) {
+          reader = options.recordsOf(auth.workspace);
+          readers.set(auth.workspace, reader);
+        }
+        const records = await options.scope.run(auth, () =>
+          (reader as Pick<TriageChannelRecords, 'readAll'>).readAll(signal),
+        );
+        for (const record of records) await options.homes.note(record.channel, auth.workspace);
+        found.push(...records);
+      }
+      return found;
+    },
+    remember: (channel, record) => options.writer.remember(channel, record),
   };
 }

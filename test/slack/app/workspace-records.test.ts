@@ -2,11 +2,21 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConversationHomeBook } from '../../../src/slack/app/conversation-homes.ts';
-import { InstalledTokens, WorkspaceScope } from '../../../src/slack/app/installed-clients.ts';
-import { adoptingRecords, forgetWorkspace } from '../../../src/slack/app/workspace-records.ts';
+import {
+  InstalledTokens,
+  InstalledWebClient,
+  WorkspaceScope,
+} from '../../../src/slack/app/installed-clients.ts';
+import {
+  adoptingRecords,
+  forgetWorkspace,
+  recordsOfEveryWorkspace,
+} from '../../../src/slack/app/workspace-records.ts';
+import { TriageChannelRecords } from '../../../src/slack/tickets/triage-channel-records.ts';
 import { createMemoryInstallStores } from '../../../src/store/memory-installations.ts';
 import { createMemoryStores } from '../../../src/store/memory-stores.ts';
 import { TokenCipher } from '../../../src/store/token-cipher.ts';
+import { defaultIds, secondIds, startSlackDouble } from '../../../tools/slack-double/index.ts';
 import { workspaceInstall } from '../../store/contract/installations-contract.ts';
 
 function setUp() {
@@ -105,5 +115,101 @@ describe('a workspace’s records', () => {
     expect(await stores.channelModes.channels()).toEqual(['C0ITHELP']);
     expect(await stores.homes.homeOf('C0ITHELP')).toBe('T0001');
     expect(await stores.homes.homeOf('U0ELSA')).toBeUndefined();
+  });
+});
+
+// Both workspaces installed, each with a triage record its bot pinned; their read-back.
+async function pinnedInBoth(double: Awaited<ReturnType<typeof startSlackDouble>>) {
+  const stores = createMemoryStores();
+  const { installations } = createMemoryInstallStores({
+    cipher: new TokenCipher(randomBytes(32)),
+    stateSecret: 'state-secret-0123456789',
+  });
+  await installations.storeInstallation(workspaceInstall(defaultIds.team, defaultIds.botToken));
+  await installations.storeInstallation(workspaceInstall(secondIds.team, secondIds.botToken));
+  const homes = new ConversationHomeBook({ homes: stores.homes });
+  const scope = new WorkspaceScope();
+  const tokens = new InstalledTokens({ scope, installations, claims: stores.claims, homes });
+  const client = new InstalledWebClient(
+    { slackApiUrl: double.apiUrl, retryConfig: { retries: 0 } },
+    tokens,
+  );
+  const make = () => new TriageChannelRecords({ client, paceMs: 0 });
+  // Pinned by each workspace's bot, as `/ticket triage` run there does.
+  await scope.run({ token: defaultIds.botToken, workspace: defaultIds.team }, () =>
+    make().remember(defaultIds.agentsPrivate, { desk: 'it' }),
+  );
+  await scope.run({ token: secondIds.botToken, workspace: secondIds.team }, () =>
+    make().remember(secondIds.euTriage, { desk: 'hr' }),
+  );
+  const records = recordsOfEveryWorkspace({
+    recordsOf: make,
+    writer: make(),
+    tokens,
+    scope,
+    homes,
+  });
+  return { stores, records };
+}
+
+describe('the triage channels’ records of every installation', () => {
+  it('are read back in each workspace with its token and its bot’s pins, their channels noted as its', async () => {
+    const double = await startSlackDouble({ organization: {} });
+    try {
+      const { stores, records } = await pinnedInBoth(double);
+      const found = await records.readAll();
+      expect(found.map((r) => [r.desk, r.channel]).sort()).toEqual([
+        ['hr', secondIds.euTriage],
+        ['it', defaultIds.agentsPrivate],
+      ]);
+      expect(await stores.homes.homeOf(secondIds.euTriage)).toBe(secondIds.team);
+      expect(await stores.homes.homeOf(defaultIds.agentsPrivate)).toBe(defaultIds.team);
+      expect(
+        new Set(double.callsTo('pins.list').map((call) => `${call.args.channel}@${call.tokenOf}`)),
+      ).toEqual(
+        new Set([
+          `${defaultIds.agentsPrivate}@${defaultIds.team}`,
+          `${secondIds.euTriage}@${secondIds.team}`,
+        ]),
+      );
+    } finally {
+      await double.close();
+    }
+  });
+
+  it('fail as a whole when one workspace’s Slack answers 500, for the heal to try again later', async () => {
+    const double = await startSlackDouble({ organization: {} });
+    try {
+      const { records } = await pinnedInBoth(double);
+      double.failNext('pins.list', 'internal_error', {
+        status: 500,
+        when: (args) => args.channel === secondIds.euTriage,
+      });
+      await expect(records.readAll()).rejects.toBeDefined();
+      // Acme was read before Acme EU failed: its channel is noted, the whole read is retried.
+      expect(
+        double
+          .callsTo('pins.list')
+          .filter((call) => call.status === 500)
+          .map((c) => c.tokenOf),
+      ).toEqual([secondIds.team]);
+    } finally {
+      await double.close();
+    }
+  });
+
+  it('are not read while the app is installed nowhere: the heal tries again later', async () => {
+    const { stores, installations } = setUp();
+    const homes = new ConversationHomeBook({ homes: stores.homes });
+    const scope = new WorkspaceScope();
+    const tokens = new InstalledTokens({ scope, installations, claims: stores.claims, homes });
+    const records = recordsOfEveryWorkspace({
+      recordsOf: () => ({ readAll: async () => [] }),
+      writer: { remember: async () => {} },
+      tokens,
+      scope,
+      homes,
+    });
+    await expect(records.readAll()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
   });
 });
