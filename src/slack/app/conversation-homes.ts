@@ -54,6 +54,9 @@ export class ConversationHomeBook {
     ) {
       return;
     }
+    // Seen by this process's calls at once; marked written only once the store has it, so a
+    // failed write is tried again with the next request.
+    this.#keep(id, { home: workspace, readAt: now });
     await this.#store.note(id, workspace);
     this.#keep(id, { home: workspace, readAt: now, writtenAt: now });
   }
