@@ -194,6 +194,27 @@ describe('one app for a whole organization', () => {
     expect(answered.tokenOf).toBe(defaultIds.team);
   });
 
+  it('on Acme EU’s bot token revoked (tokens_revoked), removes its triage channels and homes too', async () => {
+    const { on, euDriver } = await organization();
+    await on.driver.userPosts({ userId: alice, channelId: itHelp, text: 'Good morning' });
+    await eventually(
+      async () => (await on.app.stores.homes.homeOf(itHelp)) === defaultIds.team,
+      5_000,
+      'the home of #it-help',
+    );
+    expect(
+      (await euDriver.event({ type: 'tokens_revoked', tokens: { bot: [secondIds.bot] } })).status,
+    ).toBe(200);
+    await eventually(
+      async () => (await installed(on)).length === 1,
+      5_000,
+      'Acme EU’s installation removed',
+    );
+    expect(await on.app.stores.triageChannels.channelFor(ROUTED_DESK)).toBeUndefined();
+    expect(await on.app.stores.homes.homeOf(euTriage)).toBeUndefined();
+    expect(await on.app.stores.homes.homeOf(itHelp)).toBe(defaultIds.team);
+  });
+
   it('after a second install, a Redis holding records written before homes were kept still works for both workspaces', async () => {
     const on = await startStack({
       oauth: true,
