@@ -146,6 +146,41 @@ describe('one app for a whole organization', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('installed org-wide, gives a ticket filed in Acme its card in Acme EU’s #eu-triage with the organization’s token', async () => {
+    const on = await startStack({
+      oauth: true,
+      webhookSecret: SECRET,
+      mirror: { planner: new AdaptivePlanner() },
+    });
+    stack = on;
+    on.emulator.setWebhooks({ announceCreated: true });
+    expect((await installByOAuth(on, secondIds.enterprise)).status).toBe(200);
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    await euDriver.slashCommand({
+      userId: agent,
+      channelId: euTriage,
+      text: `triage ${ROUTED_DESK}`,
+    });
+    await eventually(
+      async () => (await on.app.stores.triageChannels.channelFor(ROUTED_DESK)) === euTriage,
+      5_000,
+      'the triage channel set in Acme EU',
+    );
+    expect(await on.app.stores.homes.homeOf(euTriage)).toBe(secondIds.enterprise);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const filed = await fileInItHelp(on, 'Org: the meeting room screen is black');
+    await eventually(
+      () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
+      15_000,
+      'the card in Acme EU',
+    );
+    const posted = on.double
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args.channel === euTriage && call.response.ok === true);
+    expect(new Set(posted.map((call) => call.tokenOf))).toEqual(new Set([secondIds.enterprise]));
+  });
+
   it('on Acme EU’s uninstall, removes its links, triage channels and channel modes, and keeps Acme’s and Acme working', async () => {
     const { on, euDriver } = await organization();
     const inAcme = await fileInItHelp(on, 'Org: my monitor flickers');
