@@ -168,14 +168,9 @@ export class InstalledTokens {
 
   /** Every installation's token and workspace, oldest installation first. */
   async every(): Promise<WorkspaceAuth[]> {
-    const now = this.#now();
-    if (!this.#listed || now - this.#listed.at > LIST_KEPT_MS) {
-      this.#listed = { all: await this.#installations.list(), at: now };
-    }
+    const { all } = await this.#installationList(false);
     const auths: WorkspaceAuth[] = [];
-    for (const kept of [...this.#listed.all].sort(
-      (a, b) => a.summary.installedAt - b.summary.installedAt,
-    )) {
+    for (const kept of [...all].sort((a, b) => a.summary.installedAt - b.summary.installedAt)) {
       const token = kept.installation.bot?.token;
       const workspace =
         kept.summary.kind === 'org' ? kept.summary.enterpriseId : kept.summary.teamId;
@@ -213,23 +208,41 @@ export class InstalledTokens {
   // The token of a workspace (team id) or organization (enterprise id) from the installations;
   // a team with no installation of its own is served by its organization's org-wide install.
   async #authOf(home: string): Promise<WorkspaceAuth | undefined> {
-    const now = this.#now();
-    if (!this.#listed || now - this.#listed.at > LIST_KEPT_MS) {
-      this.#listed = { all: await this.#installations.list(), at: now };
-    }
-    const { all } = this.#listed;
-    const own = all.find((kept) =>
-      kept.summary.kind === 'org'
-        ? kept.summary.enterpriseId === home
-        : kept.summary.teamId === home,
+    const kept = await this.#installationList(false);
+    // A workspace installed in another process a moment ago: the list is read afresh before
+    // its calls are failed for good.
+    return (
+      authIn(kept.all, home) ??
+      (kept.fresh ? undefined : authIn((await this.#installationList(true)).all, home))
     );
-    const orgs = all.filter((kept) => kept.summary.kind === 'org');
-    const found = own ?? (orgs.length === 1 && home.startsWith('T') ? orgs[0] : undefined);
-    const token = found?.installation.bot?.token;
-    if (!found || !token) return undefined;
-    const workspace = found.summary.kind === 'org' ? (found.summary.enterpriseId ?? home) : home;
-    return { token, workspace };
   }
+
+  async #installationList(
+    fresh: boolean,
+  ): Promise<{ all: Awaited<ReturnType<InstallationRecords['list']>>; fresh: boolean }> {
+    const now = this.#now();
+    if (!fresh && this.#listed && now - this.#listed.at <= LIST_KEPT_MS) {
+      return { all: this.#listed.all, fresh: false };
+    }
+    this.#listed = { all: await this.#installations.list(), at: now };
+    return { all: this.#listed.all, fresh: true };
+  }
+}
+
+// The token of `home` among the installations: its own, or its organization's org-wide one.
+function authIn(
+  all: Awaited<ReturnType<InstallationRecords['list']>>,
+  home: string,
+): WorkspaceAuth | undefined {
+  const own = all.find((kept) =>
+    kept.summary.kind === 'org' ? kept.summary.enterpriseId === home : kept.summary.teamId === home,
+  );
+  const orgs = all.filter((kept) => kept.summary.kind === 'org');
+  const found = own ?? (orgs.length === 1 && home.startsWith('T') ? orgs[0] : undefined);
+  const token = found?.installation.bot?.token;
+  if (!found || !token) return undefined;
+  const workspace = found.summary.kind === 'org' ? (found.summary.enterpriseId ?? home) : home;
+  return { token, workspace };
 }
 
 /**

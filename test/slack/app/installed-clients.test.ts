@@ -249,6 +249,24 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(isTransient(failed)).toBe(false);
   });
 
+  it('reads the installations afresh before failing a call for a workspace installed a moment ago elsewhere', async () => {
+    const { client, install, homes } = await setUp();
+    await install.installations.storeInstallation(
+      workspaceInstall(defaultIds.team, defaultIds.botToken),
+    );
+    await homes.note(defaultIds.itHelp, defaultIds.team);
+    await homes.note(secondIds.euHelp, secondIds.team);
+    // The list is read now, without Acme EU...
+    await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'to Acme' });
+    // ...which another process installs right after.
+    await install.installations.storeInstallation(
+      workspaceInstall(secondIds.team, secondIds.botToken),
+    );
+    const sent = await client.chat.postMessage({ channel: secondIds.euHelp, text: 'to Acme EU' });
+    expect(sent.ok).toBe(true);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+  });
+
   it('serves a workspace with no install of its own by its organization’s org-wide install', async () => {
     const { client, install, homes } = await setUp();
     await install.installations.storeInstallation(
