@@ -25,6 +25,7 @@ import { answerUnhandled } from './app/answer-unhandled.ts';
 import { BackgroundTasks, type ErrorReporter } from './app/background-tasks.ts';
 import { boltLogger, installerLogger } from './app/bolt-logger.ts';
 import { botAuthorization } from './app/bot-authorization.ts';
+import { ConversationHomeBook, recordHomes } from './app/conversation-homes.ts';
 import { InstalledTokens, InstalledWebClient, WorkspaceScope } from './app/installed-clients.ts';
 import type { SignatureFailureReason } from './app/request-signature.ts';
 import { RouteServer, type ServingReceiver } from './app/route-server.ts';
@@ -36,6 +37,11 @@ import {
 import { SlackHttpReceiver } from './app/slack-http-receiver.ts';
 import { HeldWebClient, SlackMethodHolds, workspaceOfToken } from './app/slack-method-holds.ts';
 import { SlackSocketReceiver } from './app/slack-socket-receiver.ts';
+import {
+  adoptingRecords,
+  forgetWorkspace,
+  recordsOfEveryWorkspace,
+} from './app/workspace-records.ts';
 import { CardUpdater } from './cards/card-updater.ts';
 import { serviceClockInputs } from './cards/service-clocks.ts';
 import type { Installs, IntentDeps, SlackDeps, SlackSettings } from './deps.ts';
@@ -197,12 +203,28 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     },
     ...(options.routes ?? []),
   ];
-  const receiver = createReceiver(options, routes);
   const clientOptions = {
     ...interactiveClientOptions,
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
   const built = buildClients(options, clientOptions);
+  const receiver = createReceiver(
+    built.homes && built.tokens && options.oauth
+      ? {
+          ...options,
+          oauth: {
+            ...options.oauth,
+            installations: adoptingRecords(options.oauth.installations, {
+              homes: built.homes,
+              tokens: built.tokens,
+              stores: options.stores,
+              logger,
+            }),
+          },
+        }
+      : options,
+    routes,
+  );
   const { interactive, background } = built;
   const app = new App({
     // Not `token`: Bolt would call auth.test in its constructor and own none of its failure.
@@ -218,8 +240,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     clientOptions,
   });
   const installs: Installs | undefined =
-    options.oauth && built.tokens
-      ? removeInstallations(options.oauth.installations, built.tokens, logger)
+    options.oauth && built.tokens && built.homes
+      ? removeInstallations(options.oauth.installations, built.tokens, logger, {
+          homes: built.homes,
+          stores: options.stores,
+        })
       : undefined;
 
   const report: ErrorReporter = (error, context) => {
@@ -327,8 +352,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     client: background,
     ...(options.triageHealPaceMs !== undefined ? { paceMs: options.triageHealPaceMs } : {}),
   });
+  // Installed by OAuth: each installation's triage channels read back with its own token.
+  const healRecords =
+    built.scope && built.tokens && built.homes
+      ? recordsOfEveryWorkspace({
+          recordsOf: () =>
+            new TriageChannelRecords({
+              client: background,
+              ...(options.triageHealPaceMs !== undefined
+                ? { paceMs: options.triageHealPaceMs }
+                : {}),
+            }),
+          writer: triageRecords,
+          tokens: built.tokens,
+          scope: built.scope,
+          homes: built.homes,
+        })
+      : triageRecords;
   const triageHeal = new TriageChannelHeal({
-    records: triageRecords,
+    records: healRecords,
     stores: options.stores,
     logger: logger.child({ component: 'triage-heal' }),
     report,
@@ -376,6 +418,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       await scope.run({ token: context.botToken, workspace }, next);
     });
   }
+  // Installed by OAuth: each request's conversation and person live in its workspace, so
+  // later work naming them (outside any request too) is done with that workspace's token.
+  if (built.homes) app.use(recordHomes(built.homes, logger));
   for (const middleware of options.middleware ?? []) app.use(middleware);
   registerCommands(app, deps);
   registerShortcuts(app, deps);
@@ -490,6 +535,8 @@ interface BuiltClients {
   authorize?: Authorize<boolean>;
   scope?: WorkspaceScope;
   tokens?: InstalledTokens;
+  /** Installed by OAuth: where conversations and people live. */
+  homes?: ConversationHomeBook;
 }
 
 // One bot token: as ever. Installed by OAuth: clients that find each call's token.
@@ -497,10 +544,12 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
   const { logger, oauth } = options;
   if (oauth) {
     const scope = new WorkspaceScope();
+    const homes = new ConversationHomeBook({ homes: options.stores.homes });
     const tokens = new InstalledTokens({
       scope,
       installations: oauth.installations,
       claims: options.stores.claims,
+      homes,
     });
     const withApi = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
     return {
@@ -511,6 +560,7 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
       ),
       scope,
       tokens,
+      homes,
       // A worker serves no Slack request, so nothing asks it; Bolt wants one all the same.
       ...(options.role === 'worker'
         ? {
@@ -541,11 +591,14 @@ function buildClients(options: SlackAppOptions, clientOptions: WebClientOptions)
   };
 }
 
-// Removing an installation: from the store, and what the clients kept of it.
+// Removing an installation: from the store, what the clients kept of it, and the records of
+// its workspace (homes, thread links, triage channels, channel modes); the other
+// workspaces' records stay as they are.
 function removeInstallations(
   installations: InstallationRecords,
   tokens: InstalledTokens,
   logger: Logger,
+  kept: { homes: ConversationHomeBook; stores: Stores },
 ): Installs {
   return {
     async remove(ref, why) {
@@ -557,13 +610,21 @@ function removeInstallations(
             isEnterpriseInstall: false,
           };
       await installations.deleteInstallation(query);
-      tokens.forget(ref.isEnterpriseInstall ? ref.enterpriseId : ref.teamId);
+      const workspace = ref.isEnterpriseInstall ? ref.enterpriseId : ref.teamId;
+      const removed = workspace
+        ? await forgetWorkspace(workspace, kept)
+        : { ids: [], links: 0, triage: 0, modes: 0 };
+      tokens.forget(workspace, removed.ids);
       logger.info(
         {
           team: ref.teamId,
           enterprise: ref.enterpriseId,
           kind: ref.isEnterpriseInstall ? 'org' : 'workspace',
           why,
+          homes: removed.ids.length,
+          links: removed.links,
+          triageChannels: removed.triage,
+          channelModes: removed.modes,
         },
         'Slack installation removed: the app no longer calls Slack for it',
       );

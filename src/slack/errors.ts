@@ -22,6 +22,7 @@ export const SLACK_ERROR_CODES = {
   fairShareSpent: 'slack_fair_share_spent',
   notFiledYet: 'slack_not_filed_yet',
   workspaceUnknown: 'slack_workspace_unknown',
+  workspaceUninstalled: 'slack_workspace_uninstalled',
 } as const;
 
 /** A code of the Slack side's errors. */
@@ -276,4 +277,25 @@ export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.w
 export function isSlackFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('slack_webapi_');
+}
+
+/**
+ * Installed by OAuth, a Slack call names a conversation or person of a workspace that has
+ * uninstalled the app (or whose installation is gone): no token may act there any more. Not
+ * retried: the write's platform side stands, and the person is told its Slack side failed.
+ */
+export class WorkspaceUninstalledError extends SlackAppError {
+  /** The conversation or person the call named. */
+  readonly id: string;
+  /** The workspace (team id, or enterprise id of an org-wide install) it lived in. */
+  readonly workspace: string;
+
+  constructor(id: string, workspace: string) {
+    super(
+      SLACK_ERROR_CODES.workspaceUninstalled,
+      `${id} lives in workspace ${workspace}, which has no installation of the app any more`,
+    );
+    this.id = id;
+    this.workspace = workspace;
+  }
 }

@@ -16,4 +16,13 @@ export class MemoryChannelModeStore implements ChannelModeStore {
     checkChannelMode(channel, mode);
     this.#modes.set(channel, mode);
   }
+
+  async channels(): Promise<string[]> {
+    return [...this.#modes.keys()].sort();
+  }
+
+  async remove(channel: string): Promise<boolean> {
+    requireKey(channel, 'channel id');
+    return this.#modes.delete(channel);
+  }
 }

@@ -60,6 +60,25 @@ export class MemoryThreadLinks implements ThreadLinks {
     return true;
   }
 
+  async channels(): Promise<string[]> {
+    const channels = new Set(
+      [...this.#ticketByThread.keys()].map((m) => parseThreadMember(m).channel),
+    );
+    return [...channels].sort();
+  }
+
+  async unlinkChannels(channels: readonly string[]): Promise<number> {
+    const gone = new Set(channels);
+    let unlinked = 0;
+    for (const [member, ticketId] of [...this.#ticketByThread]) {
+      if (!gone.has(parseThreadMember(member).channel)) continue;
+      this.#ticketByThread.delete(member);
+      this.#remove(ticketId, member);
+      unlinked += 1;
+    }
+    return unlinked;
+  }
+
   #remove(ticketId: string, member: string): void {
     const threads = this.#threadsByTicket.get(ticketId);
     threads?.delete(member);

@@ -7,6 +7,7 @@ import { MemoryChannelModeStore } from './memory-channel-modes.ts';
 import { MemoryClaimStore } from './memory-claims.ts';
 import { MemoryFairShareStore } from './memory-fair-share.ts';
 import { MemoryChangeFeedStore } from './memory-feed.ts';
+import { MemoryConversationHomes } from './memory-homes.ts';
 import { MemoryThreadLinks } from './memory-links.ts';
 import { MemoryMirrorStore } from './memory-mirror.ts';
 import { MemoryOutbox } from './memory-outbox.ts';
@@ -45,5 +46,6 @@ export function createMemoryStores(options: MemoryStoresOptions = {}): Stores {
     fairShare: new MemoryFairShareStore(now),
     triageChannels: new MemoryTriageChannels(options.triageDefaults),
     channelModes: new MemoryChannelModeStore(),
+    homes: new MemoryConversationHomes(),
   };
 }

@@ -36,4 +36,19 @@ export class RedisChannelModeStore implements ChannelModeStore {
     checkChannelMode(channel, mode);
     await runCommand('channelModes.set', () => this.#redis.hset(this.#keys.modes, channel, mode));
   }
+
+  async channels(): Promise<string[]> {
+    const channels = await runCommand('channelModes.channels', () =>
+      this.#redis.hkeys(this.#keys.modes),
+    );
+    return channels.sort();
+  }
+
+  async remove(channel: string): Promise<boolean> {
+    requireKey(channel, 'channel id');
+    const removed = await runCommand('channelModes.remove', () =>
+      this.#redis.hdel(this.#keys.modes, channel),
+    );
+    return removed === 1;
+  }
 }

@@ -6,6 +6,7 @@
  */
 import { requireKey } from './argument-checks.ts';
 import { StoreContentionError, ThreadLinkedElsewhereError } from './errors.ts';
+import { globEscape, scanAll } from './redis-scan.ts';
 import type { RedisClient, RedisScript } from './redis-script.ts';
 import { defineScript, runCommand } from './redis-script.ts';
 import { parseThreadMember, threadMember, ticketThreadMember } from './thread-member.ts';
@@ -104,6 +105,35 @@ export class RedisThreadLinks implements ThreadLinks {
       this.#redis.zrange(key, 0, '-1'),
     );
     return members.map(parseThreadMember);
+  }
+
+  async channels(): Promise<string[]> {
+    const channels = new Set<string>();
+    for (const member of await this.#threadMembers('links.channels')) {
+      channels.add(parseThreadMember(member).channel);
+    }
+    return [...channels].sort();
+  }
+
+  async unlinkChannels(channels: readonly string[]): Promise<number> {
+    const gone = new Set(channels);
+    let unlinked = 0;
+    for (const member of await this.#threadMembers('links.unlinkChannels')) {
+      const thread = parseThreadMember(member);
+      if (!gone.has(thread.channel)) continue;
+      const key = this.#keys.thread(member);
+      const ticketId = await runCommand('links.unlinkChannels', () => this.#redis.get(key));
+      if (ticketId !== null && (await this.unlink(ticketId, thread))) unlinked += 1;
+    }
+    return unlinked;
+  }
+
+  // Every linked thread, as its key names it: a scan, for the rare work done per channel (an
+  // uninstall, the first second install). The links share one tag, so one node holds them.
+  async #threadMembers(operation: string): Promise<string[]> {
+    const start = this.#keys.thread('');
+    const keys = await scanAll(this.#redis, `${globEscape(start)}*`, operation);
+    return keys.map((key) => key.slice(start.length));
   }
 
   async unlink(ticketId: string, thread: Thread): Promise<boolean> {

@@ -9,7 +9,6 @@
  * left, recognises what an interrupted run already moved, and never overwrites a key the new
  * layout already holds (that key is reported and the old one kept).
  */
-import { Cluster, type Redis } from 'ioredis';
 import { requireKey } from './argument-checks.ts';
 import {
   InvalidStoreArgumentError,
@@ -18,6 +17,7 @@ import {
   toStoreError,
 } from './errors.ts';
 import { decodeDeadLetter } from './json-codec.ts';
+import { globEscape, scanAll } from './redis-scan.ts';
 import type { RedisClient } from './redis-script.ts';
 import { runCommand } from './redis-script.ts';
 import { redisKeys } from './redis-stores.ts';
@@ -166,24 +166,4 @@ async function moveDeadLetters(
     report.deadLetters += 1;
   }
   if (kept === 0) await runCommand(op, () => redis.del(from));
-}
-
-async function scanAll(redis: RedisClient, pattern: string): Promise<string[]> {
-  const nodes: Redis[] = redis instanceof Cluster ? redis.nodes('master') : [redis];
-  const found: string[] = [];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await runCommand('migrate.scan', () =>
-        node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000),
-      );
-      found.push(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  }
-  return found.sort();
-}
-
-function globEscape(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
 }

@@ -62,6 +62,9 @@
  *   <p>{<p>triage}:channels                hash   desk slug or * -> triage channel id (`/ticket
  *                                                 triage`); '' for a desk turned off while
  *                                                 DESK_TRIAGE_CHANNELS names one; never expires
+ *   <p>{<p>homes}:ids                      hash   channel or user id -> the workspace (team id,
+ *                                                 or enterprise id of an org-wide install) it
+ *                                                 lives in; until that workspace uninstalls
  *
  * Every key a script touches is passed to it in KEYS, never built inside it (Redis's rule, which
  * proxies and Redis-compatible servers enforce), and all of one script's keys share one tag, so
@@ -89,6 +92,8 @@ import type { FairShareKeys } from './redis-fair-share.ts';
 import { RedisFairShareStore } from './redis-fair-share.ts';
 import type { FeedKeys } from './redis-feed.ts';
 import { RedisChangeFeedStore } from './redis-feed.ts';
+import type { HomeKeys } from './redis-homes.ts';
+import { RedisConversationHomes } from './redis-homes.ts';
 import type { LinkKeys } from './redis-links.ts';
 import { RedisThreadLinks } from './redis-links.ts';
 import type { MirrorKeys } from './redis-mirror.ts';
@@ -132,6 +137,7 @@ export interface RedisKeys {
   fairShare: FairShareKeys;
   channelModes: ChannelModeKeys;
   triage: TriageKeys;
+  homes: HomeKeys;
 }
 
 /** The key layout above, for one prefix. */
@@ -177,6 +183,7 @@ export function redisKeys(prefix: string): RedisKeys {
     },
     channelModes: { modes: `${tagged(prefix, 'channels')}modes` },
     triage: { channels: `${tagged(prefix, 'triage')}channels` },
+    homes: { homes: `${tagged(prefix, 'homes')}ids` },
   };
 }
 
@@ -209,5 +216,6 @@ export function createRedisStores(options: RedisStoresOptions): Stores {
     fairShare: new RedisFairShareStore(redis, keys.fairShare, now),
     channelModes: new RedisChannelModeStore(redis, keys.channelModes),
     triageChannels: new RedisTriageChannels(redis, keys.triage, options.triageDefaults),
+    homes: new RedisConversationHomes(redis, keys.homes),
   };
 }

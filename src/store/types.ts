@@ -229,6 +229,13 @@ export interface ThreadLinks {
   threadsForTicket(ticketId: string): Promise<Thread[]>;
   /** Removes the link; false when the thread was not linked to this ticket. */
   unlink(ticketId: string, thread: Thread): Promise<boolean>;
+  /** Every channel holding a linked thread, sorted (a workspace's records are found by them). */
+  channels(): Promise<string[]>;
+  /**
+   * Removes the link of every thread in these channels (a workspace that uninstalled the app);
+   * the number of threads unlinked.
+   */
+  unlinkChannels(channels: readonly string[]): Promise<number>;
 }
 
 /** Who a platform request is for: a person waiting on an answer, or background work. */
@@ -605,6 +612,28 @@ export interface ChannelModeStore {
   get(channel: string): Promise<ChannelMode | undefined>;
   /** Sets the channel's mode; it stays until set again. */
   set(channel: string, mode: ChannelMode): Promise<void>;
+  /** Every channel with a mode set, sorted. */
+  channels(): Promise<string[]>;
+  /** Drops the channel's mode (its workspace uninstalled the app); false when none was set. */
+  remove(channel: string): Promise<boolean>;
+}
+
+/**
+ * Where each conversation and person lives in an Enterprise Grid organization: channel or user
+ * id -> the workspace (team id, or the enterprise id of an org-wide install) whose installation
+ * acts on it. Grid's ids are unique across the organization, so the id alone tells the
+ * workspace a Slack call naming it must be made in. Nothing expires: ids are few, and a home
+ * goes only when its workspace uninstalls the app (`forget`).
+ */
+export interface ConversationHomes {
+  /** Notes the id's home, replacing the one noted before (a person seen in another workspace). */
+  note(id: string, workspace: string): Promise<void>;
+  /** Notes `workspace` as the home of each id that has none yet; how many were noted. */
+  adopt(ids: readonly string[], workspace: string): Promise<number>;
+  /** The id's home, if one was noted. */
+  homeOf(id: string): Promise<string | undefined>;
+  /** Forgets every id whose home is `workspace`; the ids it forgot, sorted. */
+  forget(workspace: string): Promise<string[]>;
 }
 
 /** The stores one backend provides. */
@@ -625,6 +654,8 @@ export interface Stores {
   fairShare: FairShareStore;
   triageChannels: TriageChannels;
   channelModes: ChannelModeStore;
+  /** Which workspace each channel and person lives in (apps installed in several). */
+  homes: ConversationHomes;
 }
 
 /** How many dead letters a backend keeps unless told otherwise. */

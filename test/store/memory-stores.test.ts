@@ -9,6 +9,7 @@ import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
 import type { StoresBackend } from './contract/harness.ts';
 import { fakeClock } from './contract/harness.ts';
+import { describeHomesContract } from './contract/homes-contract.ts';
 import { describeInstallationsContract, testCipher } from './contract/installations-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
@@ -37,6 +38,7 @@ describe('in-memory stores', () => {
   describeFairShareContract(backend);
   describeTriageContract(backend);
   describeChannelModesContract(backend);
+  describeHomesContract(backend);
   describeInstallationsContract({
     namespace() {
       const kept = new Map<string, string>();

@@ -12,6 +12,7 @@ import { describeClaimsContract } from './contract/claims-contract.ts';
 import { describeClockScheduleContract } from './contract/clock-schedule-contract.ts';
 import { describeFairShareContract } from './contract/fair-share-contract.ts';
 import { describeFeedContract } from './contract/feed-contract.ts';
+import { describeHomesContract } from './contract/homes-contract.ts';
 import { describeInstallationsContract } from './contract/installations-contract.ts';
 import { describeLinksContract } from './contract/links-contract.ts';
 import { describeMirrorContract } from './contract/mirror-contract.ts';
@@ -79,6 +80,7 @@ describe.skipIf(!availability.available && !required)('Redis Cluster stores', ()
   describeFairShareContract(bed.backend);
   describeTriageContract(bed.backend);
   describeChannelModesContract(bed.backend);
+  describeHomesContract(bed.backend);
   describeInstallationsContract(redisInstallBackend(bed));
   describeRedisContract(bed);
 });

@@ -145,6 +145,22 @@ export function describeRedisContract(bed: RedisTestBed): void {
     });
   });
 
+  describe('conversation homes', () => {
+    it('live in one hash that carries the prefix in its hash tag', async () => {
+      const prefix = bed.nextPrefix();
+      const stores = createRedisStores({ redis: bed.connection(0), prefix });
+      await stores.homes.note('C0ITHELP', 'T0001');
+      await stores.homes.adopt(['C0AGENTS'], 'T0001');
+      await stores.homes.note('C0EUHELP', 'T0002');
+      const keys = await bed.keysUnder(prefix);
+      expect(keys).toEqual([`${prefix}{${prefix}homes}:ids`]);
+      expect(keys.map(hashTag)).toEqual([`${prefix}homes`]);
+      await stores.homes.forget('T0001');
+      await stores.homes.forget('T0002');
+      expect(await bed.keysUnder(prefix)).toEqual([]);
+    });
+  });
+
   describe('scripts', () => {
     it('every key a script touches is one it was given, and every script is checked', async () => {
       const redis = bed.connection(0);
@@ -412,8 +428,18 @@ async function everyScript(
   stores: ReturnType<typeof createRedisStores>,
   clock: ReturnType<typeof fakeClock>,
 ): Promise<void> {
-  const { claims, outbox, links, budget, schedule, mirror, feed, fairShare, triageChannels } =
-    stores;
+  const {
+    claims,
+    outbox,
+    links,
+    budget,
+    schedule,
+    mirror,
+    feed,
+    fairShare,
+    triageChannels,
+    homes,
+  } = stores;
   const held = await claims.claim('c1', 30_000);
   if (held.state === 'claimed') await claims.complete('c1', held.token, { ok: true });
   const other = await claims.claim('c2', 30_000);
@@ -475,6 +501,10 @@ async function everyScript(
   if (post.state === 'claimed') await mirror.completePost('T1', 'p1', post.token);
   const retried = await mirror.claimPost('T1', 'p2', 30_000);
   if (retried.state === 'claimed') await mirror.releasePost('T1', 'p2', retried.token);
+
+  await homes.note('C1', 'T0001');
+  await homes.adopt(['C1', 'C2'], 'T0002');
+  await homes.forget('T0001');
 }
 
 /**

@@ -55,6 +55,11 @@ export interface WorkspaceSeed {
   users: UserSeed[];
   channels: ChannelSeed[];
   usergroups: UsergroupSeed[];
+  /**
+   * Put after the user's id in the `D...` id of a DM with the bot: each workspace's bot has its
+   * own DMs, and an organization's conversation ids are unique across it (none by default).
+   */
+  imSuffix?: string;
 }
 
 /** The ids of the default workspace, so tests name people and places instead of spelling ids. */
@@ -135,11 +140,17 @@ export const secondIds = {
   botToken: 'xoxb-second-test-token',
   elsa: 'U0ELSA',
   euHelp: 'C0EUHELP',
+  /** Acme EU's private triage channel: the bot and Sam (`defaultIds.agent`). */
+  euTriage: 'C0EUTRIAGE',
+  /** The organization's org-wide channel, #acme-all: one id in every workspace of it. */
+  orgWide: 'C0ACMEALL',
 } as const;
 
 /**
- * The organization's second workspace: Acme EU, with Elsa and #eu-help (the bot invited).
- * The app is the same (same app id); its bot user there is another.
+ * The organization's second workspace: Acme EU, with Elsa, #eu-help (the bot invited) and the
+ * private #eu-triage of the bot and Sam. Sam the agent (`defaultIds.agent`) is a member of both
+ * workspaces, as Grid has it: one user id, one email, across the organization. The app is the
+ * same (same app id); its bot user there is another, with its own DMs.
  */
 export function secondWorkspaceSeed(): WorkspaceSeed {
   const id = secondIds;
@@ -160,10 +171,34 @@ export function secondWorkspaceSeed(): WorkspaceSeed {
         appId: defaultIds.app,
       },
       { id: id.elsa, name: 'elsa', realName: 'Elsa Engel', email: 'elsa@acme.example' },
+      {
+        id: defaultIds.agent,
+        name: 'sam.rivera',
+        realName: 'Sam Rivera',
+        email: 'sam.rivera@acme.example',
+      },
     ],
-    channels: [{ id: id.euHelp, name: 'eu-help', members: [id.bot, id.elsa] }],
+    channels: [
+      { id: id.euHelp, name: 'eu-help', members: [id.bot, id.elsa] },
+      {
+        id: id.euTriage,
+        name: 'eu-triage',
+        isPrivate: true,
+        members: [id.bot, defaultIds.agent],
+      },
+    ],
     usergroups: [],
+    imSuffix: id.team.slice(1),
   };
+}
+
+/**
+ * The organization's org-wide channel (#acme-all), in the organization's first two workspaces
+ * under one id, with the bot and people of each: one channel, one history, whichever
+ * workspace's token reads or writes it (`Workspace.shareConversation`).
+ */
+export function orgWideChannelSeed(members: readonly string[]): ChannelSeed {
+  return { id: secondIds.orgWide, name: 'acme-all', members: [...members] };
 }
 
 /** The ids of the organization's workspace number `n` (`nthWorkspaceSeed`). */

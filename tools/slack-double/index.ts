@@ -9,6 +9,7 @@ export {
   defaultWorkspaceSeed,
   nthWorkspaceIds,
   nthWorkspaceSeed,
+  orgWideChannelSeed,
   secondIds,
   secondWorkspaceSeed,
   type TeamSeed,

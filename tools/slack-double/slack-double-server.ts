@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import {
   defaultWorkspaceSeed,
   nthWorkspaceSeed,
+  orgWideChannelSeed,
   secondIds,
   secondWorkspaceSeed,
   type WorkspaceSeed,
@@ -275,14 +276,24 @@ export class SlackDouble {
       const clock = {
         ...(options.now ? { now: options.now } : {}),
         ...(options.triggerTtlMs !== undefined ? { triggerTtlMs: options.triggerTtlMs } : {}),
+        // One run of message timestamps for the organization: its workspaces share channels.
+        timestamps: { lastMicros: 0 },
       };
-      workspaces[0] = new Workspace({ ...seed, enterpriseId }, clock);
-      workspaces.push(
-        new Workspace(
-          { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId },
-          clock,
-        ),
+      // Both workspaces have the org-wide channel, one and the same, with each one's bot and
+      // people.
+      const second = { ...secondWorkspaceSeed(), ...options.organization.second, enterpriseId };
+      const orgWide = (of: WorkspaceSeed) =>
+        orgWideChannelSeed(of.users.filter((user) => !user.deleted).map((user) => user.id));
+      workspaces[0] = new Workspace(
+        { ...seed, enterpriseId, channels: [...seed.channels, orgWide(seed)] },
+        clock,
       );
+      const secondWorkspace = new Workspace(
+        { ...second, channels: [...second.channels, orgWide(second)] },
+        clock,
+      );
+      secondWorkspace.shareConversation(secondIds.orgWide, workspaces[0]);
+      workspaces.push(secondWorkspace);
       for (let n = 3; n <= (options.organization.workspaces ?? 2); n++) {
         workspaces.push(new Workspace({ ...nthWorkspaceSeed(n), enterpriseId }, clock));
       }
@@ -584,6 +595,8 @@ export class SlackDouble {
       if (own && own !== this.workspace) {
         const argumentsWrong = argumentProblem(this.#description, method, args);
         if (argumentsWrong) return refuse(argumentsWrong);
+        const failure = this.#takeFailure(method, args);
+        if (failure) return injectedFailure(failure);
         return { ...plain(implementation(own, args)), headers: {} };
       }
     }

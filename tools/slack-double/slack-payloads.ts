@@ -95,7 +95,8 @@ export function slashCommandForm(
     command: input.command,
     text: input.text,
     api_app_id: workspace.appId,
-    is_enterprise_install: 'false',
+    // As Slack sends it: "true" once the app is installed org-wide.
+    is_enterprise_install: workspace.orgWideInstall ? 'true' : 'false',
     response_url: input.responseUrl,
     trigger_id: input.triggerId,
   };

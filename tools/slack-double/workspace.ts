@@ -186,6 +186,11 @@ export interface WorkspaceOptions {
   now?: () => number;
   /** Slack's trigger ids expire after 3 seconds. */
   triggerTtlMs?: number;
+  /**
+   * The last message timestamp handed out, shared by the workspaces of one organization so
+   * that a channel they share never gets one `ts` twice.
+   */
+  timestamps?: { lastMicros: number };
 }
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -245,6 +250,8 @@ export class Workspace {
   readonly botToken: string;
   readonly triggerTtlMs: number;
   readonly #clock: () => number;
+  // Put after the user's id in a DM's id (`WorkspaceSeed.imSuffix`).
+  readonly #imSuffix: string;
   readonly #users = new Map<string, SlackUser>();
   readonly #conversations = new Map<string, Conversation>();
   readonly #messages = new Map<string, SlackMessage[]>();
@@ -261,7 +268,7 @@ export class Workspace {
   #unfurlDomains: string[] = [];
   // `channel:thread_ts` → the AI pane's conversation.
   readonly #assistantThreads = new Map<string, AssistantThread>();
-  #lastTsMicros = 0;
+  readonly #timestamps: { lastMicros: number };
   #triggerCount = 0;
 
   constructor(seed: WorkspaceSeed, options: WorkspaceOptions = {}) {
@@ -272,6 +279,8 @@ export class Workspace {
     this.botId = seed.botId;
     this.botToken = seed.botToken;
     this.triggerTtlMs = options.triggerTtlMs ?? 3000;
+    this.#imSuffix = seed.imSuffix ?? '';
+    this.#timestamps = options.timestamps ?? { lastMicros: 0 };
     this.#clock = options.now ?? Date.now;
     for (const user of seed.users) this.#users.set(user.id, toSlackUser(user, seed.team.id));
     for (const channel of seed.channels) this.#addChannel(channel);
@@ -303,8 +312,8 @@ export class Workspace {
    * before it, as Slack guarantees within a workspace.
    */
   nextTs(): string {
-    const micros = Math.max(Math.floor(this.#clock() * 1000), this.#lastTsMicros + 1);
-    this.#lastTsMicros = micros;
+    const micros = Math.max(Math.floor(this.#clock() * 1000), this.#timestamps.lastMicros + 1);
+    this.#timestamps.lastMicros = micros;
     const seconds = Math.floor(micros / 1_000_000);
     return `${seconds}.${String(micros % 1_000_000).padStart(6, '0')}`;
   }
@@ -389,9 +398,33 @@ export class Workspace {
     return true;
   }
 
+  /**
+   * Makes a channel both workspaces have one and the same, as an org-wide channel (or one
+   * shared between an organization's workspaces) is on Grid: one id, one member list (both
+   * workspaces' members), one history, whichever workspace's token reads or writes it. False
+   * when either workspace lacks it.
+   */
+  shareConversation(channelId: string, other: Workspace): boolean {
+    const mine = this.#conversations.get(channelId);
+    const theirs = other.#conversations.get(channelId);
+    if (!mine || !theirs || mine.isIm || theirs.isIm) return false;
+    for (const member of mine.members) {
+      if (!theirs.members.includes(member)) theirs.members.push(member);
+    }
+    this.#conversations.set(channelId, theirs);
+    this.#messages.set(channelId, other.#messageList(channelId));
+    let pins = other.#pins.get(channelId);
+    if (!pins) {
+      pins = [];
+      other.#pins.set(channelId, pins);
+    }
+    this.#pins.set(channelId, pins);
+    return true;
+  }
+
   /** The DM between the bot and the user, made on first use; its `D...` id never changes. */
   openIm(userId: string): string {
-    const id = `D${userId.replace(/^[UW]/, '')}`;
+    const id = `D${userId.replace(/^[UW]/, '')}${this.#imSuffix}`;
     if (!this.#conversations.has(id)) {
       this.#conversations.set(id, {
         id,

@@ -4,5 +4,6 @@
  * benches alike: neither reaches into the other's folder for it.
  */
 export { eventually } from './eventually.ts';
+export { driverOf, installByOAuth } from './oauth-install.ts';
 export { deleteKeys, REDIS_URL } from './redis.ts';
 export * from './stack.ts';

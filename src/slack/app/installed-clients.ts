@@ -1,16 +1,25 @@
 /**
  * Slack clients when the app is installed by OAuth: one token per workspace (or per organization
- * for an org-wide install), found per call. Inside a request, the token Bolt's `authorize` found
- * for it (kept for the request's async work by `WorkspaceScope`); outside one (the outbox worker,
- * the mirror's poster, timers), the only installation's token. With several installations such
- * a call fails with `WorkspaceUnknownError`: records do not carry their workspace yet.
- * Slack's Retry-After holds are kept per workspace, as Slack limits each workspace apart.
+ * for an org-wide install), found per call. A call naming a conversation or a person whose home
+ * is known (`ConversationHomeBook`: Grid's ids are unique across the organization) is made with
+ * the token of that home, inside a request or outside one: a ticket filed in one workspace gets
+ * its triage card in a channel of another. Any other call: inside a request, the token Bolt's
+ * `authorize` found for it (kept for the request's async work by `WorkspaceScope`); outside one
+ * (the outbox worker, the mirror's poster, timers), the only installation's token, and with
+ * several installations `WorkspaceUnknownError`. Slack's Retry-After holds are kept per
+ * workspace actually called, as Slack limits each workspace apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type WebAPICallResult, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { InstallationRecords } from '../../store/install-types.ts';
 import type { ClaimStore, Now } from '../../store/types.ts';
-import { SlackMethodHeldError, WorkspaceUnknownError } from '../errors.ts';
+import {
+  SlackMethodHeldError,
+  slackErrorOf,
+  WorkspaceUninstalledError,
+  WorkspaceUnknownError,
+} from '../errors.ts';
+import type { ConversationHomeBook } from './conversation-homes.ts';
 import { SlackMethodHolds } from './slack-method-holds.ts';
 
 /** The installation a piece of work runs for. */
@@ -38,6 +47,28 @@ export class WorkspaceScope {
 // How long the only installation is trusted before the store is read again: short, as a second
 // install makes a call outside a request ambiguous. "None" or "several" is never kept.
 const ONLY_KEPT_MS = 2_000;
+// How long the list of installations is trusted when a home's token is looked for.
+const LIST_KEPT_MS = 2_000;
+// How many ids of uninstalled workspaces are remembered, to fail their calls at once.
+const MAX_GONE = 20_000;
+// Calls naming no conversation or person that any installation of the organization answers
+// alike, asked of each in turn outside a request when there are several.
+const ASKED_OF_EACH: ReadonlySet<string> = new Set(['users.lookupByEmail']);
+
+/** The conversations and people a Web API call names, in the order they tell its workspace. */
+export function idsNamedBy(args: Record<string, unknown>): string[] {
+  const ids: string[] = [];
+  for (const name of ['channel', 'channel_id', 'user', 'user_id']) {
+    const value = args[name];
+    if (typeof value === 'string' && value !== '') ids.push(value);
+  }
+  const users = args.users;
+  if (typeof users === 'string') ids.push(...users.split(',').filter((id) => id !== ''));
+  else if (Array.isArray(users)) {
+    ids.push(...users.filter((id): id is string => typeof id === 'string' && id !== ''));
+  }
+  return ids;
+}
 
 /** Finds the token of each call, and keeps each workspace's holds. */
 export class InstalledTokens {
@@ -46,23 +77,37 @@ export class InstalledTokens {
   readonly #claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
   readonly #now: Now;
   readonly #holds = new Map<string, SlackMethodHolds>();
+  readonly #homes: Pick<ConversationHomeBook, 'homeOf'> | undefined;
+  // Ids of workspaces that uninstalled the app in this process: their calls fail at once.
+  readonly #gone = new Map<string, string>();
   #only: { auth: WorkspaceAuth; at: number } | undefined;
+  #listed: { all: Awaited<ReturnType<InstallationRecords['list']>>; at: number } | undefined;
 
   constructor(options: {
     scope: WorkspaceScope;
     installations: Pick<InstallationRecords, 'list' | 'fetchInstallation'>;
     claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
+    /** Where conversations and people live; unset: every call as its request's or the only. */
+    homes?: Pick<ConversationHomeBook, 'homeOf'>;
     now?: Now;
   }) {
     this.#scope = options.scope;
     this.#installations = options.installations;
     this.#claims = options.claims;
+    this.#homes = options.homes;
     this.#now = options.now ?? Date.now;
   }
 
-  /** The installation this call runs for; WorkspaceUnknownError when it cannot be told. */
-  async current(): Promise<WorkspaceAuth> {
+  /**
+   * The installation this call runs for: the home's of the first conversation or person it
+   * names (`args`) whose home is known, else the request's, else the only one's;
+   * WorkspaceUnknownError when it cannot be told, WorkspaceUninstalledError when the home has
+   * no installation any more.
+   */
+  async current(args: Record<string, unknown> = {}): Promise<WorkspaceAuth> {
     const scoped = this.#scope.current();
+    const homed = await this.#homeAuth(args, scoped);
+    if (homed) return homed;
     if (scoped) return scoped;
     const now = this.#now();
     if (this.#only && now - this.#only.at <= ONLY_KEPT_MS) return this.#only.auth;
@@ -107,12 +152,97 @@ export class InstalledTokens {
     return holds;
   }
 
-  /** Forgets what is kept of a workspace that uninstalled the app (or of every one). */
-  forget(workspace?: string): void {
+  /**
+   * Forgets what is kept of a workspace that uninstalled the app (or of every one); `ids`, the
+   * conversations and people that lived there, fail their calls at once from now on.
+   */
+  forget(workspace?: string, ids: readonly string[] = []): void {
     this.#only = undefined;
+    this.#listed = undefined;
     if (workspace === undefined) this.#holds.clear();
     else this.#holds.delete(workspace);
+    if (workspace === undefined) return;
+    if (this.#gone.size + ids.length > MAX_GONE) this.#gone.clear();
+    for (const id of ids) this.#gone.set(id, workspace);
   }
+
+  /** Every installation's token and workspace, oldest installation first. */
+  async every(): Promise<WorkspaceAuth[]> {
+    const { all } = await this.#installationList(false);
+    const auths: WorkspaceAuth[] = [];
+    for (const kept of [...all].sort((a, b) => a.summary.installedAt - b.summary.installedAt)) {
+      const token = kept.installation.bot?.token;
+      const workspace =
+        kept.summary.kind === 'org' ? kept.summary.enterpriseId : kept.summary.teamId;
+      if (token && workspace) auths.push({ token, workspace });
+    }
+    return auths;
+  }
+
+  /** Drops what is kept of the installations: one was just stored. */
+  installed(): void {
+    this.#only = undefined;
+    this.#listed = undefined;
+  }
+
+  // The installation of the home of what the call names, when that is known and is not the
+  // request's own workspace (whose token serves it already).
+  async #homeAuth(
+    args: Record<string, unknown>,
+    scoped: WorkspaceAuth | undefined,
+  ): Promise<WorkspaceAuth | undefined> {
+    if (!this.#homes) return undefined;
+    for (const id of idsNamedBy(args)) {
+      const gone = this.#gone.get(id);
+      if (gone !== undefined) throw new WorkspaceUninstalledError(id, gone);
+      const home = await this.#homes.homeOf(id);
+      if (home === undefined) continue;
+      if (home === scoped?.workspace) return scoped;
+      const auth = await this.#authOf(home);
+      if (!auth) throw new WorkspaceUninstalledError(id, home);
+      return auth;
+    }
+    return undefined;
+  }
+
+  // The token of a workspace (team id) or organization (enterprise id) from the installations;
+  // a team with no installation of its own is served by its organization's org-wide install.
+  async #authOf(home: string): Promise<WorkspaceAuth | undefined> {
+    const kept = await this.#installationList(false);
+    // A workspace installed in another process a moment ago: the list is read afresh before
+    // its calls are failed for good.
+    return (
+      authIn(kept.all, home) ??
+      (kept.fresh ? undefined : authIn((await this.#installationList(true)).all, home))
+    );
+  }
+
+  async #installationList(
+    fresh: boolean,
+  ): Promise<{ all: Awaited<ReturnType<InstallationRecords['list']>>; fresh: boolean }> {
+    const now = this.#now();
+    if (!fresh && this.#listed && now - this.#listed.at <= LIST_KEPT_MS) {
+      return { all: this.#listed.all, fresh: false };
+    }
+    this.#listed = { all: await this.#installations.list(), at: now };
+    return { all: this.#listed.all, fresh: true };
+  }
+}
+
+// The token of `home` among the installations: its own, or its organization's org-wide one.
+function authIn(
+  all: Awaited<ReturnType<InstallationRecords['list']>>,
+  home: string,
+): WorkspaceAuth | undefined {
+  const own = all.find((kept) =>
+    kept.summary.kind === 'org' ? kept.summary.enterpriseId === home : kept.summary.teamId === home,
+  );
+  const orgs = all.filter((kept) => kept.summary.kind === 'org');
+  const found = own ?? (orgs.length === 1 && home.startsWith('T') ? orgs[0] : undefined);
+  const token = found?.installation.bot?.token;
+  if (!found || !token) return undefined;
+  const workspace = found.summary.kind === 'org' ? (found.summary.enterpriseId ?? home) : home;
+  return { token, workspace };
 }
 
 /**
@@ -133,7 +263,25 @@ export class InstalledWebClient extends WebClient {
   ): Promise<WebAPICallResult> {
     // A token given with the call (a workflow step's own) is that call's business.
     if (typeof options.token === 'string') return super.apiCall(method, options);
-    const { token, workspace } = await this.#tokens.current();
+    let auth: WorkspaceAuth;
+    try {
+      auth = await this.#tokens.current(options);
+    } catch (error) {
+      // A person looked for by email, outside any request: Grid's user ids are the
+      // organization's, so whichever workspace knows them gives the right one.
+      if (error instanceof WorkspaceUnknownError && ASKED_OF_EACH.has(method)) {
+        return this.#askEach(method, options, error);
+      }
+      throw error;
+    }
+    return this.#callAs(auth, method, options);
+  }
+
+  async #callAs(
+    { token, workspace }: WorkspaceAuth,
+    method: string,
+    options: Record<string, unknown>,
+  ): Promise<WebAPICallResult> {
     const holds = this.#tokens.holdsOf(workspace);
     const leftMs = await holds.heldFor(method);
     if (leftMs !== undefined) throw new SlackMethodHeldError(method, Math.ceil(leftMs / 1_000));
@@ -149,5 +297,28 @@ export class InstalledWebClient extends WebClient {
       }
       throw error;
     }
+  }
+
+  // Asks each installation in turn until one knows the person. A workspace that is held or
+  // fails is passed over; when none answers, its failure (else Slack's "not found") is thrown,
+  // so a 429 is still seen as one by the caller.
+  async #askEach(
+    method: string,
+    options: Record<string, unknown>,
+    unknown: WorkspaceUnknownError,
+  ): Promise<WebAPICallResult> {
+    const every = await this.#tokens.every();
+    if (every.length === 0) throw unknown;
+    let failed: unknown;
+    let notFound: unknown;
+    for (const auth of every) {
+      try {
+        return await this.#callAs(auth, method, options);
+      } catch (error) {
+        if (slackErrorOf(error) === 'users_not_found') notFound ??= error;
+        else failed ??= error;
+      }
+    }
+    throw failed ?? notFound;
   }
 }

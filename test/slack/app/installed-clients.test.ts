@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConversationHomeBook } from '../../../src/slack/app/conversation-homes.ts';
 import {
   InstalledTokens,
   InstalledWebClient,
+  idsNamedBy,
   WorkspaceScope,
 } from '../../../src/slack/app/installed-clients.ts';
+import { isTransient } from '../../../src/slack/outbox/transient-errors.ts';
 import { createMemoryInstallStores } from '../../../src/store/memory-installations.ts';
 import { createMemoryStores } from '../../../src/store/memory-stores.ts';
 import { TokenCipher } from '../../../src/store/token-cipher.ts';
@@ -14,7 +17,7 @@ import {
   secondIds,
   startSlackDouble,
 } from '../../../tools/slack-double/index.ts';
-import { workspaceInstall } from '../../store/contract/installations-contract.ts';
+import { orgInstall, workspaceInstall } from '../../store/contract/installations-contract.ts';
 
 let double: SlackDouble;
 beforeEach(async () => {
@@ -31,16 +34,35 @@ async function setUp() {
     stateSecret: 'state-secret-0123456789',
   });
   const scope = new WorkspaceScope();
+  const stores = createMemoryStores();
+  const homes = new ConversationHomeBook({ homes: stores.homes });
   const tokens = new InstalledTokens({
     scope,
     installations: install.installations,
-    claims: createMemoryStores().claims,
+    claims: stores.claims,
+    homes,
   });
   const client = new InstalledWebClient(
     { slackApiUrl: double.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } },
     tokens,
   );
-  return { install, scope, tokens, client };
+  return { install, scope, tokens, client, homes };
+}
+
+// Both workspaces installed, and the homes of their help channels and people known.
+async function setUpOrganization() {
+  const set = await setUp();
+  await set.install.installations.storeInstallation(
+    workspaceInstall(defaultIds.team, defaultIds.botToken),
+  );
+  await set.install.installations.storeInstallation(
+    workspaceInstall(secondIds.team, secondIds.botToken),
+  );
+  await set.homes.note(defaultIds.itHelp, defaultIds.team);
+  await set.homes.note(defaultIds.alice, defaultIds.team);
+  await set.homes.note(secondIds.euHelp, secondIds.team);
+  await set.homes.note(secondIds.elsa, secondIds.team);
+  return set;
 }
 
 const first = { token: defaultIds.botToken, workspace: defaultIds.team };
@@ -119,5 +141,194 @@ describe('the clients of an app installed by OAuth', () => {
       code: 'slack_workspace_unknown',
       installations: 2,
     });
+  });
+});
+
+describe('the clients of an app installed in several workspaces of an organization', () => {
+  it('outside any request, calls Slack with the token of the workspace the channel lives in', async () => {
+    const { client } = await setUpOrganization();
+    await client.chat.postMessage({ channel: secondIds.euHelp, text: 'to Acme EU' });
+    await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'to Acme' });
+    expect(
+      double.callsTo('chat.postMessage').map((call) => [call.tokenOf, call.response?.ok]),
+    ).toEqual([
+      [secondIds.team, true],
+      [defaultIds.team, true],
+    ]);
+  });
+
+  it('inside one workspace’s request, a call naming another workspace’s channel goes with that one’s token', async () => {
+    const { scope, client } = await setUpOrganization();
+    await scope.run(first, () =>
+      client.chat.postMessage({ channel: secondIds.euHelp, text: 'a card for Acme EU' }),
+    );
+    await scope.run(first, () => client.auth.test());
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+    expect(double.callsTo('auth.test').at(-1)?.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('finds a person’s workspace by user, user_id or users', async () => {
+    const { client } = await setUpOrganization();
+    await client.users.info({ user: secondIds.elsa });
+    await client.conversations.open({ users: defaultIds.alice });
+    await client.views.publish({ user_id: secondIds.elsa, view: { type: 'home', blocks: [] } });
+    expect(double.callsTo('users.info').at(-1)?.tokenOf).toBe(secondIds.team);
+    expect(double.callsTo('conversations.open').at(-1)?.tokenOf).toBe(defaultIds.team);
+    expect(double.callsTo('views.publish').at(-1)?.tokenOf).toBe(secondIds.team);
+  });
+
+  it('outside any request, a call naming nothing whose home is known still refuses to guess', async () => {
+    const { client } = await setUpOrganization();
+    await expect(
+      client.chat.postMessage({ channel: 'C0NEVERSEEN', text: 'where?' }),
+    ).rejects.toMatchObject({ code: 'slack_workspace_unknown', installations: 2 });
+    await expect(client.auth.test()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
+  });
+
+  it('a 429 in one workspace holds that workspace’s calls only, outside any request too', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('chat.postMessage', 'ratelimited', {
+      retryAfterSec: 30,
+      when: (args) => args.channel === secondIds.euHelp,
+    });
+    const toEu = { channel: secondIds.euHelp, text: 'to Acme EU' };
+    await expect(client.chat.postMessage(toEu)).rejects.toMatchObject({
+      code: 'slack_webapi_rate_limited_error',
+    });
+    await expect(client.chat.postMessage(toEu)).rejects.toMatchObject({
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: expect.any(Number),
+    });
+    // The second refusal was the hold's: nothing more left for Acme EU.
+    expect(double.callsTo('chat.postMessage')).toHaveLength(1);
+    const toAcme = await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'to Acme' });
+    expect(toAcme.ok).toBe(true);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('passes Slack’s 500 on a call routed to another workspace to the caller', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('chat.postMessage', 'internal_error', { status: 500 });
+    await expect(
+      client.chat.postMessage({ channel: secondIds.euHelp, text: 'to Acme EU' }),
+    ).rejects.toBeDefined();
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+    await expect(
+      client.chat.postMessage({ channel: secondIds.euHelp, text: 'to Acme EU' }),
+    ).resolves.toMatchObject({ ok: true });
+  });
+
+  it('fails a call naming a channel of a workspace with no installation, and of one just uninstalled, without calling Slack', async () => {
+    const { client, install, homes, tokens } = await setUpOrganization();
+    await homes.note('C0GONE', 'T0GONE');
+    await expect(client.chat.postMessage({ channel: 'C0GONE', text: 'x' })).rejects.toMatchObject({
+      code: 'slack_workspace_uninstalled',
+    });
+    await install.installations.deleteInstallation({
+      teamId: secondIds.team,
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    tokens.forget(secondIds.team, await homes.forget(secondIds.team));
+    const before = double.calls.length;
+    await expect(
+      client.chat.postMessage({ channel: secondIds.euHelp, text: 'x' }),
+    ).rejects.toMatchObject({ code: 'slack_workspace_uninstalled', workspace: secondIds.team });
+    expect(double.calls.length).toBe(before);
+    await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'still here' });
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('fails an uninstalled workspace’s call for good: the outbox keeps the platform write and does not retry it', async () => {
+    const { client, homes } = await setUpOrganization();
+    await homes.note('C0GONE', 'T0GONE');
+    const failed = await client.chat
+      .postMessage({ channel: 'C0GONE', text: 'x' })
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'slack_workspace_uninstalled', id: 'C0GONE' });
+    expect(isTransient(failed)).toBe(false);
+  });
+
+  it('reads the installations afresh before failing a call for a workspace installed a moment ago elsewhere', async () => {
+    const { client, install, homes } = await setUp();
+    await install.installations.storeInstallation(
+      workspaceInstall(defaultIds.team, defaultIds.botToken),
+    );
+    await homes.note(defaultIds.itHelp, defaultIds.team);
+    await homes.note(secondIds.euHelp, secondIds.team);
+    // The list is read now, without Acme EU...
+    await client.chat.postMessage({ channel: defaultIds.itHelp, text: 'to Acme' });
+    // ...which another process installs right after.
+    await install.installations.storeInstallation(
+      workspaceInstall(secondIds.team, secondIds.botToken),
+    );
+    const sent = await client.chat.postMessage({ channel: secondIds.euHelp, text: 'to Acme EU' });
+    expect(sent.ok).toBe(true);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+  });
+
+  it('serves a workspace with no install of its own by its organization’s org-wide install', async () => {
+    const { client, install, homes } = await setUp();
+    await install.installations.storeInstallation(
+      orgInstall(secondIds.enterprise, secondIds.botToken),
+    );
+    await install.installations.storeInstallation(workspaceInstall('T0OTHER', defaultIds.botToken));
+    await homes.note(secondIds.euHelp, secondIds.team);
+    await client.chat.postMessage({ channel: secondIds.euHelp, text: 'hello' });
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+  });
+
+  it('outside any request, finds a person by email in whichever workspace knows them', async () => {
+    const { client } = await setUpOrganization();
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    const alice = await client.users.lookupByEmail({ email: 'alice@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    expect(alice.user?.id).toBe(defaultIds.alice);
+    await expect(
+      client.users.lookupByEmail({ email: 'nobody@acme.example' }),
+    ).rejects.toMatchObject({ data: { error: 'users_not_found' } });
+    // Acme was asked first each time (installed first); Acme EU only when Acme did not know.
+    expect(double.callsTo('users.lookupByEmail').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+      defaultIds.team,
+      defaultIds.team,
+      secondIds.team,
+    ]);
+  });
+
+  it('looking a person up by email, passes over a workspace that answers 429, and holds only that one', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('users.lookupByEmail', 'ratelimited', { retryAfterSec: 30 });
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    // Acme is held now: Alice, whom only Acme knows, is not found meanwhile, and the caller
+    // sees the 429 rather than "not found".
+    await expect(client.users.lookupByEmail({ email: 'alice@acme.example' })).rejects.toMatchObject(
+      { code: 'slack_webapi_rate_limited_error' },
+    );
+    expect(double.callsTo('users.lookupByEmail').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+      secondIds.team,
+    ]);
+  });
+
+  it('looking a person up by email, asks the next workspace when one answers 500', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('users.lookupByEmail', 'internal_error', { status: 500 });
+    const elsa = await client.users.lookupByEmail({ email: 'elsa@acme.example' });
+    expect(elsa.user?.id).toBe(secondIds.elsa);
+    double.failNext('users.lookupByEmail', 'internal_error', { status: 500, times: 2 });
+    await expect(client.users.lookupByEmail({ email: 'alice@acme.example' })).rejects.toMatchObject(
+      { code: 'slack_webapi_http_error' },
+    );
+  });
+
+  it('reads the conversations and people a call names, channel first', () => {
+    expect(idsNamedBy({ channel: 'C1', user: 'U1' })).toEqual(['C1', 'U1']);
+    expect(idsNamedBy({ users: 'U1,U2' })).toEqual(['U1', 'U2']);
+    expect(idsNamedBy({ users: ['U3'], user_id: 'U4' })).toEqual(['U4', 'U3']);
+    expect(idsNamedBy({ email: 'a@b' })).toEqual([]);
   });
 });

@@ -46,5 +46,16 @@ export function describeChannelModesContract(backend: StoresBackend): void {
       });
       expect(await channelModes.get('C0ITHELP')).toBeUndefined();
     });
+
+    it('lists the channels with a mode and drops one channel’s mode', async () => {
+      const { channelModes } = backend.namespace(fakeClock()).open();
+      await channelModes.set('G0AGENTS', 'off');
+      await channelModes.set('C0ITHELP', 'auto');
+      expect(await channelModes.channels()).toEqual(['C0ITHELP', 'G0AGENTS']);
+      expect(await channelModes.remove('C0ITHELP')).toBe(true);
+      expect(await channelModes.remove('C0ITHELP')).toBe(false);
+      expect(await channelModes.get('C0ITHELP')).toBeUndefined();
+      expect(await channelModes.channels()).toEqual(['G0AGENTS']);
+    });
   });
 }

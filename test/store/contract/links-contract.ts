@@ -109,5 +109,29 @@ export function describeLinksContract(backend: StoresBackend): void {
       expect(await links.ticketForThread('C0999', '1.2')).toBeUndefined();
       expect(await links.threadsForTicket('IT-404')).toEqual([]);
     });
+
+    it('lists the channels holding linked threads', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      expect(await links.channels()).toEqual([]);
+      await links.link('IT-12', OTHER);
+      await links.link('IT-12', THREAD);
+      await links.link('IT-13', { channel: THREAD.channel, threadTs: '1700000002.000300' });
+      expect(await links.channels()).toEqual([THREAD.channel, OTHER.channel]);
+    });
+
+    it('unlinks every thread in the given channels and leaves the others', async () => {
+      const { links } = backend.namespace(fakeClock()).open();
+      const triage = { channel: 'G0TRIAGE', threadTs: '1700000003.000400', triage: true };
+      await links.link('IT-12', THREAD);
+      await links.link('IT-12', triage);
+      await links.link('IT-12', OTHER);
+      await links.link('IT-13', { channel: THREAD.channel, threadTs: '1700000002.000300' });
+      expect(await links.unlinkChannels([THREAD.channel, 'G0TRIAGE', 'C0NONE'])).toBe(3);
+      expect(await links.threadsForTicket('IT-12')).toEqual([OTHER]);
+      expect(await links.threadsForTicket('IT-13')).toEqual([]);
+      expect(await links.ticketForThread(THREAD.channel, THREAD.threadTs)).toBeUndefined();
+      expect(await links.ticketForThread(OTHER.channel, OTHER.threadTs)).toBe('IT-12');
+      expect(await links.channels()).toEqual([OTHER.channel]);
+    });
   });
 }
