@@ -415,7 +415,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ? context.enterpriseId
         : (context.teamId ?? context.enterpriseId);
       if (!context.botToken || !workspace) return next();
-      await scope.run({ token: context.botToken, workspace }, next);
+      await scope.run({ token: context.botToken, workspace, actor: context.userId }, next);
     });
   }
   // Installed by OAuth: each request's conversation and person live in its workspace, so

@@ -403,6 +403,28 @@ describe('one app for a whole organization', () => {
     expect(await answeredIn(euDriver, 1, 'Org: my EU desk phone is dead')).toBe(secondIds.team);
   });
 
+  it('publishes Sam’s Home in each workspace he opens it in, even within seconds of each other', async () => {
+    const on = await startStack({ oauth: true });
+    stack = on;
+    await installByOAuth(on, defaultIds.team);
+    await installByOAuth(on, secondIds.team);
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    await on.driver.appHomeOpened({ userId: agent });
+    await euDriver.appHomeOpened({ userId: agent });
+    const publishedWith = (team: string) =>
+      on.double
+        .callsTo('views.publish')
+        .some(
+          (call) => call.args.user_id === agent && call.status === 200 && call.tokenOf === team,
+        );
+    await eventually(
+      () => publishedWith(defaultIds.team) && publishedWith(secondIds.team),
+      10_000,
+      'Sam’s Home published in Acme and in Acme EU',
+    );
+  });
+
   it('brings an agent’s reply to a ticket filed in the org-wide channel, whichever workspace spoke there last', async () => {
     const on = await startStack({ oauth: true, mirror: { planner: new AdaptivePlanner() } });
     stack = on;

@@ -27,6 +27,11 @@ export interface WorkspaceAuth {
   token: string;
   /** The team id, or the enterprise id of an org-wide install. */
   workspace: string;
+  /**
+   * The person whose request this work is for: a member of this workspace whatever home they
+   * were last noted with (a person in two workspaces is answered in the one they act in).
+   */
+  actor?: string | undefined;
 }
 
 /** The request's installation, carried through its async work (listeners, background tasks). */
@@ -195,6 +200,7 @@ export class InstalledTokens {
     for (const id of idsNamedBy(args)) {
       const gone = this.#gone.get(id);
       if (gone !== undefined) throw new WorkspaceUninstalledError(id, gone);
+      if (scoped && id === scoped.actor) return scoped;
       const home = await this.#homes.homeOf(id);
       if (home === undefined) continue;
       if (home === scoped?.workspace) return scoped;

@@ -177,6 +177,22 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(double.callsTo('views.publish').at(-1)?.tokenOf).toBe(secondIds.team);
   });
 
+  it('inside a person’s own request, a call naming them goes with that workspace’s token, wherever they were noted last', async () => {
+    const { scope, client, homes } = await setUpOrganization();
+    // Sam is in both workspaces; Acme EU is where he was seen last.
+    await homes.note(defaultIds.agent, secondIds.team);
+    await scope.run({ ...first, actor: defaultIds.agent }, () =>
+      client.views.publish({ user_id: defaultIds.agent, view: { type: 'home', blocks: [] } }),
+    );
+    await scope.run(first, () =>
+      client.views.publish({ user_id: defaultIds.agent, view: { type: 'home', blocks: [] } }),
+    );
+    expect(double.callsTo('views.publish').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+    ]);
+  });
+
   it('outside any request, a call naming nothing whose home is known still refuses to guess', async () => {
     const { client } = await setUpOrganization();
     await expect(

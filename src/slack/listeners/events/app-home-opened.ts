@@ -44,14 +44,17 @@ export function appHomeOpened(deps: ListenerDeps, options: AppHomeOptions = {}) 
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.holdWaitMaxMs !== undefined ? { holdWaitMaxMs: options.holdWaitMaxMs } : {}),
   };
-  return async ({ event }: Args): Promise<void> => {
+  return async ({ event, context }: Args): Promise<void> => {
     if (event.tab !== 'home') return;
     const userId = event.user;
+    // A Home is one per workspace: a person in two workspaces of an organization opening it in
+    // each gets both published.
+    const key = `${context.teamId ?? context.enterpriseId ?? ''}:${userId}`;
     const at = now();
-    const last = lastPublished.get(userId);
+    const last = lastPublished.get(key);
     if (last !== undefined && at - last < minRefreshMs) return;
-    lastPublished.delete(userId);
-    lastPublished.set(userId, at);
+    lastPublished.delete(key);
+    lastPublished.set(key, at);
     if (lastPublished.size > MAX_TRACKED) {
       const oldest = lastPublished.keys().next().value;
       if (oldest !== undefined) lastPublished.delete(oldest);
