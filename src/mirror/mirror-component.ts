@@ -31,7 +31,7 @@ import {
 import { type PollPlanner, RELAXED_PACE } from './poll-planner.ts';
 import { type RelinkPlatform, relinkThread } from './thread-relink.ts';
 import { TicketHints } from './ticket-hints.ts';
-import { TriageFeed, type TriageFeedOptions } from './triage-feed.ts';
+import { TriageFeed, type TriageFeedOptions, triageSince } from './triage-feed.ts';
 import type { ChangeFeedPlatform, MirrorLogger, MirrorPlatform, MirrorPoster } from './types.ts';
 
 /** What the mirror is built from; the pace and the clock are the caller's. */
@@ -408,6 +408,11 @@ export class MirrorComponent implements Mirror {
     } catch (error) {
       this.#logger.warn({ err: error, ticket_id: ticketId }, 'mirror not told about a change');
     }
+  }
+
+  async triageChannelSet(desk: string, channel: string): Promise<void> {
+    // Kept in the shared store whether or not this process runs the feed (a web replica).
+    await triageSince(this.#stores.claims, desk, channel, this.#now());
   }
 
   reopenAnnounced(ticketId: string, messageId: string, toldIn?: WrittenIn): Promise<void> {

@@ -78,6 +78,11 @@ export interface Mirror {
   personAsked(ticketId: string): Promise<void>;
   /** Whether the requester asked for a person from Slack. */
   isPersonAsked(ticketId: string): Promise<boolean>;
+  /**
+   * A desk's triage (or the catch-all's, `TRIAGE_CATCH_ALL`) went to this channel from Slack
+   * just now: every ticket filed from now on gets its card there, however soon it comes.
+   */
+  triageChannelSet(desk: string, channel: string): Promise<void>;
   /** What the mirror last read of the ticket (shared by every replica), if anything. */
   lastRead(ticketId: string): Promise<MirroredTicket | undefined>;
 }

@@ -20,8 +20,13 @@
 import { type Sleep, sleep } from '../clock.ts';
 import type { Desk, ServiceDeskClient, Ticket } from '../servicedesk/index.ts';
 import { deskTriageEntry } from '../store/triage-rules.ts';
-import type { Thread } from '../store/types.ts';
-import { type Stores, TRIAGE_CATCH_ALL, type TriageChannel } from '../store/types.ts';
+import {
+  type ClaimStore,
+  type Stores,
+  type Thread,
+  TRIAGE_CATCH_ALL,
+  type TriageChannel,
+} from '../store/types.ts';
 import type { BudgetPacer } from './budget-pacer.ts';
 import { withFirstResponse } from './clock-watch.ts';
 import { BudgetDeferredError, PostDeferredError } from './errors.ts';
@@ -583,21 +588,10 @@ export class TriageFeed {
    * shared store, so the tickets before it get no card wherever the feed runs.
    */
   async #sinceOf(entry: TriageChannel): Promise<number> {
-    const key = `triage-since:${JSON.stringify([entry.desk, entry.channel])}`;
+    const key = sinceKey(entry.desk, entry.channel);
     const cached = this.#since.get(key);
     if (cached !== undefined) return cached;
-    const { claims } = this.#stores;
-    let since = sinceIn(await claims.get(key));
-    if (since === undefined) {
-      const now = this.#o.now();
-      const claim = await claims.claim(key, 60_000);
-      if (claim.state === 'claimed') {
-        await claims.complete(key, claim.token, { since: now }, SINCE_TTL_MS);
-        since = now;
-      } else {
-        since = sinceIn(await claims.get(key)) ?? now;
-      }
-    }
+    const since = await triageSince(this.#stores.claims, entry.desk, entry.channel, this.#o.now());
     this.#since.set(key, since);
     return since;
   }
@@ -670,6 +664,31 @@ function parentsOf(desks: readonly Desk[]): Map<string, string> {
   const parents = new Map<string, string>();
   for (const desk of desks) if (desk.parent_slug) parents.set(desk.slug, desk.parent_slug);
   return parents;
+}
+
+const sinceKey = (desk: string, channel: string) =>
+  `triage-since:${JSON.stringify([desk, channel])}`;
+
+/**
+ * When a desk's triage went to a channel, kept once in the shared store: the first to say wins
+ * (the command that set it, at that moment; else the first feed to see it), so a ticket filed
+ * just after the setting gets its card wherever and whenever the feed reads the channels.
+ */
+export async function triageSince(
+  claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>,
+  desk: string,
+  channel: string,
+  nowMs: number,
+): Promise<number> {
+  const key = sinceKey(desk, channel);
+  const kept = sinceIn(await claims.get(key));
+  if (kept !== undefined) return kept;
+  const claim = await claims.claim(key, 60_000);
+  if (claim.state === 'claimed') {
+    await claims.complete(key, claim.token, { since: nowMs }, SINCE_TTL_MS);
+    return nowMs;
+  }
+  return sinceIn(await claims.get(key)) ?? nowMs;
 }
 
 function sinceIn(record: { state: string; result?: unknown } | undefined): number | undefined {

@@ -3,7 +3,7 @@
  * into Acme and Acme EU at start, and the Workspace switch beside "You are" showing one
  * workspace's channels, DMs and people at a time, with what the visitor was doing in the other
  * kept for the way back. Elsa files in Acme EU's #eu-help and the ticket's card comes back
- * there. Set SANDBOX_SCREENSHOTS=docs/screenshots to refresh the README's screenshot.
+ * there; Alice files in Acme and Sam triages in Acme EU. Set SANDBOX_SCREENSHOTS=docs/screenshots to refresh the README's screenshot.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -46,6 +46,15 @@ describe.skipIf(!hasChromium)('an organization of two workspaces, in a browser',
   const showWorkspace = (name: string) =>
     page.getByLabel('Workspace').selectOption({ label: name });
 
+  /** Switches to a workspace and, once its people are offered, to one of them. */
+  const beIn = async (workspace: string, person: RegExp) => {
+    await showWorkspace(workspace);
+    await page.getByLabel('You are').locator('option', { hasText: person }).waitFor({
+      state: 'attached',
+    });
+    await actAs(page, person);
+  };
+
   /** The names "You are" offers. */
   const identities = () => page.getByLabel('You are').locator('option').allTextContents();
 
@@ -72,9 +81,11 @@ describe.skipIf(!hasChromium)('an organization of two workspaces, in a browser',
     await form.getByLabel('Description').fill('The left one flickers when it warms up.');
 
     await showWorkspace('Acme EU');
-    await page.getByRole('button', { name: 'Channel eu-help' }).waitFor();
     await modal.waitFor({ state: 'hidden' });
-    expect(await identities()).toEqual(['Elsa Engel (employee)']);
+    // Sam, the agent, is a member of both workspaces, as Grid lets a person be.
+    expect(await identities()).toEqual(['Sam Rivera (IT agent)', 'Elsa Engel (employee)']);
+    await actAs(page, /Elsa Engel/);
+    await page.getByRole('button', { name: 'Channel eu-help' }).waitFor();
     expect(await page.getByRole('button', { name: 'Channel it-help' }).count()).toBe(0);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Acme EU');
     expect(await thread.isVisible()).toBe(false);
@@ -93,6 +104,7 @@ describe.skipIf(!hasChromium)('an organization of two workspaces, in a browser',
 
   it('files Elsa’s /ticket in Acme EU’s #eu-help: the card comes back there, and the ticket is hers on the platform', async () => {
     await showWorkspace('Acme EU');
+    await actAs(page, /Elsa Engel/);
     await page.getByRole('button', { name: 'Channel eu-help' }).click();
     expect(await page.getByLabel('You are').inputValue()).toBe(secondIds.elsa);
     const title = unique('The Berlin office printer jams');
@@ -120,11 +132,47 @@ describe.skipIf(!hasChromium)('an organization of two workspaces, in a browser',
   });
 
   it('keeps Acme’s person when the switch goes to Acme EU and back', async () => {
-    await actAs(page, /Sam Rivera/);
+    await actAs(page, /Alice Archer/);
     await showWorkspace('Acme EU');
-    await page.getByRole('button', { name: 'Channel eu-help' }).waitFor();
+    await page.getByRole('button', { name: 'Channel eu-triage' }).waitFor();
+    expect(await page.getByLabel('You are').inputValue()).not.toBe(defaultIds.alice);
     await showWorkspace('Acme');
     await page.getByRole('button', { name: 'Channel it-help' }).waitFor();
+    expect(await page.getByLabel('You are').inputValue()).toBe(defaultIds.alice);
+  });
+
+  it('keeps Sam, a member of both workspaces, himself when the switch changes', async () => {
+    await actAs(page, /Sam Rivera/);
+    await showWorkspace('Acme EU');
+    await page.getByRole('button', { name: 'Channel eu-triage' }).waitFor();
     expect(await page.getByLabel('You are').inputValue()).toBe(defaultIds.agent);
   });
+
+  // Last: it moves the IT desk's triage channel to Acme EU for the rest of this sandbox.
+  it('brings Alice’s ticket filed in Acme to the triage channel Sam keeps in Acme EU, naming her', async () => {
+    await beIn('Acme EU', /Sam Rivera/);
+    await page.getByRole('button', { name: 'Channel eu-triage' }).click();
+    const { composer, messages } = regions(page);
+    await composer.fill('/ticket triage it');
+    await composer.press('Enter');
+    await messageWith(messages, 'This channel triages IT Support').waitFor(SLOW);
+
+    await beIn('Acme', /Alice Archer/);
+    await page.getByRole('button', { name: 'Channel it-help' }).click();
+    const title = unique('The Berlin VPN drops every ten minutes');
+    await fileTicketWithCommand(page, title);
+
+    await beIn('Acme EU', /Sam Rivera/);
+    await page.getByRole('button', { name: 'Channel eu-triage' }).click();
+    const card = messageWith(messages, title);
+    await card.waitFor(SLOW);
+    // Her name, as Grid shows a person of another workspace of the organization.
+    await card.getByText('Alice Archer').first().waitFor();
+    expect(
+      sandbox.double.workspaces[1]
+        ?.messages(secondIds.euTriage)
+        .some((m) => m.metadata?.event_type === 'triage_card' && JSON.stringify(m).includes(title)),
+    ).toBe(true);
+    await screenshot(page, '21-organization-triage');
+  }, 90_000);
 });

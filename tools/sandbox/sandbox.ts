@@ -336,6 +336,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
               name: each.team.name,
               identities: identitiesOf(each).map((identity) => identity.userId),
             })),
+            elsewhere: double.workspaces.filter((each) => each !== shown.workspace),
             model: emulator.model,
             tenant: SANDBOX_TENANT,
             profile,

@@ -30,6 +30,11 @@ export interface PersonView {
   name: string;
   realName: string;
   isBot: boolean;
+  /**
+   * A person of another workspace of the organization: named where mentioned, as Grid's ids
+   * are the organization's, but not offered in the shown workspace's pickers.
+   */
+  elsewhere?: true;
 }
 
 /** A conversation in the sidebar, with every message in it (replies included). */
@@ -115,6 +120,8 @@ export interface SnapshotSources {
   workspace: Workspace;
   /** Every workspace the visitor can switch to; the one shown alone when absent. */
   workspaces?: readonly WorkspaceChoice[];
+  /** The organization's other workspaces, whose people a message may mention. */
+  elsewhere?: readonly Workspace[];
   model: EmulatorModel;
   tenant: string;
   profile: AppProfile;
@@ -217,12 +224,24 @@ export function buildSnapshot(
     botIsMember: true,
     messages: workspace.messages(dm),
   });
-  const people = workspace.users().map((user) => ({
+  const people: PersonView[] = workspace.users().map((user) => ({
     id: user.id,
     name: user.name,
     realName: user.real_name,
     isBot: user.is_bot,
   }));
+  for (const other of sources.elsewhere ?? []) {
+    for (const user of other.users()) {
+      if (people.some((person) => person.id === user.id)) continue;
+      people.push({
+        id: user.id,
+        name: user.name,
+        realName: user.real_name,
+        isBot: user.is_bot,
+        elsewhere: true,
+      });
+    }
+  }
   return {
     revision: sources.revision,
     me: userId,

@@ -64,7 +64,7 @@ export function keyOf(ctx, blockId, actionId) {
 
 /** @param {BlockContext} ctx */
 function peopleOptions(ctx) {
-  return ctx.people.filter((person) => !person.isBot);
+  return ctx.people.filter((person) => !person.isBot && !person.elsewhere);
 }
 
 /**

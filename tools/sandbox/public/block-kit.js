@@ -100,7 +100,7 @@ import { plainText, renderMrkdwn, renderText } from './mrkdwn.js';
  * dialog, where fields are registered, block errors to show, a key prefix that makes `data-key`s
  * page-unique, and what acting on an element does.
  * @typedef {object} BlockContextExtra
- * @property {{ id: string, realName: string, isBot: boolean }[]} people
+ * @property {{ id: string, realName: string, isBot: boolean, elsewhere?: true }[]} people
  * @property {{ id: string, name: string }[]} [channels]
  * @property {(confirm: ConfirmDialog) => Promise<boolean>} confirm
  * @property {Map<string, Field>} [fields]

@@ -21,13 +21,14 @@ export function chooseIdentity(userId) {
   if (userId === state.me) return;
   keepDraft();
   state.me = userId;
+  state.meChosen = true;
   showAgain();
 }
 
 /**
- * Goes to another workspace of the organization: its channels, DMs and people. Whoever the
- * visitor is stays if they are in that workspace too; otherwise they are whom they were there
- * last (or its first person). Where they were in each workspace, the open thread and what was
+ * Goes to another workspace of the organization: its channels, DMs and people. The person the
+ * visitor chose stays if they are in that workspace too; otherwise the visitor is whom they were
+ * there last (or its first person, who does not follow them back). Where they were in each workspace, the open thread and what was
  * typed in an open form are kept for when they come back, as with "You are".
  * @param {string} team
  */
@@ -37,6 +38,7 @@ export function chooseWorkspace(team) {
   keepDraft();
   state.visits.set(snapshot.team.id, {
     me: state.me,
+    chosen: state.meChosen,
     place: state.place,
     appTab: state.appTab,
     thread: state.thread,
@@ -44,7 +46,11 @@ export function chooseWorkspace(team) {
   const visit = state.visits.get(team);
   const people = snapshot.workspaces.find((w) => w.id === team)?.identities ?? [];
   state.team = team;
-  state.me = people.includes(state.me) ? state.me : (visit?.me ?? people[0] ?? '');
+  if (!(state.meChosen && people.includes(state.me))) {
+    const back = visit && people.includes(visit.me) ? visit : undefined;
+    state.me = back?.me ?? people[0] ?? '';
+    state.meChosen = back?.chosen ?? false;
+  }
   state.place = visit?.place ?? '';
   state.appTab = visit?.appTab ?? 'messages';
   state.thread = visit?.thread ?? null;

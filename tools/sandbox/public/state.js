@@ -18,6 +18,8 @@
  * @typedef {object} PageState
  * @property {string} team The workspace shown, by team id ('' for the sandbox's first).
  * @property {string} me The user id of the person the visitor is.
+ * @property {boolean} meChosen Whether the visitor chose that person (else a workspace switch
+ *   gave them its first person, who does not follow them back).
  * @property {Map<string, Visit>} visits Where the visitor was in each workspace they left, by
  *   team id, for when they come back (as Slack keeps each workspace's place).
  * @property {string} place Where they are: a channel's id, or 'app' for the app (its DM and
@@ -38,6 +40,7 @@
  * What the visitor was doing in a workspace when they switched to another.
  * @typedef {object} Visit
  * @property {string} me Whom they were.
+ * @property {boolean} chosen Whether they chose that person there.
  * @property {string} place Where they were.
  * @property {'home' | 'messages'} appTab The app's tab they were on.
  * @property {{ channel: string, ts: string } | null} thread The thread open beside.
@@ -49,6 +52,7 @@ const params = new URLSearchParams(location.hash.slice(1));
 export const state = {
   team: params.get('team') ?? '',
   me: params.get('as') ?? '',
+  meChosen: true,
   visits: new Map(),
   place: params.get('in') ?? '',
   appTab: 'messages',

@@ -18,7 +18,7 @@ import { type ChannelPrivacy, privacyOf } from '../../triage/channel-privacy.ts'
 /** What the triage subcommand uses of the app's parts. */
 export type TriageCommandDeps = Pick<
   SlackDeps,
-  'client' | 'desks' | 'logger' | 'people' | 'stores' | 'triageRecords'
+  'client' | 'desks' | 'logger' | 'mirror' | 'people' | 'stores' | 'triageRecords'
 >;
 
 /** Who ran the command, where, and its words after `/ticket`. */
@@ -111,6 +111,7 @@ async function triage(deps: TriageCommandDeps, request: TriageRequest): Promise<
       : `${here} now triages ${what}: a card for each new ticket is posted here.${before ? ` It took over from <#${before}>.` : ''}`,
   ];
   if (before !== channel) {
+    await deps.mirror.triageChannelSet(slug, channel);
     const record = { desk: slug, deskName: desk?.name, setBy: request.userId };
     if (!(await keptInSlack(deps, () => deps.triageRecords.remember(channel, record))))
       lines.push(PIN_FAILED);

@@ -31,6 +31,8 @@ interface Harness {
   respond: RespondFn;
   /** The records kept in Slack and unpinned there, as `remember <channel> <desk>` lines. */
   records: string[];
+  /** What the mirror was told was set, as `<desk> <channel>` lines. */
+  told: string[];
 }
 
 // Slack failing a call (internal_error), in the Web API client's own error shape.
@@ -46,6 +48,7 @@ function harness(
   const stores = createMemoryStores();
   const answers: string[] = [];
   const records: string[] = [];
+  const told: string[] = [];
   const triageRecords = {
     async remember(channel: string, record: { desk: string; setBy?: string }) {
       if (options.recordsFail) throw slackFailure();
@@ -63,11 +66,16 @@ function harness(
     desks: { peek: () => DESKS, list: options.listDesks ?? (async () => DESKS) },
     people: { isAgent: async (userId: string) => userId === AGENT },
     stores,
+    mirror: {
+      async triageChannelSet(desk: string, channel: string) {
+        told.push(`${desk} ${channel}`);
+      },
+    },
   });
   const respond = fakeRespond((message) => {
     answers.push(message.text ?? '');
   });
-  return { deps, stores, answers, respond, records };
+  return { deps, stores, answers, respond, records, told };
 }
 
 const channelInfo = (channel: Record<string, unknown>) =>
@@ -102,6 +110,15 @@ describe('/ticket triage', () => {
     expect(answer).toContain('<#C0TRIAGE> now triages *IT Support* (`it`)');
     expect(answer).not.toContain('public');
     expect(await h.stores.triageChannels.channelFor('it')).toBe('C0TRIAGE');
+  });
+
+  it('tells the mirror the moment a desk’s triage went to the channel, so a ticket filed a second later gets its card', async () => {
+    const h = harness();
+    channelInfo({ is_member: true, is_private: true });
+    await run(h, 'triage it');
+    channelInfo({ is_member: true, is_private: true });
+    await run(h, 'triage it');
+    expect(h.told).toEqual(['it C0TRIAGE']);
   });
 
   it('refuses a public channel, saying why and to run it in a private one, changing nothing', async () => {
