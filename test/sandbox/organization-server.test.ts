@@ -35,16 +35,17 @@ describe('the simulator server of an organization', () => {
   it('shows Acme EU’s people and channels, its person standing in for someone not in it', async () => {
     const eu = await snapshot(sandbox, `team=${secondIds.team}&as=${defaultIds.alice}`);
     expect(eu.team).toEqual({ id: secondIds.team, name: 'Acme EU' });
-    expect(eu.me).toBe(secondIds.elsa);
-    expect(eu.identities.map((i) => i.realName)).toEqual(['Elsa Engel']);
-    expect(eu.conversations.map((c) => c.name)).toEqual(['eu-help', 'Service Desk']);
+    // Sam, in both workspaces, comes first in Acme EU: he stands in for Alice.
+    expect(eu.me).toBe(defaultIds.agent);
+    expect(eu.identities.map((i) => i.realName)).toEqual(['Sam Rivera', 'Elsa Engel']);
+    expect(eu.conversations.map((c) => c.name)).toEqual(['eu-triage', 'acme-all', 'Service Desk']);
     expect(eu.workspaces).toEqual([
       {
         id: defaultIds.team,
         name: 'Acme',
         identities: [defaultIds.alice, defaultIds.bob, defaultIds.agent],
       },
-      { id: secondIds.team, name: 'Acme EU', identities: [secondIds.elsa] },
+      { id: secondIds.team, name: 'Acme EU', identities: [defaultIds.agent, secondIds.elsa] },
     ]);
     const acme = await snapshot(sandbox, `as=${defaultIds.agent}`);
     expect(acme.team.name).toBe('Acme');

@@ -85,6 +85,9 @@ export class InstalledTokens {
   readonly #homes: Pick<ConversationHomeBook, 'homeOf'> | undefined;
   // Ids of workspaces that uninstalled the app in this process: their calls fail at once.
   readonly #gone = new Map<string, string>();
+  // Workspaces uninstalled while work begun for them (a request, a loop over installations)
+  // may still be running: their calls stop at once rather than go out with a revoked token.
+  readonly #uninstalled = new Set<string>();
   #only: { auth: WorkspaceAuth; at: number } | undefined;
   #listed: { all: Awaited<ReturnType<InstallationRecords['list']>>; at: number } | undefined;
 
@@ -111,6 +114,9 @@ export class InstalledTokens {
    */
   async current(args: Record<string, unknown> = {}): Promise<WorkspaceAuth> {
     const scoped = this.#scope.current();
+    if (scoped && this.#uninstalled.has(scoped.workspace)) {
+      throw new WorkspaceUninstalledError(scoped.workspace, scoped.workspace);
+    }
     const homed = await this.#homeAuth(args, scoped);
     if (homed) return homed;
     if (scoped) return scoped;
@@ -167,6 +173,7 @@ export class InstalledTokens {
     if (workspace === undefined) this.#holds.clear();
     else this.#holds.delete(workspace);
     if (workspace === undefined) return;
+    this.#uninstalled.add(workspace);
     if (this.#gone.size + ids.length > MAX_GONE) this.#gone.clear();
     for (const id of ids) this.#gone.set(id, workspace);
   }
@@ -188,6 +195,8 @@ export class InstalledTokens {
   installed(): void {
     this.#only = undefined;
     this.#listed = undefined;
+    // A workspace may have installed again; work begun since has its new token.
+    this.#uninstalled.clear();
   }
 
   // The installation of the home of what the call names, when that is known and is not the

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { InstallationRecords } from '../../store/install-types.ts';
 import type { Stores } from '../../store/types.ts';
-import { WorkspaceUnknownError } from '../errors.ts';
+import { WorkspaceUninstalledError, WorkspaceUnknownError } from '../errors.ts';
 import type {
   TriageChannelRecord,
   TriageChannelRecords,
@@ -101,9 +101,16 @@ export function recordsOfEveryWorkspace(options: {
           reader = options.recordsOf(auth.workspace);
           readers.set(auth.workspace, reader);
         }
-        const records = await options.scope.run(auth, () =>
-          (reader as Pick<TriageChannelRecords, 'readAll'>).readAll(signal),
-        );
+        let records: TriageChannelRecord[];
+        try {
+          records = await options.scope.run(auth, () =>
+            (reader as Pick<TriageChannelRecords, 'readAll'>).readAll(signal),
+          );
+        } catch (error) {
+          // Uninstalled while the heal went round: nothing of it is to be healed.
+          if (error instanceof WorkspaceUninstalledError) continue;
+          throw error;
+        }
         for (const record of records) await options.homes.note(record.channel, auth.workspace);
         found.push(...records);
       }

@@ -193,6 +193,18 @@ describe('the clients of an app installed in several workspaces of an organizati
     ]);
   });
 
+  it('stops the calls of work begun for a workspace that is then uninstalled, until a workspace installs again', async () => {
+    const { scope, client, tokens } = await setUpOrganization();
+    tokens.forget(defaultIds.team);
+    await expect(scope.run(first, () => client.auth.test())).rejects.toMatchObject({
+      code: 'slack_workspace_uninstalled',
+    });
+    expect(double.callsTo('auth.test')).toEqual([]);
+    tokens.installed();
+    await scope.run(first, () => client.auth.test());
+    expect(double.callsTo('auth.test').map((call) => call.tokenOf)).toEqual([defaultIds.team]);
+  });
+
   it('outside any request, a call naming nothing whose home is known still refuses to guess', async () => {
     const { client } = await setUpOrganization();
     await expect(
