@@ -188,7 +188,8 @@ describe('the Slack driver', () => {
       reply = (_request, index) => (index === 0 ? 'hang' : {});
       const delivery = await driver.event(
         { type: 'app_home_opened', user: ids.bob },
-        { simulateSlackRetries: { timeoutMs: 100, delaysMs: [0] } },
+        // Long enough for the answering attempt on a loaded machine (100 ms once was not).
+        { simulateSlackRetries: { timeoutMs: 1_000, delaysMs: [0] } },
       );
       expect(delivery.attempts?.map((a) => a.outcome)).toEqual(['http_timeout', 'acked']);
       expect(app.requests[1]?.headers['x-slack-retry-reason']).toBe('http_timeout');
