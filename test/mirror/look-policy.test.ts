@@ -356,6 +356,29 @@ const ROWS: Row[] = [
     out: { do: 'keep', rule: 'not-moved' },
   },
   {
+    rule: 'a feed scan never moves the look at a change left hinted by a messages-first look',
+    // The worker read the messages alone and hinted the change again 1 ms after that look: the
+    // listing looks unchanged since it, but the activity is still unread.
+    event: { type: 'unchanged', dueAt: NOW },
+    state: { lastActivityAt: -5 * MIN, hintedAt: -MIN + 1 },
+    pace: { trustMs: 10 * HOUR },
+    out: { do: 'keep', rule: 'not-moved' },
+  },
+  {
+    rule: 'a feed scan never moves the look at a change the platform announced',
+    event: { type: 'unchanged', dueAt: NOW },
+    state: { lastActivityAt: -5 * MIN, hintedAt: -10 * S, announcedAt: -10 * S },
+    pace: { trustMs: 10 * HOUR },
+    out: { do: 'keep', rule: 'not-moved' },
+  },
+  {
+    rule: 'a feed scan never moves the look a message hint asked for',
+    event: { type: 'unchanged', dueAt: NOW },
+    state: { lastActivityAt: -5 * MIN, messageHintedAt: -10 * S },
+    pace: { trustMs: 10 * HOUR },
+    out: { do: 'keep', rule: 'not-moved' },
+  },
+  {
     rule: 'a feed scan never moves a look earlier',
     event: { type: 'unchanged', dueAt: NOW + HOUR },
     state: { lastActivityAt: -5 * MIN },
