@@ -413,6 +413,7 @@ export class MirrorComponent implements Mirror {
   async triageChannelSet(desk: string, channel: string): Promise<void> {
     // Kept in the shared store whether or not this process runs the feed (a web replica).
     await triageSince(this.#stores.claims, desk, channel, this.#now());
+    this.triage?.channelsChanged();
   }
 
   reopenAnnounced(ticketId: string, messageId: string, toldIn?: WrittenIn): Promise<void> {

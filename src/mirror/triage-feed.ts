@@ -284,6 +284,14 @@ export class TriageFeed {
   }
 
   /** Starts posting and scanning until `stop()`. */
+  /**
+   * The triage channels were changed by this process: they are read afresh at the next card,
+   * not after `channelsMs` (another replica's change is seen within that).
+   */
+  channelsChanged(): void {
+    this.#channels = undefined;
+  }
+
   start(): void {
     this.#loop.start();
   }

@@ -171,6 +171,31 @@ describe('triage feed', () => {
     expect(t.poster.cards).toEqual([]);
   });
 
+  it('gives a ticket filed a moment after /ticket triage moved its desk its card in the new channel', async () => {
+    const t = setUp({ pushed: true });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.triage.runOnce();
+    // Moved from Slack half a second later: within the time the feed keeps its channel list.
+    t.advance(500);
+    await t.stores.triageChannels.set('it', 'C0NEWTRIAGE');
+    await t.mirror.triageChannelSet('it', 'C0NEWTRIAGE');
+    const ticket = t.file();
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    expect(t.poster.cards.map((card) => card.channel)).toEqual(['C0NEWTRIAGE']);
+  });
+
+  it('gives a card to a ticket filed in the same millisecond /ticket triage set the channel, before the feed read it', async () => {
+    const t = setUp({ pushed: true });
+    await t.stores.triageChannels.set('it', TRIAGE);
+    await t.mirror.triageChannelSet('it', TRIAGE);
+    const ticket = t.file();
+    t.advance(5_000);
+    t.triage.created(ticket.id);
+    await t.triage.runOnce();
+    expect(t.poster.cards.map((card) => card.ticketId)).toEqual([ticket.id]);
+  });
+
   it('sends a desk without its own channel to the catch-all, and a ticket nowhere without one', async () => {
     const t = setUp({ pushed: true });
     await t.stores.triageChannels.set('it', TRIAGE);
