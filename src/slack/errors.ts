@@ -261,15 +261,20 @@ export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.w
   override readonly name = 'WorkspaceUnknownError';
   /** How many installations there are. */
   readonly installations: number;
+  /** The channel the call named, when each installation was asked and none knew it. */
+  readonly channel: string | undefined;
 
-  constructor(installations: number) {
+  constructor(installations: number, channel?: string) {
     super(
       SLACK_ERROR_CODES.workspaceUnknown,
       installations === 0
         ? 'the app is installed in no workspace yet: install it at /slack/install'
-        : `the app is installed in ${installations} workspaces and this Slack call, made outside a request, does not carry its workspace`,
+        : channel !== undefined
+          ? `channel ${channel} was found in none of the ${installations} workspaces the app is installed in: install the app in the channel's workspace, or invite it to the channel`
+          : `the app is installed in ${installations} workspaces and this Slack call, made outside a request, does not carry its workspace`,
     );
     this.installations = installations;
+    this.channel = channel;
   }
 }
 
