@@ -278,6 +278,14 @@ export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.w
   }
 }
 
+/**
+ * Whether the error says the app is installed in no workspace yet (OAuth mode before the first
+ * install): background work waits for an install rather than report a failure.
+ */
+export function isInstalledNowhere(error: unknown): boolean {
+  return error instanceof WorkspaceUnknownError && error.installations === 0;
+}
+
 /** Whether the error is the Web API client's: Slack refused, failed or did not answer a call. */
 export function isSlackFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
