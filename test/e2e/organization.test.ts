@@ -179,6 +179,14 @@ describe('one app for a whole organization', () => {
       .callsTo('chat.postMessage')
       .filter((call) => call.args.channel === euTriage && call.response.ok === true);
     expect(new Set(posted.map((call) => call.tokenOf))).toEqual(new Set([secondIds.enterprise]));
+    // A shortcut comes as Slack sends it for an org-wide install (is_enterprise_install true):
+    // its modal opens with the organization's token.
+    const shortcut = await euDriver.globalShortcut({ callbackId: 'new_ticket', userId: elsa });
+    expect(shortcut.status).toBe(200);
+    expect(shortcut.payload.is_enterprise_install).toBe(true);
+    const opened = await on.double.waitForCall('views.open', (call) => call.status === 200);
+    expect(opened.tokenOf).toBe(secondIds.enterprise);
+    expect(opened.response).toMatchObject({ ok: true });
   });
 
   it('gives a ticket filed in Acme its card in Acme EU’s #eu-triage named only in DESK_TRIAGE_CHANNELS, finding its workspace by asking each', async () => {
