@@ -439,6 +439,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
 
   const role = options.role ?? 'all';
+  // The start-up look at the triage channels, looked again at the heal's pace while the app
+  // is installed in no workspace yet (OAuth mode before the first install).
+  let lookAgain: NodeJS.Timeout | undefined;
+  let stopping = false;
+  const lookAtTriageChannels = (waited: boolean): void =>
+    tasks.run('check-triage-channels', async () => {
+      const looked = await logPublicTriageChannels(
+        { stores: options.stores, logger },
+        triagePrivacy,
+      );
+      if (looked === 'checked' || stopping) return;
+      if (!waited) {
+        logger.info(
+          'triage channels not checked for privacy yet: the app is installed in no workspace yet; checked after an install',
+        );
+      }
+      lookAgain = setTimeout(() => lookAtTriageChannels(true), options.healRecheckMs ?? 60_000);
+      lookAgain.unref();
+    });
   return {
     app,
     deps,
@@ -454,13 +473,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         triageHeal.start();
         digest?.start();
         // Said at start, as whenever a post is withheld: a public triage channel gets nothing.
-        tasks.run('check-triage-channels', () =>
-          logPublicTriageChannels({ stores: options.stores, logger }, triagePrivacy),
-        );
+        lookAtTriageChannels(false);
       }
       return receiver.port ?? options.port;
     },
     async stop() {
+      stopping = true;
+      clearTimeout(lookAgain);
       await app
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'receiver did not stop cleanly'));

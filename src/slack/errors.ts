@@ -261,16 +261,29 @@ export class WorkspaceUnknownError extends CodedError<typeof SLACK_ERROR_CODES.w
   override readonly name = 'WorkspaceUnknownError';
   /** How many installations there are. */
   readonly installations: number;
+  /** The channel the call named, when each installation was asked and none knew it. */
+  readonly channel: string | undefined;
 
-  constructor(installations: number) {
+  constructor(installations: number, channel?: string) {
     super(
       SLACK_ERROR_CODES.workspaceUnknown,
       installations === 0
         ? 'the app is installed in no workspace yet: install it at /slack/install'
-        : `the app is installed in ${installations} workspaces and this Slack call, made outside a request, does not carry its workspace`,
+        : channel !== undefined
+          ? `channel ${channel} was found in none of the ${installations} workspaces the app is installed in: install the app in the channel's workspace, or invite it to the channel`
+          : `the app is installed in ${installations} workspaces and this Slack call, made outside a request, does not carry its workspace`,
     );
     this.installations = installations;
+    this.channel = channel;
   }
+}
+
+/**
+ * Whether the error says the app is installed in no workspace yet (OAuth mode before the first
+ * install): background work waits for an install rather than report a failure.
+ */
+export function isInstalledNowhere(error: unknown): boolean {
+  return error instanceof WorkspaceUnknownError && error.installations === 0;
 }
 
 /** Whether the error is the Web API client's: Slack refused, failed or did not answer a call. */

@@ -8,7 +8,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultIds, SlackDriver, secondIds } from '../../tools/slack-double/index.ts';
 import { eventually } from '../support/eventually.ts';
-import { OAUTH_ENV, SIGNING_SECRET, type Stack, startStack } from '../support/stack.ts';
+import {
+  OAUTH_ENV,
+  ROUTED_DESK,
+  SIGNING_SECRET,
+  type Stack,
+  startStack,
+} from '../support/stack.ts';
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -173,6 +179,44 @@ describe('installing by OAuth', () => {
       5_000,
       'ready after the install',
     );
+  });
+
+  it('starts quietly with nothing installed: the triage channels wait for an install, and are read back and checked after it', async () => {
+    stack = await startStack({
+      oauth: true,
+      deskTriageChannels: `${ROUTED_DESK}=${defaultIds.agentsPrivate}`,
+    });
+    const on = stack;
+    const said = (text: string) => on.logs.some((line) => line.includes(text));
+    await eventually(
+      () => said('installed in no workspace yet') || undefined,
+      5_000,
+      'the triage tasks waiting for an install',
+    );
+    // A heal check every 100 ms meanwhile: still waiting, said once.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const errors = on.logs.filter((line) => JSON.parse(line).level >= 50);
+    expect(errors).toEqual([]);
+    const waiting = on.logs.filter((line) => line.includes('installed in no workspace yet'));
+    // Once by the heal, once by the privacy look.
+    expect(waiting).toHaveLength(2);
+    expect(on.double.callsTo('conversations.info')).toEqual([]);
+
+    await installByOAuth(on, defaultIds.team);
+    await eventually(
+      () => said('triage channels read back from their pinned records') || undefined,
+      5_000,
+      'the heal after the install',
+    );
+    await eventually(
+      () =>
+        on.double
+          .callsTo('conversations.info')
+          .some((call) => call.args.channel === defaultIds.agentsPrivate) || undefined,
+      5_000,
+      'the triage channel’s privacy checked after the install',
+    );
+    expect(on.logs.filter((line) => JSON.parse(line).level >= 50)).toEqual([]);
   });
 
   it('logs no token, client secret or token key while installing and answering', async () => {

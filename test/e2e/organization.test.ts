@@ -179,6 +179,57 @@ describe('one app for a whole organization', () => {
       .callsTo('chat.postMessage')
       .filter((call) => call.args.channel === euTriage && call.response.ok === true);
     expect(new Set(posted.map((call) => call.tokenOf))).toEqual(new Set([secondIds.enterprise]));
+    // A shortcut comes as Slack sends it for an org-wide install (is_enterprise_install true):
+    // its modal opens with the organization's token.
+    const shortcut = await euDriver.globalShortcut({ callbackId: 'new_ticket', userId: elsa });
+    expect(shortcut.status).toBe(200);
+    expect(shortcut.payload.is_enterprise_install).toBe(true);
+    const opened = await on.double.waitForCall('views.open', (call) => call.status === 200);
+    expect(opened.tokenOf).toBe(secondIds.enterprise);
+    expect(opened.response).toMatchObject({ ok: true });
+  });
+
+  it('gives a ticket filed in Acme its card in Acme EU’s #eu-triage named only in DESK_TRIAGE_CHANNELS, finding its workspace by asking each', async () => {
+    const on = await startStack({
+      oauth: true,
+      webhookSecret: SECRET,
+      mirror: { planner: new AdaptivePlanner() },
+      deskTriageChannels: `${ROUTED_DESK}=${euTriage}`,
+      // Asked between the two installs, Acme alone says the channel is not there: an answer
+      // kept a short while only, so the one after the second install counts.
+      triagePrivacyMs: 500,
+    });
+    stack = on;
+    on.emulator.setWebhooks({ announceCreated: true });
+    expect((await installByOAuth(on, defaultIds.team)).status).toBe(200);
+    expect((await installByOAuth(on, secondIds.team)).status).toBe(200);
+    // No request ever came from #eu-triage: nothing tells its workspace but Slack.
+    expect(await on.app.stores.homes.homeOf(euTriage)).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const filed = await fileInItHelp(on, 'Org: the projector in room 4 hums');
+    await eventually(
+      () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
+      15_000,
+      'the card in Acme EU’s #eu-triage',
+    );
+    expect(cardsIn(on, filed.ticketId)).toHaveLength(1);
+    expect(await on.app.stores.homes.homeOf(euTriage)).toBe(secondIds.team);
+    const posted = on.double
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args.channel === euTriage && call.status === 200);
+    expect(new Set(posted.map((call) => call.tokenOf))).toEqual(new Set([secondIds.team]));
+    // Acme was asked once and said it has no such channel; nothing else went there with its token.
+    const askedAcme = on.double
+      .callsTo('conversations.info')
+      .filter((call) => call.args.channel === euTriage && call.tokenOf === defaultIds.team);
+    expect(askedAcme.length).toBeLessThanOrEqual(1);
+    const crossed = on.double.calls.filter(
+      (call) =>
+        call.args.channel === euTriage &&
+        call.tokenOf === defaultIds.team &&
+        call.method !== 'conversations.info',
+    );
+    expect(crossed).toEqual([]);
   });
 
   it('on Acme EU’s uninstall, removes its links, triage channels and channel modes, and keeps Acme’s and Acme working', async () => {

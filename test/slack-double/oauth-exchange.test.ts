@@ -4,14 +4,22 @@ import {
   defaultIds,
   nthWorkspaceIds,
   type SlackDouble,
+  SlackDriver,
   secondIds,
   startSlackDouble,
 } from '../../tools/slack-double/index.ts';
 import { slashCommandForm } from '../../tools/slack-double/slack-payloads.ts';
 import { callApi } from './call-api.ts';
+import { type FakeApp, startFakeApp } from './fake-app.ts';
 
 let double: SlackDouble;
+let app: FakeApp | undefined;
+let driver: SlackDriver | undefined;
 afterEach(async () => {
+  await driver?.close();
+  driver = undefined;
+  await app?.close();
+  app = undefined;
   await double.close();
 });
 
@@ -169,5 +177,115 @@ describe('the Slack double’s organization', () => {
     await double.close();
     double = await startSlackDouble();
     expect(form(0).enterprise_id).toBeUndefined();
+  });
+
+  it('sends block actions, shortcuts and view submissions of an org-wide install as Slack does: the enterprise, and is_enterprise_install true', async () => {
+    double = await startSlackDouble({ organization: {} });
+    const fakeApp = await startFakeApp();
+    app = fakeApp;
+    const eu = double.workspaces[1];
+    if (!eu) throw new Error('no second workspace');
+    const euDriver = new SlackDriver({
+      appUrl: fakeApp.url,
+      signingSecret: 'org-wide-signing-secret',
+      double,
+      workspace: eu,
+    });
+    driver = euDriver;
+    const posted = await callApi(
+      double,
+      'chat.postMessage',
+      {
+        channel: secondIds.euHelp,
+        text: 'a card',
+        blocks: [
+          {
+            type: 'actions',
+            elements: [
+              { type: 'button', action_id: 'take', text: { type: 'plain_text', text: 'Take' } },
+            ],
+          },
+        ],
+      },
+      secondIds.botToken,
+    );
+    const messageTs = String(posted.ts);
+    // Every interaction an admin's install can meet: a button, both shortcuts, a submission.
+    const interact = async (token: string) => {
+      const action = await euDriver.blockAction({
+        userId: secondIds.elsa,
+        actionId: 'take',
+        channelId: secondIds.euHelp,
+        messageTs,
+      });
+      const onMessage = await euDriver.messageShortcut({
+        callbackId: 'file_ticket',
+        userId: secondIds.elsa,
+        channelId: secondIds.euHelp,
+        messageTs,
+      });
+      const global = await euDriver.globalShortcut({
+        callbackId: 'new_ticket',
+        userId: secondIds.elsa,
+      });
+      const opened = await callApi(
+        double,
+        'views.open',
+        {
+          trigger_id: global.triggerId,
+          view: { type: 'modal', title: { type: 'plain_text', text: 'New ticket' }, blocks: [] },
+        },
+        token,
+      );
+      expect(opened).toMatchObject({ ok: true });
+      const submitted = await euDriver.viewSubmission({
+        viewId: String((opened.view as { id: string }).id),
+        userId: secondIds.elsa,
+      });
+      return [action, onMessage, global, submitted].map((sent) => sent.payload);
+    };
+    // Installed in the workspace alone: a Grid workspace's enterprise, not an org-wide install.
+    for (const payload of await interact(secondIds.botToken)) {
+      expect(payload).toMatchObject({
+        is_enterprise_install: false,
+        enterprise: { id: secondIds.enterprise },
+        team: { id: secondIds.team, enterprise_id: secondIds.enterprise },
+      });
+    }
+    const access = await callApi(
+      double,
+      'oauth.v2.access',
+      { code: await codeFor(secondIds.enterprise), ...client },
+      null,
+    );
+    expect(access).toMatchObject({ ok: true, is_enterprise_install: true });
+    // The organization's token opens the modal where the trigger was issued: Acme EU.
+    for (const payload of await interact(String(access.access_token))) {
+      expect(payload).toMatchObject({
+        is_enterprise_install: true,
+        enterprise: { id: secondIds.enterprise },
+        team: { id: secondIds.team },
+      });
+    }
+    expect(eu.modalStack(secondIds.elsa)).toHaveLength(0);
+    expect(double.callsTo('views.open').map((call) => call.response?.ok)).toEqual([true, true]);
+  });
+
+  it('sends interactions outside any organization with no enterprise', async () => {
+    double = await startSlackDouble();
+    const fakeApp = await startFakeApp();
+    app = fakeApp;
+    driver = new SlackDriver({
+      appUrl: fakeApp.url,
+      signingSecret: 'one-workspace-signing-secret',
+      double,
+      workspace: double.workspace,
+    });
+    const sent = await driver.globalShortcut({
+      callbackId: 'new_ticket',
+      userId: defaultIds.alice,
+    });
+    expect(sent.payload).toMatchObject({ is_enterprise_install: false, enterprise: null });
+    expect((sent.payload.team as { enterprise_id?: string }).enterprise_id).toBeUndefined();
   });
 });

@@ -109,12 +109,15 @@ export class OAuthExchange {
     const issued = this.#tokens.get(token);
     if (!issued) return undefined;
     if (issued.revoked) return 'revoked';
-    // An org-wide token acts in the workspace of the channel, user or team it names.
+    // An org-wide token acts in the workspace of the channel, user or team it names, or of the
+    // trigger it spends (a modal opens where the person acted).
     const channel = typeof args.channel === 'string' ? args.channel : undefined;
     const user = typeof args.user === 'string' ? args.user : undefined;
     const team = typeof args.team_id === 'string' ? args.team_id : undefined;
+    const trigger = typeof args.trigger_id === 'string' ? args.trigger_id : undefined;
     const workspace =
       issued.workspaces.find((each) => team !== undefined && each.team.id === team) ??
+      issued.workspaces.find((each) => trigger !== undefined && each.issuedTrigger(trigger)) ??
       issued.workspaces.find((each) => channel !== undefined && each.conversation(channel)) ??
       issued.workspaces.find((each) => user !== undefined && each.user(user)) ??
       issued.workspaces[0];

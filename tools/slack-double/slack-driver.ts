@@ -594,7 +594,7 @@ export class SlackDriver {
         context: {
           ...(contextChannelId ? { channel_id: contextChannelId } : {}),
           team_id: workspace.team.id,
-          enterprise_id: null,
+          enterprise_id: workspace.enterpriseId ?? null,
         },
         channel_id: thread.channel,
         thread_ts: thread.threadTs,

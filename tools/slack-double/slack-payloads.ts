@@ -42,8 +42,28 @@ export function newEventId(): string {
   return newSlackId('Ev');
 }
 
-function teamRef(workspace: Workspace): { id: string; domain: string } {
-  return { id: workspace.team.id, domain: workspace.team.domain };
+function teamRef(workspace: Workspace): { id: string; domain: string; enterprise_id?: string } {
+  return {
+    id: workspace.team.id,
+    domain: workspace.team.domain,
+    // Slack adds the organization in an Enterprise Grid workspace.
+    ...(workspace.enterpriseId ? { enterprise_id: workspace.enterpriseId } : {}),
+  };
+}
+
+/**
+ * The organization fields of an interaction payload, as Slack sends them: the enterprise in a
+ * Grid workspace (else null), and `is_enterprise_install` true once the app is installed
+ * org-wide (Bolt's `authorize` then looks up the organization's installation).
+ */
+function enterpriseOf(workspace: Workspace): {
+  enterprise: { id: string } | null;
+  is_enterprise_install: boolean;
+} {
+  return {
+    enterprise: workspace.enterpriseId ? { id: workspace.enterpriseId } : null,
+    is_enterprise_install: workspace.orgWideInstall,
+  };
 }
 
 function userRef(workspace: Workspace, userId: string) {
@@ -156,8 +176,7 @@ export function messageShortcutPayload(
     team: teamRef(workspace),
     user: userRef(workspace, input.userId),
     channel: { id: input.conversation.id, name: channelName(input.conversation) },
-    is_enterprise_install: false,
-    enterprise: null,
+    ...enterpriseOf(workspace),
     callback_id: input.callbackId,
     trigger_id: input.triggerId,
     response_url: input.responseUrl,
@@ -179,8 +198,7 @@ export function globalShortcutPayload(
     action_ts: actionTs(workspace),
     team: teamRef(workspace),
     user,
-    is_enterprise_install: false,
-    enterprise: null,
+    ...enterpriseOf(workspace),
     callback_id: input.callbackId,
     trigger_id: input.triggerId,
   };
@@ -201,8 +219,7 @@ export function viewSubmissionPayload(
     trigger_id: input.triggerId,
     view: input.view,
     response_urls: [],
-    is_enterprise_install: false,
-    enterprise: null,
+    ...enterpriseOf(workspace),
   };
 }
 
@@ -220,8 +237,7 @@ export function viewClosedPayload(
     token: context.verificationToken,
     view: input.view,
     is_cleared: input.isCleared,
-    is_enterprise_install: false,
-    enterprise: null,
+    ...enterpriseOf(workspace),
   };
 }
 
@@ -256,8 +272,7 @@ export function blockSuggestionPayload(
     block_id: input.blockId,
     value: input.value,
     team: teamRef(workspace),
-    enterprise: null,
-    is_enterprise_install: false,
+    ...enterpriseOf(workspace),
     view: input.view,
   };
 }
@@ -275,8 +290,7 @@ export function blockActionsPayload(
     token: context.verificationToken,
     trigger_id: input.triggerId,
     team: teamRef(workspace),
-    enterprise: null,
-    is_enterprise_install: false,
+    ...enterpriseOf(workspace),
     actions: [input.action],
   };
   const { container } = input;

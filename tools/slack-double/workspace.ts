@@ -813,6 +813,11 @@ export class Workspace {
     return id;
   }
 
+  /** Whether this workspace issued the trigger id (spent or not): an org-wide token acts here. */
+  issuedTrigger(triggerId: string): boolean {
+    return this.#triggers.has(triggerId);
+  }
+
   /** Spends a trigger id: the user it was issued to, or why Slack would refuse it. */
   exchangeTrigger(triggerId: string): { userId: string } | { refusal: TriggerRefusal } {
     const trigger = this.#triggers.get(triggerId);

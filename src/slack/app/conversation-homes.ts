@@ -169,7 +169,12 @@ export function recordHomes(
   };
 }
 
-/** Every channel today's records name: thread links, triage channels and channel modes. */
+/**
+ * Every channel today's records name: thread links, triage channels set by command and channel
+ * modes. Not the triage channels of DESK_TRIAGE_CHANNELS: configuration is no sign of where a
+ * channel lives (it may name another workspace's), so their home is found by asking Slack
+ * (`InstalledTokens.locate`).
+ */
 export async function channelsOfRecords(stores: {
   links: Pick<ThreadLinks, 'channels'>;
   triageChannels: Pick<TriageChannels, 'all'>;
@@ -180,5 +185,6 @@ export async function channelsOfRecords(stores: {
     stores.triageChannels.all(),
     stores.channelModes.channels(),
   ]);
-  return [...new Set([...linked, ...triage.map((each) => each.channel), ...modes])].sort();
+  const set = triage.filter((each) => each.origin !== 'default').map((each) => each.channel);
+  return [...new Set([...linked, ...set, ...modes])].sort();
 }

@@ -5,9 +5,10 @@
  * the token of that home, inside a request or outside one: a ticket filed in one workspace gets
  * its triage card in a channel of another. Any other call: inside a request, the token Bolt's
  * `authorize` found for it (kept for the request's async work by `WorkspaceScope`); outside one
- * (the outbox worker, the mirror's poster, timers), the only installation's token, and with
- * several installations `WorkspaceUnknownError`. Slack's Retry-After holds are kept per
- * workspace actually called, as Slack limits each workspace apart.
+ * (the outbox worker, the mirror's poster, timers), the only installation's token; with
+ * several, a channel no record places (named only in configuration, or kept before homes were)
+ * is looked for in each installation in turn, else `WorkspaceUnknownError`. Slack's Retry-After
+ * holds are kept per workspace actually called, as Slack limits each workspace apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type WebAPICallResult, WebClient, type WebClientOptions } from '@slack/web-api';
@@ -59,6 +60,16 @@ const MAX_GONE = 20_000;
 // Calls naming no conversation or person that any installation of the organization answers
 // alike, asked of each in turn outside a request when there are several.
 const ASKED_OF_EACH: ReadonlySet<string> = new Set(['users.lookupByEmail']);
+// How long a channel looked for in each installation is not looked for again in this process
+// (found, missed or failed): a channel in no workspace must not cost a call per installation
+// for each write that names it.
+const LOOKED_KEPT_MS = 60_000;
+// How many channels looked for are remembered before the memory starts afresh.
+const MAX_LOOKED = 5_000;
+// A conversation's id (not a name, nor a person's id), as a call's `channel` may give it.
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+// Slack's answers of a workspace the channel does not live in (or that cannot see it).
+const NOT_HERE: ReadonlySet<string> = new Set(['channel_not_found', 'not_in_channel']);
 
 /** The conversations and people a Web API call names, in the order they tell its workspace. */
 export function idsNamedBy(args: Record<string, unknown>): string[] {
@@ -75,6 +86,24 @@ export function idsNamedBy(args: Record<string, unknown>): string[] {
   return ids;
 }
 
+/** The channel a Web API call names by id (`channel`, else `channel_id`), if any. */
+export function channelNamedBy(args: Record<string, unknown>): string | undefined {
+  for (const name of ['channel', 'channel_id']) {
+    const value = args[name];
+    if (typeof value === 'string' && CHANNEL_ID.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** What was learnt the last time a channel was looked for in each installation. */
+interface Looked {
+  at: number;
+  /** Where it was found; unset: found nowhere, or some workspace failed to answer. */
+  home?: string;
+  /** Some workspace failed (429, 500) rather than said "not here". */
+  failed?: boolean;
+}
+
 /** Finds the token of each call, and keeps each workspace's holds. */
 export class InstalledTokens {
   readonly #scope: WorkspaceScope;
@@ -82,12 +111,15 @@ export class InstalledTokens {
   readonly #claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
   readonly #now: Now;
   readonly #holds = new Map<string, SlackMethodHolds>();
-  readonly #homes: Pick<ConversationHomeBook, 'homeOf'> | undefined;
+  readonly #homes: Pick<ConversationHomeBook, 'homeOf' | 'note'> | undefined;
   // Ids of workspaces that uninstalled the app in this process: their calls fail at once.
   readonly #gone = new Map<string, string>();
   // Workspaces uninstalled while work begun for them (a request, a loop over installations)
   // may still be running: their calls stop at once rather than go out with a revoked token.
   readonly #uninstalled = new Set<string>();
+  // Channels looked for in each installation lately, and the lookups under way (one each).
+  readonly #looked = new Map<string, Looked>();
+  readonly #looking = new Map<string, Promise<WorkspaceAuth>>();
   #only: { auth: WorkspaceAuth; at: number } | undefined;
   #listed: { all: Awaited<ReturnType<InstallationRecords['list']>>; at: number } | undefined;
 
@@ -96,7 +128,7 @@ export class InstalledTokens {
     installations: Pick<InstallationRecords, 'list' | 'fetchInstallation'>;
     claims: Pick<ClaimStore, 'claim' | 'complete' | 'get'>;
     /** Where conversations and people live; unset: every call as its request's or the only. */
-    homes?: Pick<ConversationHomeBook, 'homeOf'>;
+    homes?: Pick<ConversationHomeBook, 'homeOf' | 'note'>;
     now?: Now;
   }) {
     this.#scope = options.scope;
@@ -172,10 +204,66 @@ export class InstalledTokens {
     this.#listed = undefined;
     if (workspace === undefined) this.#holds.clear();
     else this.#holds.delete(workspace);
+    // A channel found there is looked for afresh; one missed may be found elsewhere now.
+    this.#looked.clear();
     if (workspace === undefined) return;
     this.#uninstalled.add(workspace);
     if (this.#gone.size + ids.length > MAX_GONE) this.#gone.clear();
     for (const id of ids) this.#gone.set(id, workspace);
+  }
+
+  /**
+   * The installation of a channel no record places, outside a request with several
+   * installations: each is asked in turn with `ask` (a read-only call, so asking twice has no
+   * effect twice), which answers whether the channel is there or throws when Slack failed (a
+   * 429 holds that workspace, and the next is asked). The first that has it is noted as its
+   * home. Found nowhere: WorkspaceUnknownError naming the channel; nowhere but some failed:
+   * that failure, so the caller retries. One lookup per channel at a time, and at most one per
+   * channel a minute: meanwhile a miss fails at once, a failure as held until the minute ends.
+   */
+  locate(channel: string, ask: (auth: WorkspaceAuth) => Promise<boolean>): Promise<WorkspaceAuth> {
+    const pending = this.#looking.get(channel);
+    if (pending) return pending;
+    const looking = this.#locate(channel, ask).finally(() => this.#looking.delete(channel));
+    this.#looking.set(channel, looking);
+    return looking;
+  }
+
+  async #locate(
+    channel: string,
+    ask: (auth: WorkspaceAuth) => Promise<boolean>,
+  ): Promise<WorkspaceAuth> {
+    const every = await this.every();
+    const started = this.#now();
+    const looked = this.#looked.get(channel);
+    if (looked && started - looked.at < LOOKED_KEPT_MS) {
+      const found = looked.home === undefined ? undefined : await this.#authOf(looked.home);
+      if (found) return found;
+      if (looked.failed) {
+        const leftMs = LOOKED_KEPT_MS - (started - looked.at);
+        throw new SlackMethodHeldError('conversations.info', Math.ceil(leftMs / 1_000));
+      }
+      throw new WorkspaceUnknownError(every.length, channel);
+    }
+    if (this.#looked.size >= MAX_LOOKED) this.#looked.clear();
+    let failed: unknown;
+    for (const auth of every) {
+      let here: boolean;
+      try {
+        here = await ask(auth);
+      } catch (error) {
+        failed ??= error;
+        continue;
+      }
+      if (!here) continue;
+      this.#looked.set(channel, { at: started, home: auth.workspace });
+      // A home not written is looked for again by another replica, or here in a minute; the
+      // call goes on with the token found all the same.
+      await this.#homes?.note(channel, auth.workspace).catch(() => undefined);
+      return auth;
+    }
+    this.#looked.set(channel, { at: started, failed: failed !== undefined });
+    throw failed ?? new WorkspaceUnknownError(every.length, channel);
   }
 
   /** Every installation's token and workspace, oldest installation first. */
@@ -197,6 +285,8 @@ export class InstalledTokens {
     this.#listed = undefined;
     // A workspace may have installed again; work begun since has its new token.
     this.#uninstalled.clear();
+    // A channel missed may live in the workspace just installed.
+    this.#looked.clear();
   }
 
   // The installation of the home of what the call names, when that is known and is not the
@@ -282,12 +372,14 @@ export class InstalledWebClient extends WebClient {
     try {
       auth = await this.#tokens.current(options);
     } catch (error) {
+      if (!(error instanceof WorkspaceUnknownError)) throw error;
       // A person looked for by email, outside any request: Grid's user ids are the
       // organization's, so whichever workspace knows them gives the right one.
-      if (error instanceof WorkspaceUnknownError && ASKED_OF_EACH.has(method)) {
-        return this.#askEach(method, options, error);
-      }
-      throw error;
+      if (ASKED_OF_EACH.has(method)) return this.#askEach(method, options, error);
+      // A channel no record places, with several installations: the one that sees it.
+      const channel = channelNamedBy(options);
+      if (channel === undefined || error.installations < 2) throw error;
+      auth = await this.#tokens.locate(channel, (each) => this.#sees(each, channel));
     }
     return this.#callAs(auth, method, options);
   }
@@ -310,6 +402,17 @@ export class InstalledWebClient extends WebClient {
       ) {
         await holds.hold(method, limited.retryAfter);
       }
+      throw error;
+    }
+  }
+
+  // Whether the channel is seen from the installation: "not found" or "not in channel" says it
+  // lives elsewhere; any other failure (a 429, now held there, or a 500) is thrown.
+  async #sees(auth: WorkspaceAuth, channel: string): Promise<boolean> {
+    try {
+      return (await this.#callAs(auth, 'conversations.info', { channel })).ok === true;
+    } catch (error) {
+      if (NOT_HERE.has(slackErrorOf(error) ?? '')) return false;
       throw error;
     }
   }

@@ -7,9 +7,12 @@
  * for the desk since, pins a record for any channel stored without one (set before records
  * existed), and writes the sentinel. A failure leaves the sentinel unwritten, so the next
  * check tries again. The defaults from DESK_TRIAGE_CHANNELS are never stored and need no heal.
+ * Installed by OAuth and in no workspace yet, there is nothing to read: each check waits (said
+ * once) until an install.
  */
 import type { Logger } from 'pino';
 import type { Stores } from '../../store/types.ts';
+import { isInstalledNowhere } from '../errors.ts';
 import { isSlackCallError, isTransient, retryAtOf } from '../outbox/transient-errors.ts';
 import type { TriageChannelRecord, TriageChannelRecords } from './triage-channel-records.ts';
 
@@ -47,6 +50,8 @@ export class TriageChannelHeal {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
   #notBefore = 0;
+  // Whether "installed nowhere yet" was said: once until a check gets past it.
+  #waitSaid = false;
   // Ends a paced read at once when the app stops: shutdown never waits minutes on it.
   readonly #stopping = new AbortController();
 
@@ -99,11 +104,23 @@ export class TriageChannelHeal {
         { at: this.#now(), restored },
         KEPT_TTL_MS,
       );
+      this.#waitSaid = false;
       return 'healed';
     } catch (error) {
       // Given back for the next check; if Redis fails here too, the lease lapses by itself.
       await claims.release(TRIAGE_KEPT_KEY, claim.token).catch(() => undefined);
       if (this.#stopping.signal.aborted) return 'stopped';
+      // OAuth mode before the first install: a normal state, not a failure.
+      if (isInstalledNowhere(error)) {
+        if (!this.#waitSaid) {
+          this.#logger.info(
+            'triage channels not read back yet: the app is installed in no workspace yet; tried again at each check',
+          );
+        }
+        this.#waitSaid = true;
+        return 'waiting';
+      }
+      this.#waitSaid = false;
       if (!isSlackCallError(error)) throw error;
       // Slack's Retry-After, else the next check (an hour after a refusal such as a missing
       // scope): the sentinel stays missing until it is done.

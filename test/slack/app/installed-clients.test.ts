@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 // The two workspaces installed with the double's own bot tokens.
-async function setUp() {
+async function setUp(clock: { now: number } = { now: Date.now() }) {
   const install = createMemoryInstallStores({
     cipher: new TokenCipher(randomBytes(32)),
     stateSecret: 'state-secret-0123456789',
@@ -41,6 +41,7 @@ async function setUp() {
     installations: install.installations,
     claims: stores.claims,
     homes,
+    now: () => clock.now,
   });
   const client = new InstalledWebClient(
     { slackApiUrl: double.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 } },
@@ -50,8 +51,8 @@ async function setUp() {
 }
 
 // Both workspaces installed, and the homes of their help channels and people known.
-async function setUpOrganization() {
-  const set = await setUp();
+async function setUpOrganization(clock?: { now: number }) {
+  const set = await setUp(clock);
   await set.install.installations.storeInstallation(
     workspaceInstall(defaultIds.team, defaultIds.botToken),
   );
@@ -205,12 +206,18 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(double.callsTo('auth.test').map((call) => call.tokenOf)).toEqual([defaultIds.team]);
   });
 
-  it('outside any request, a call naming nothing whose home is known still refuses to guess', async () => {
+  it('outside any request, a call naming a channel no workspace has, or nothing, still refuses to guess', async () => {
     const { client } = await setUpOrganization();
     await expect(
       client.chat.postMessage({ channel: 'C0NEVERSEEN', text: 'where?' }),
-    ).rejects.toMatchObject({ code: 'slack_workspace_unknown', installations: 2 });
+    ).rejects.toMatchObject({
+      code: 'slack_workspace_unknown',
+      installations: 2,
+      channel: 'C0NEVERSEEN',
+      message: expect.stringContaining('C0NEVERSEEN was found in none of the 2 workspaces'),
+    });
     await expect(client.auth.test()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
+    expect(double.callsTo('chat.postMessage')).toEqual([]);
   });
 
   it('a 429 in one workspace holds that workspace’s calls only, outside any request too', async () => {
@@ -351,6 +358,98 @@ describe('the clients of an app installed in several workspaces of an organizati
     await expect(client.users.lookupByEmail({ email: 'alice@acme.example' })).rejects.toMatchObject(
       { code: 'slack_webapi_http_error' },
     );
+  });
+
+  it('outside any request, finds the workspace of a channel no record places by asking each, notes it, and asks no more', async () => {
+    const { client, homes } = await setUpOrganization();
+    const sent = await client.chat.postMessage({ channel: secondIds.euTriage, text: 'a card' });
+    expect(sent.ok).toBe(true);
+    // Acme, installed first, was asked first and does not see it; Acme EU does.
+    expect(
+      double.callsTo('conversations.info').map((call) => [call.tokenOf, call.response?.ok]),
+    ).toEqual([
+      [defaultIds.team, false],
+      [secondIds.team, true],
+    ]);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+    expect(await homes.homeOf(secondIds.euTriage)).toBe(secondIds.team);
+    await client.chat.postMessage({ channel: secondIds.euTriage, text: 'another card' });
+    expect(double.callsTo('conversations.info')).toHaveLength(2);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+  });
+
+  it('inside a request, a channel no record places goes with the request’s token, unasked', async () => {
+    const { scope, client } = await setUpOrganization();
+    await scope.run(first, () =>
+      client.conversations.history({ channel: defaultIds.agentsPrivate }),
+    );
+    expect(double.callsTo('conversations.info')).toEqual([]);
+    expect(double.callsTo('conversations.history').at(-1)?.tokenOf).toBe(defaultIds.team);
+  });
+
+  it('looks for a channel found nowhere at most once a minute, and at once after an install', async () => {
+    const clock = { now: Date.now() };
+    const { client, tokens } = await setUpOrganization(clock);
+    const post = () => client.chat.postMessage({ channel: 'C0NEVERSEEN', text: 'where?' });
+    await expect(post()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
+    await expect(post()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
+    // Two callers at once share one lookup.
+    clock.now += 61_000;
+    await Promise.all([
+      expect(post()).rejects.toMatchObject({ code: 'slack_workspace_unknown' }),
+      expect(post()).rejects.toMatchObject({ code: 'slack_workspace_unknown' }),
+    ]);
+    expect(double.callsTo('conversations.info')).toHaveLength(4);
+    tokens.installed();
+    await expect(post()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
+    expect(double.callsTo('conversations.info')).toHaveLength(6);
+  });
+
+  it('looking for a channel, passes over a workspace that answers 429 and holds only that one', async () => {
+    const { client } = await setUpOrganization();
+    double.failNext('conversations.info', 'ratelimited', { retryAfterSec: 30 });
+    const sent = await client.chat.postMessage({ channel: secondIds.euTriage, text: 'a card' });
+    expect(sent.ok).toBe(true);
+    expect(double.callsTo('conversations.info').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+    ]);
+    // Acme's lookups are held: #it-agents (Acme's, never placed) is looked for in Acme EU only,
+    // and the caller sees the 429 (tried again later), not "found nowhere".
+    await expect(
+      client.conversations.history({ channel: defaultIds.agentsPrivate }),
+    ).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error' });
+    expect(double.callsTo('conversations.info').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      secondIds.team,
+      secondIds.team,
+    ]);
+    // Within the minute, the failed lookup is held, with no call to Slack.
+    await expect(
+      client.conversations.history({ channel: defaultIds.agentsPrivate }),
+    ).rejects.toMatchObject({
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: expect.any(Number),
+    });
+    expect(double.callsTo('conversations.info')).toHaveLength(3);
+    expect(double.callsTo('conversations.history')).toEqual([]);
+  });
+
+  it('looking for a channel, asks the next workspace when one answers 500, and passes the 500 on when none has it', async () => {
+    const clock = { now: Date.now() };
+    const { client } = await setUpOrganization(clock);
+    double.failNext('conversations.info', 'internal_error', { status: 500 });
+    const sent = await client.chat.postMessage({ channel: secondIds.euTriage, text: 'a card' });
+    expect(sent.ok).toBe(true);
+    expect(double.callsTo('chat.postMessage').at(-1)?.tokenOf).toBe(secondIds.team);
+    double.failNext('conversations.info', 'internal_error', { status: 500, times: 2 });
+    await expect(
+      client.conversations.history({ channel: defaultIds.agentsPrivate }),
+    ).rejects.toMatchObject({ code: 'slack_webapi_http_error' });
+    clock.now += 61_000;
+    const read = await client.conversations.history({ channel: defaultIds.agentsPrivate });
+    expect(read.ok).toBe(true);
+    expect(double.callsTo('conversations.history').at(-1)?.tokenOf).toBe(defaultIds.team);
   });
 
   it('reads the conversations and people a call names, channel first', () => {

@@ -1,5 +1,6 @@
 /** Noticing an emptied store and bringing the triage channels back from their records. */
 import { describe, expect, it } from 'vitest';
+import { WorkspaceUnknownError } from '../../../src/slack/errors.ts';
 import {
   TRIAGE_KEPT_KEY,
   TriageChannelHeal,
@@ -122,6 +123,28 @@ describe('bringing triage channels back after the store was emptied', () => {
     });
     await expect(heal.check()).rejects.toThrow('a bug');
     expect((await stores.claims.claim(TRIAGE_KEPT_KEY, 1_000)).state).toBe('claimed');
+  });
+
+  it('waits while the app is installed in no workspace yet, without reporting it, and heals after an install', async () => {
+    let installed = false;
+    const { heal, stores, reads, reported } = setup(async () => {
+      if (!installed) throw new WorkspaceUnknownError(0);
+      return [record('it', 'G0IT', 1)];
+    });
+    expect(await heal.check()).toBe('waiting');
+    expect(await heal.check()).toBe('waiting');
+    expect(reported).toEqual([]);
+    installed = true;
+    expect(await heal.check()).toBe('healed');
+    expect(reads).toHaveLength(3);
+    expect(await stores.triageChannels.channelFor('it')).toBe('G0IT');
+  });
+
+  it('reports a workspace it cannot tell among several, as the bug it is', async () => {
+    const { heal } = setup(async () => {
+      throw new WorkspaceUnknownError(2);
+    });
+    await expect(heal.check()).rejects.toMatchObject({ code: 'slack_workspace_unknown' });
   });
 
   it('stops a read under way when the app stops, and gives the work back', async () => {
