@@ -46,6 +46,7 @@ import { Redis } from 'ioredis';
 import { startEmulator } from '../tools/emulator/index.ts';
 import {
   defaultIds,
+  installAsAdmin,
   nthWorkspaceIds,
   nthWorkspaceSeed,
   startSlackDouble,
@@ -494,27 +495,12 @@ async function startApp(
   return { child, port };
 }
 
-/**
- * Installs the app in a workspace as an admin would: /slack/install, Slack's consent screen
- * (the double's, approving at once for `team`), and back to /slack/oauth_redirect with the code,
- * which the app exchanges (oauth.v2.access) and keeps.
- */
+/** Installs the app in a workspace as an admin would (the double's OAuth, `installAsAdmin`). */
 async function installByOAuth(port: number, team: string): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
-  const start = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  const cookie = start.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const consent = new URL(start.headers.get('location') ?? '');
-  consent.searchParams.set('team', team);
-  consent.searchParams.set('redirect_uri', `${base}/slack/oauth_redirect`);
-  const approved = await fetch(consent, { redirect: 'manual' });
-  const back = await fetch(approved.headers.get('location') ?? '', { headers: { cookie } });
-  if (start.status !== 302 || approved.status !== 302 || back.status !== 200) {
-    throw new Error(
-      `installing in ${team} failed: ${start.status}, ${approved.status}, ${back.status}`,
-    );
+  const walked = await installAsAdmin(base, team, { redirectUri: `${base}/slack/oauth_redirect` });
+  if (!walked.installed) {
+    throw new Error(`installing in ${team} failed: ${walked.step} answered ${walked.status}`);
   }
 }
 

@@ -6,6 +6,7 @@
  * for the workspace's bot token and keeps it sealed. The tokens stay inside the app.
  */
 import { randomBytes } from 'node:crypto';
+import { installAsAdmin } from '../slack-double/index.ts';
 import { SandboxInstallError } from './errors.ts';
 
 /**
@@ -26,26 +27,6 @@ export function organizationOAuthSettings(): Record<string, string> {
  * the app's install page; resolves once the app has kept the installation.
  */
 export async function installIntoWorkspace(appUrl: string, team: string): Promise<void> {
-  const start = await fetch(`${appUrl}/slack/install`, { redirect: 'manual' });
-  const consentAt = start.headers.get('location');
-  if (start.status !== 302 || !consentAt) {
-    throw new SandboxInstallError(team, '/slack/install', start.status);
-  }
-  // The install state's cookie, which the app checks when Slack sends the admin back.
-  const cookie = start.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const consent = new URL(consentAt);
-  consent.searchParams.set('team', team);
-  const approved = await fetch(consent, { redirect: 'manual' });
-  const back = approved.headers.get('location');
-  if (approved.status !== 302 || !back) {
-    throw new SandboxInstallError(team, 'Slack’s consent screen', approved.status);
-  }
-  const done = await fetch(back, { headers: { cookie }, redirect: 'manual' });
-  // The page the app shows after an install; read so the connection is released.
-  await done.text();
-  if (done.status !== 200)
-    throw new SandboxInstallError(team, '/slack/oauth_redirect', done.status);
+  const walked = await installAsAdmin(appUrl, team);
+  if (!walked.installed) throw new SandboxInstallError(team, walked.step, walked.status);
 }

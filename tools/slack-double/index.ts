@@ -2,6 +2,8 @@
  * The Slack double: a Web API server the app's WebClient talks to, and a driver that sends the
  * app what Slack sends. Used by the end-to-end tests and the browser sandbox.
  */
+
+export { type AdminInstall, installAsAdmin } from './admin-install.ts';
 export type { AppAnswer, DeliveryAttempt, RetrySimulation } from './app-transport.ts';
 export {
   type ChannelSeed,

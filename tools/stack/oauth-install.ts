@@ -2,7 +2,7 @@
  * Installing the app of an `oauth` stack the way an admin does, and driving the organization's
  * other workspaces: what the OAuth and organization end-to-end tests share.
  */
-import { SlackDriver } from '../slack-double/index.ts';
+import { installAsAdmin, SlackDriver } from '../slack-double/index.ts';
 import { SIGNING_SECRET, type Stack } from './stack.ts';
 
 /**
@@ -14,19 +14,11 @@ export async function installByOAuth(
   on: Stack,
   team: string,
 ): Promise<{ status: number; text: string }> {
-  const base = `http://127.0.0.1:${on.app.port}`;
-  const start = await fetch(`${base}/slack/install`, { redirect: 'manual' });
-  if (start.status !== 302) throw new Error(`/slack/install answered ${start.status}`);
-  const cookie = start.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  const consent = new URL(start.headers.get('location') ?? '');
-  consent.searchParams.set('team', team);
-  const approved = await fetch(consent, { redirect: 'manual' });
-  if (approved.status !== 302) throw new Error(`the consent screen answered ${approved.status}`);
-  const back = await fetch(approved.headers.get('location') ?? '', { headers: { cookie } });
-  return { status: back.status, text: await back.text() };
+  const walked = await installAsAdmin(`http://127.0.0.1:${on.app.port}`, team);
+  if (walked.step !== '/slack/oauth_redirect') {
+    throw new Error(`${walked.step} answered ${walked.status}`);
+  }
+  return { status: walked.status, text: walked.text };
 }
 
 /** A driver of the organization's workspace number `index` (0: the default one); close it. */
