@@ -84,16 +84,17 @@ async function fileByEuDm(on: Stack, euDriver: SlackDriver, text: string) {
   return { channel: dm, threadTs: sent.ts, ticketId };
 }
 
-async function fileInItHelp(on: Stack, text: string) {
-  const parent = await on.driver.userPosts({ userId: alice, channelId: itHelp, text });
+// Alice's message in Acme's channel (#it-help unless said) filed as a ticket with 🎫.
+async function fileByTicketReaction(on: Stack, text: string, channel: string = itHelp) {
+  const parent = await on.driver.userPosts({ userId: alice, channelId: channel, text });
   await on.driver.userReacts({
     userId: alice,
-    channelId: itHelp,
+    channelId: channel,
     ts: parent.ts,
     reaction: 'ticket',
   });
   const ticketId = await eventually(
-    () => on.app.stores.links.ticketForThread(itHelp, parent.ts),
+    () => on.app.stores.links.ticketForThread(channel, parent.ts),
     10_000,
     'the link',
   );
@@ -103,7 +104,7 @@ async function fileInItHelp(on: Stack, text: string) {
 describe('one app for a whole organization', () => {
   it('gives a ticket filed in Acme its triage card in Acme EU’s #eu-triage, and brings the agent’s reply back to Acme', async () => {
     const { on } = await organization();
-    const filed = await fileInItHelp(on, 'Org: the badge reader at the door is dead');
+    const filed = await fileByTicketReaction(on, 'Org: the badge reader at the door is dead');
     const [card] = await eventually(
       () => (cardsIn(on, filed.ticketId).length > 0 ? cardsIn(on, filed.ticketId) : undefined),
       15_000,
@@ -169,7 +170,7 @@ describe('one app for a whole organization', () => {
     );
     expect(await on.app.stores.homes.homeOf(euTriage)).toBe(secondIds.enterprise);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const filed = await fileInItHelp(on, 'Org: the meeting room screen is black');
+    const filed = await fileByTicketReaction(on, 'Org: the meeting room screen is black');
     await eventually(
       () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
       15_000,
@@ -206,7 +207,7 @@ describe('one app for a whole organization', () => {
     // No request ever came from #eu-triage: nothing tells its workspace but Slack.
     expect(await on.app.stores.homes.homeOf(euTriage)).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const filed = await fileInItHelp(on, 'Org: the projector in room 4 hums');
+    const filed = await fileByTicketReaction(on, 'Org: the projector in room 4 hums');
     await eventually(
       () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
       15_000,
@@ -234,7 +235,7 @@ describe('one app for a whole organization', () => {
 
   it('on Acme EU’s uninstall, removes its links, triage channels and channel modes, and keeps Acme’s and Acme working', async () => {
     const { on, euDriver } = await organization();
-    const inAcme = await fileInItHelp(on, 'Org: my monitor flickers');
+    const inAcme = await fileByTicketReaction(on, 'Org: my monitor flickers');
     const inEu = await fileByEuDm(on, euDriver, 'Org: the EU printer jams');
     // Elsa speaks in #eu-help, so the app learns it is Acme EU's; an agent had set its mode.
     await euDriver.userPosts({ userId: elsa, channelId: euHelp, text: 'Hello all' });
@@ -268,7 +269,7 @@ describe('one app for a whole organization', () => {
     expect(on.logs.join('')).toContain('Slack installation removed');
 
     // Acme goes on: a new ticket is answered in its thread with Acme's token.
-    const again = await fileInItHelp(on, 'Org: my keyboard lost its Q');
+    const again = await fileByTicketReaction(on, 'Org: my keyboard lost its Q');
     const answered = await on.double.waitForCall(
       'chat.postMessage',
       (call) =>
@@ -370,7 +371,7 @@ describe('one app for a whole organization', () => {
       retryAfterSec: 4,
       when: (args) => args.channel === euTriage,
     });
-    const first = await fileInItHelp(on, 'Org: the scanner on floor 2 is offline');
+    const first = await fileByTicketReaction(on, 'Org: the scanner on floor 2 is offline');
     const limited = await on.double.waitForCall(
       'chat.postMessage',
       (call) => call.args.channel === euTriage && call.status === 429,
@@ -413,7 +414,7 @@ describe('one app for a whole organization', () => {
       status: 500,
       when: (args) => args.channel === euTriage,
     });
-    const filed = await fileInItHelp(on, 'Org: the coffee machine shows error 42');
+    const filed = await fileByTicketReaction(on, 'Org: the coffee machine shows error 42');
     await eventually(
       () => (cardsIn(on, filed.ticketId).length > 0 ? true : undefined),
       20_000,
@@ -484,21 +485,10 @@ describe('one app for a whole organization', () => {
     const euDriver = driverOf(on, 1);
     eu = euDriver;
     const { orgWide } = secondIds;
-    const parent = await on.driver.userPosts({
-      userId: alice,
-      channelId: orgWide,
-      text: 'Org: the wifi in the lobby is down',
-    });
-    await on.driver.userReacts({
-      userId: alice,
-      channelId: orgWide,
-      ts: parent.ts,
-      reaction: 'ticket',
-    });
-    const ticketId = await eventually(
-      () => on.app.stores.links.ticketForThread(orgWide, parent.ts),
-      10_000,
-      'the link',
+    const { threadTs, ticketId } = await fileByTicketReaction(
+      on,
+      'Org: the wifi in the lobby is down',
+      orgWide,
     );
     // Elsa speaks in the same channel from Acme EU: its home is now Acme EU.
     await euDriver.userPosts({ userId: elsa, channelId: orgWide, text: 'Same here' });
@@ -513,7 +503,7 @@ describe('one app for a whole organization', () => {
     });
     await eventually(
       () =>
-        (on.double.workspace.thread(orgWide, parent.ts) ?? []).find((m) =>
+        (on.double.workspace.thread(orgWide, threadTs) ?? []).find((m) =>
           m.text?.includes('lobby access point'),
         ),
       20_000,
