@@ -455,6 +455,33 @@ describe('one app for a whole organization', () => {
     expect(await answeredIn(euDriver, 1, 'Org: my EU desk phone is dead')).toBe(secondIds.team);
   });
 
+  it('takes Sam, an agent by Acme’s agents user group alone, as an agent in Acme EU too', async () => {
+    const on = await startStack({
+      oauth: true,
+      agents: { emails: '', usergroup: defaultIds.agentsGroup },
+    });
+    stack = on;
+    await installByOAuth(on, defaultIds.team);
+    await installByOAuth(on, secondIds.team);
+    const euDriver = driverOf(on, 1);
+    eu = euDriver;
+    const sent = await euDriver.slashCommand({
+      userId: agent,
+      channelId: euTriage,
+      text: 'triage unrouted',
+    });
+    expect(sent.status).toBe(200);
+    await eventually(
+      async () => (await on.app.stores.triageChannels.channelFor(undefined)) === euTriage,
+      5_000,
+      'the catch-all set in Acme EU by Sam',
+    );
+    const groupReads = on.double.callsTo('usergroups.users.list');
+    expect(groupReads.some((call) => call.tokenOf === defaultIds.team && call.response.ok)).toBe(
+      true,
+    );
+  });
+
   it('publishes Sam’s Home in each workspace he opens it in, even within seconds of each other', async () => {
     const on = await startStack({ oauth: true });
     stack = on;

@@ -128,6 +128,11 @@ export interface StackOptions {
   channelDesks?: string;
   /** DESK_TRIAGE_CHANNELS (default: none). */
   deskTriageChannels?: string;
+  /**
+   * Who the agents are: AGENT_EMAILS (default Sam's email) and SLACK_AGENT_USERGROUP (default
+   * none).
+   */
+  agents?: { emails?: string; usergroup?: string };
   /** How long a triage channel's privacy is kept (default the app's 2 min). */
   triagePrivacyMs?: number;
   /**
@@ -230,7 +235,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SLACK_API_URL: double.apiUrl,
       SERVICE_DESK_URL: emulator.url,
       SERVICE_DESK_API_KEY: 'sd_acme_rw',
-      AGENT_EMAILS: 'sam.rivera@acme.example',
+      AGENT_EMAILS: options.agents?.emails ?? 'sam.rivera@acme.example',
+      ...(options.agents?.usergroup ? { SLACK_AGENT_USERGROUP: options.agents.usergroup } : {}),
       CHANNEL_DESKS: options.channelDesks ?? `${defaultIds.itHelp}=${ROUTED_DESK}`,
       ...(options.deskTriageChannels ? { DESK_TRIAGE_CHANNELS: options.deskTriageChannels } : {}),
       ...(options.embedded ? {} : { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }),

@@ -71,10 +71,13 @@ const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 // Slack's answers of a workspace the channel does not live in (or that cannot see it).
 const NOT_HERE: ReadonlySet<string> = new Set(['channel_not_found', 'not_in_channel']);
 
-/** The conversations and people a Web API call names, in the order they tell its workspace. */
+/**
+ * The conversations, people and user groups a Web API call names, in the order they tell its
+ * workspace.
+ */
 export function idsNamedBy(args: Record<string, unknown>): string[] {
   const ids: string[] = [];
-  for (const name of ['channel', 'channel_id', 'user', 'user_id']) {
+  for (const name of ['channel', 'channel_id', 'user', 'user_id', 'usergroup']) {
     const value = args[name];
     if (typeof value === 'string' && value !== '') ids.push(value);
   }
@@ -266,6 +269,15 @@ export class InstalledTokens {
     throw failed ?? new WorkspaceUnknownError(every.length, channel);
   }
 
+  /**
+   * Whether `id` has no known home while several installations could hold it (so a call naming
+   * it may go to the wrong workspace).
+   */
+  async unplaced(id: string): Promise<boolean> {
+    if (!this.#homes || (await this.#homes.homeOf(id)) !== undefined) return false;
+    return (await this.every()).length > 1;
+  }
+
   /** Every installation's token and workspace, oldest installation first. */
   async every(): Promise<WorkspaceAuth[]> {
     const { all } = await this.#installationList(false);
@@ -368,6 +380,13 @@ export class InstalledWebClient extends WebClient {
   ): Promise<WebAPICallResult> {
     // A token given with the call (a workflow step's own) is that call's business.
     if (typeof options.token === 'string') return super.apiCall(method, options);
+    // A workspace's user group (the agents') is read only in its workspace, whoever asks and
+    // from where: found once by asking each installation, as a channel no record places.
+    const group = method === 'usergroups.users.list' ? options.usergroup : undefined;
+    if (typeof group === 'string' && (await this.#tokens.unplaced(group))) {
+      const auth = await this.#tokens.locate(group, (each) => this.#readsGroup(each, group));
+      return this.#callAs(auth, method, options);
+    }
     let auth: WorkspaceAuth;
     try {
       auth = await this.#tokens.current(options);
@@ -413,6 +432,16 @@ export class InstalledWebClient extends WebClient {
       return (await this.#callAs(auth, 'conversations.info', { channel })).ok === true;
     } catch (error) {
       if (NOT_HERE.has(slackErrorOf(error) ?? '')) return false;
+      throw error;
+    }
+  }
+
+  // Whether the installation's workspace holds the user group ("no such subteam": elsewhere).
+  async #readsGroup(auth: WorkspaceAuth, usergroup: string): Promise<boolean> {
+    try {
+      return (await this.#callAs(auth, 'usergroups.users.list', { usergroup })).ok === true;
+    } catch (error) {
+      if (slackErrorOf(error) === 'no_such_subteam') return false;
       throw error;
     }
   }

@@ -220,6 +220,43 @@ describe('the clients of an app installed in several workspaces of an organizati
     expect(double.callsTo('chat.postMessage')).toEqual([]);
   });
 
+  it('reads the agents’ user group in the workspace that holds it, even for another workspace’s request, finding it once', async () => {
+    const { scope, client } = await setUpOrganization();
+    const read = () =>
+      scope.run(second, () => client.usergroups.users.list({ usergroup: defaultIds.agentsGroup }));
+    expect((await read()).users).toEqual([defaultIds.agent]);
+    expect((await read()).users).toEqual([defaultIds.agent]);
+    // One look in each workspace in turn (Acme, the oldest, holds it), then the reads.
+    expect(double.callsTo('usergroups.users.list').map((call) => call.tokenOf)).toEqual([
+      defaultIds.team,
+      defaultIds.team,
+      defaultIds.team,
+    ]);
+  });
+
+  it('looking for the agents’ user group, passes over a workspace that answers 500 and finds it in the next', async () => {
+    const { scope, client, install } = await setUpOrganization();
+    // Acme installed again, so Acme EU is the oldest: it is asked first, and fails.
+    await install.installations.deleteInstallation({
+      teamId: defaultIds.team,
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    await install.installations.storeInstallation(
+      workspaceInstall(defaultIds.team, defaultIds.botToken),
+    );
+    double.failNext('usergroups.users.list', 'internal_error', { status: 500 });
+    const users = await scope.run(second, () =>
+      client.usergroups.users.list({ usergroup: defaultIds.agentsGroup }),
+    );
+    expect(users.users).toEqual([defaultIds.agent]);
+    expect(double.callsTo('usergroups.users.list').map((call) => call.tokenOf)).toEqual([
+      secondIds.team,
+      defaultIds.team,
+      defaultIds.team,
+    ]);
+  });
+
   it('a 429 in one workspace holds that workspace’s calls only, outside any request too', async () => {
     const { client } = await setUpOrganization();
     double.failNext('chat.postMessage', 'ratelimited', {
