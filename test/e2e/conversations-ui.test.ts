@@ -591,8 +591,14 @@ describe('conversations: the Slack side', () => {
     // cores, never alone): either way the thread is told.
     const told = (m: { text?: string }) =>
       m.text?.includes('reply reopened') || /status: .*Resolved → .*Open/.test(m.text ?? '');
-    await eventually(() => threadOf(itHelp, filed.threadTs).some(told), 15_000, 'the thread told');
-  });
+    const thread = () => threadOf(itHelp, filed.threadTs);
+    await eventually(() => thread().some(told), 30_000, 'the thread told').catch((error) => {
+      // What the thread and the app's warnings held, for the next person to read this failure.
+      const texts = thread().map((m) => (m.text ?? '').slice(0, 80));
+      const warned = stack.logs.filter((line) => /"level":(40|50)/.test(line)).slice(-5);
+      throw new Error(`${error}; thread ${JSON.stringify(texts)}; warned ${warned.join(' ')}`);
+    });
+  }, 45_000);
 
   it('adds a colleague’s reply to an open ticket, but not one that would reopen it once resolved, and offers it to them with their words', async () => {
     const filed = await fileInItHelp('Shared drive is read-only');
